@@ -1,0 +1,49 @@
+"""The Ticket to Ride rules engine: pure, synchronous, deterministic.
+
+A game is (config, seed, actions). ``new_game`` starts one, ``apply`` plays an
+action for a seat (or raises ``IllegalAction`` leaving the state untouched),
+``legal_actions`` lists what a seat may do, and the views say what each
+audience may see.
+"""
+
+from engine.actions import (
+    ACTION_ADAPTER,
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+)
+from engine.errors import IllegalAction
+from engine.game import apply, legal_actions, new_game, replay, waiting_for
+from engine.state import GameConfig, GameState
+from engine.views import PrivateView, PublicView, private_view, public_view
+
+__all__ = [
+    "ACTION_ADAPTER",
+    "Action",
+    "BuildStation",
+    "Claim",
+    "DeclineTunnel",
+    "DrawBlind",
+    "DrawFaceUp",
+    "DrawTickets",
+    "GameConfig",
+    "GameState",
+    "IllegalAction",
+    "KeepTickets",
+    "PayTunnel",
+    "PrivateView",
+    "PublicView",
+    "apply",
+    "legal_actions",
+    "new_game",
+    "private_view",
+    "public_view",
+    "replay",
+    "waiting_for",
+]

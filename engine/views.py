@@ -8,12 +8,18 @@ render, and the renderer never needs the full state.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-Phase = Literal["choose_initial_tickets", "turn", "second_draw", "choose_tickets", "tunnel",
-                "game_over"]
+from engine.cards import CARD_NAMES
+
+if TYPE_CHECKING:
+    from engine.state import GameState
+
+Phase = Literal[
+    "choose_initial_tickets", "turn", "second_draw", "choose_tickets", "tunnel", "game_over"
+]
 
 
 class _View(BaseModel):
@@ -104,3 +110,88 @@ class FinalScores(_View):
 
 
 PublicView.model_rebuild()
+
+
+# Builders ---------------------------------------------------------------------------------
+
+
+def public_view(state: GameState) -> PublicView:
+    from engine.scoring import final_scores
+
+    board = state.board
+    names = CARD_NAMES
+    n = state.n_players
+    over = state.phase == "game_over"
+    small = n < board.rules.double_routes_min_players
+    claimed = {board.route_ids[r]: s for r, s in enumerate(state.owner) if s >= 0}
+    closed = [
+        board.route_ids[r]
+        for r, s in enumerate(state.owner)
+        if s < 0 and small and board.r_twin[r] >= 0 and state.owner[board.r_twin[r]] >= 0
+    ]
+    tunnel = state.tunnel
+    return PublicView(
+        map_id=board.map.id,
+        turn=state.turn,
+        phase=state.phase,
+        current=None if over or state.phase == "choose_initial_tickets" else state.current,
+        players=[
+            PublicPlayer(
+                seat=s,
+                name=state.config.players[s],
+                score=state.scores[s],
+                trains=state.trains[s],
+                stations=state.stations_left[s],
+                hand_size=sum(state.hands[s]),
+                tickets=len(state.tickets[s]),
+                deciding=bool(state.offered[s]),
+            )
+            for s in range(n)
+        ],
+        market=[names[c] if c >= 0 else None for c in state.market],
+        deck=len(state.deck),
+        discards=len(state.discards),
+        tickets_left=len(state.ticket_deck),
+        claimed=claimed,
+        closed=closed,
+        stations={board.city_ids[c]: s for c, s in state.stations.items()},
+        last_round=state.turns_left >= 0,
+        tunnel=None
+        if tunnel is None
+        else PendingTunnel(
+            seat=tunnel.seat,
+            route=board.route_ids[tunnel.route],
+            color=names[tunnel.color],
+            revealed=[names[c] for c in tunnel.revealed],
+            extra=tunnel.extra,
+        ),
+        final=final_scores(state) if over else None,
+    )
+
+
+def private_view(state: GameState, seat: int) -> PrivateView:
+    from engine.scoring import connected_tickets
+
+    board = state.board
+    done = connected_tickets(state, seat)
+
+    def ticket(t: int) -> TicketView:
+        return TicketView(
+            id=board.t_ids[t],
+            cities=list(board.map.tickets[t].cities),
+            points=board.t_points[t],
+            long=board.t_long[t],
+            connected=t in done,
+        )
+
+    hand = [
+        n + (state.tunnel.paid[c] if state.tunnel and state.tunnel.seat == seat else 0)
+        for c, n in enumerate(state.hands[seat])
+    ]
+    return PrivateView(
+        seat=seat,
+        hand={CARD_NAMES[c]: n for c, n in enumerate(hand) if n},
+        tickets=[ticket(t) for t in state.tickets[seat]],
+        offered=[ticket(t) for t in state.offered[seat]],
+        keep_min=state.keep_min[seat],
+    )

@@ -34,7 +34,9 @@ def _describe(raw: Any, loc: tuple[int | str, ...]) -> str:
         if isinstance(key, int) and isinstance(node, dict):
             label = parts.pop() if parts else "item"
             ident = node.get("id", key)
-            ends = "-".join(node.get("cities") or [str(node.get(k)) for k in ("a", "b") if k in node])
+            ends = "-".join(
+                node.get("cities") or [str(node.get(k)) for k in ("a", "b") if k in node]
+            )
             parts.append(f"{label.rstrip('s')} {ident}" + (f" ({ends})" if ends else ""))
         else:
             parts.append(str(key))

@@ -1,0 +1,117 @@
+"""What an accepted action caused, as public facts.
+
+Events never carry hidden information: a blind draw has no card, kept
+tickets are counted, not named. The bot turns them into channel text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsKept:
+    seat: int
+    kept: int
+    returned: int
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsDrawn:
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    seat: int
+    card: str | None  # None for a blind draw
+    slot: int | None  # market slot for a face-up draw
+
+
+@dataclass(frozen=True, slots=True)
+class MarketReset:
+    """Three or more locomotives lay face up: the market was discarded and dealt again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled:
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class RouteClaimed:
+    seat: int
+    route: int  # route id
+    cards: dict[str, int]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelRevealed:
+    seat: int
+    route: int
+    revealed: tuple[str, ...]
+    extra: int
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelDeclined:
+    seat: int
+    route: int
+    could_pay: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StationBuilt:
+    seat: int
+    city: str
+    cards: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class LastRound:
+    """``seat`` ended a turn with few pieces: everyone gets their final turn(s)."""
+
+    seat: int
+    turns_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped:
+    """``seat`` had no legal action and passed."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    seat: int
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    seat: int  # the seat whose turn ended the game
+    reason: str  # "trains" or "stalled"
+    winners: tuple[int, ...]
+
+
+Event = (
+    TicketsKept
+    | TicketsDrawn
+    | CardDrawn
+    | MarketReset
+    | DeckReshuffled
+    | RouteClaimed
+    | TunnelRevealed
+    | TunnelDeclined
+    | StationBuilt
+    | LastRound
+    | TurnSkipped
+    | TurnStarted
+    | GameEnded
+)

@@ -1,0 +1,631 @@
+"""The rules: start a game, apply an action, list what a player may do.
+
+``apply`` checks an action completely before it changes anything: it
+either raises ``IllegalAction`` with a message for the player and leaves the
+state as it was, or mutates the state and returns the public events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from engine import payment
+from engine.actions import (
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+)
+from engine.cards import CARD_NAMES, LOCO, counts_from_names, describe_cards, names_from_counts
+from engine.errors import IllegalAction
+from engine.events import (
+    CardDrawn,
+    DeckReshuffled,
+    Event,
+    GameEnded,
+    LastRound,
+    MarketReset,
+    RouteClaimed,
+    StationBuilt,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelDeclined,
+    TunnelRevealed,
+    TurnSkipped,
+    TurnStarted,
+)
+from engine.state import GameConfig, GameState, TunnelPending
+
+TUNNEL_REVEAL = 3
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+# Setup ------------------------------------------------------------------------------------
+
+
+def new_game(config: GameConfig) -> GameState:
+    state = GameState(config)
+    rules, n = state.board.rules, state.n_players
+    if not rules.players_min <= n <= rules.players_max:
+        raise ValueError(
+            f"{state.board.map.name} is for {rules.players_min}-{rules.players_max} "
+            f"players, not {n}"
+        )
+    rng = state.rng
+    deck = [
+        c
+        for c in range(LOCO)
+        if CARD_NAMES[c] in rules.deck.colors
+        for _ in range(rules.deck.per_color)
+    ]
+    deck += [LOCO] * rules.deck.locomotives
+    rng.shuffle(deck)
+    state.deck = deck
+    for hand in state.hands:
+        for _ in range(4):
+            hand[deck.pop()] += 1
+    _refill_market(state, 0, [])
+    board = state.board
+    regular = [t for t in range(len(board.t_ids)) if not board.t_long[t]]
+    longs = [t for t in range(len(board.t_ids)) if board.t_long[t]]
+    rng.shuffle(regular)
+    rng.shuffle(longs)
+    deal = rules.setup_tickets
+    for seat in range(n):
+        offer = [longs.pop() for _ in range(min(deal.deal_long, len(longs)))]
+        offer += [regular.pop() for _ in range(min(deal.deal, len(regular)))]
+        state.offered[seat] = offer
+        state.keep_min[seat] = min(deal.keep_min, len(offer))
+    state.ticket_deck = regular  # undealt long tickets leave the game unseen
+    state.first_player = state.current = rng.randrange(n)
+    return state
+
+
+# Dispatch ---------------------------------------------------------------------------------
+
+
+def apply(state: GameState, seat: int, action: Action) -> list[Event]:
+    """Apply ``action`` for ``seat``; raise IllegalAction (state untouched) if not allowed now."""
+    if state.phase == "game_over":
+        raise IllegalAction("The game is over.")
+    if not 0 <= seat < state.n_players:
+        raise IllegalAction("You are not seated in this game.")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise IllegalAction(f"This map has no action {action.type!r}.")
+    events = handler(state, seat, action)
+    state.version += 1
+    return events
+
+
+def waiting_for(state: GameState) -> list[int]:
+    """Seats that must act now."""
+    if state.phase == "game_over":
+        return []
+    if state.phase == "choose_initial_tickets":
+        return [s for s in range(state.n_players) if state.offered[s]]
+    return [state.current]
+
+
+def _name(state: GameState, seat: int) -> str:
+    return state.config.players[seat]
+
+
+def _require(state: GameState, seat: int, *phases: str) -> None:
+    """Raise unless it is ``seat``'s turn and the game is in one of ``phases``."""
+    phase = state.phase
+    if phase == "choose_initial_tickets":
+        raise IllegalAction("Everyone is still choosing their first destination tickets.")
+    if seat != state.current:
+        raise IllegalAction(f"It is {_name(state, seat=state.current)}'s turn, not yours.")
+    if phase in phases:
+        return
+    raise IllegalAction(
+        {
+            "second_draw": "Finish your draw first: take a second card from the market "
+            "or the deck.",
+            "choose_tickets": "Choose which of your new destination tickets to keep first.",
+            "tunnel": "Pay the tunnel's extra cards or decline it first.",
+            "turn": "You cannot do that now: choose an action for your turn.",
+        }.get(phase, "You cannot do that now.")
+    )
+
+
+# Cards ------------------------------------------------------------------------------------
+
+
+def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
+    """Top card of the deck, reshuffling the discards when it is empty; -1 if there is none."""
+    if not state.deck:
+        if not state.discards:
+            return -1
+        state.deck, state.discards = state.discards, []
+        state.rng.shuffle(state.deck)
+        events.append(DeckReshuffled(seat, len(state.deck)))
+    return state.deck.pop()
+
+
+def _refill_market(state: GameState, seat: int, events: list[Event]) -> None:
+    market = state.market
+    for i, card in enumerate(market):
+        if card == -1:
+            market[i] = _draw_card(state, seat, events)
+    limit = state.board.rules.market_reset_locomotives
+    if limit is None:
+        return
+    while market.count(LOCO) >= limit:
+        available = len(state.deck) + len(state.discards) + len(market)
+        non_locos = (
+            available - state.deck.count(LOCO) - state.discards.count(LOCO) - market.count(LOCO)
+        )
+        if non_locos < len(market) - limit + 1 or available < len(market):
+            return  # no deal could ever show fewer locomotives: leave the market as it is
+        state.discards.extend(c for c in market if c != -1)
+        for i in range(len(market)):
+            market[i] = _draw_card(state, seat, events)
+        events.append(MarketReset(seat))
+
+
+def _cards_left(state: GameState) -> bool:
+    return bool(state.deck or state.discards)
+
+
+def _second_draw_possible(state: GameState) -> bool:
+    if _cards_left(state):
+        return True
+    counts_two = state.board.rules.face_up_locomotive_counts_two
+    return any(c != -1 and not (counts_two and c == LOCO) for c in state.market)
+
+
+def _after_first_card(state: GameState, events: list[Event]) -> list[Event]:
+    if _second_draw_possible(state):
+        state.phase = "second_draw"
+        return events
+    return _end_turn(state, events)
+
+
+def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
+    _require(state, seat, "turn", "second_draw")
+    if not _cards_left(state):
+        raise IllegalAction(
+            "The deck and the discard pile are empty: take a face-up card or do something else."
+        )
+    events: list[Event] = []
+    card = _draw_card(state, seat, events)
+    state.hands[seat][card] += 1
+    events.append(CardDrawn(seat, None, None))
+    if state.phase == "turn":
+        return _after_first_card(state, events)
+    return _end_turn(state, events)
+
+
+def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, DrawFaceUp)
+    _require(state, seat, "turn", "second_draw")
+    slot = action.slot
+    if slot >= len(state.market) or state.market[slot] == -1:
+        raise IllegalAction(f"There is no face-up card in slot {slot + 1}.")
+    card = state.market[slot]
+    counts_two = state.board.rules.face_up_locomotive_counts_two and card == LOCO
+    if counts_two and state.phase == "second_draw":
+        raise IllegalAction(
+            "A face-up locomotive cannot be your second card: take another "
+            "face-up card or draw from the deck."
+        )
+    events: list[Event] = []
+    state.hands[seat][card] += 1
+    events.append(CardDrawn(seat, CARD_NAMES[card], slot))
+    state.market[slot] = -1
+    _refill_market(state, seat, events)
+    if state.phase == "turn" and not counts_two:
+        return _after_first_card(state, events)
+    return _end_turn(state, events)
+
+
+# Tickets ----------------------------------------------------------------------------------
+
+
+def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
+    _require(state, seat, "turn")
+    if not state.ticket_deck:
+        raise IllegalAction("There are no destination tickets left to draw.")
+    rules = state.board.rules.draw_tickets
+    deck = state.ticket_deck
+    offer = [deck.pop() for _ in range(min(rules.deal, len(deck)))]
+    state.offered[seat] = offer
+    state.keep_min[seat] = min(rules.keep_min, len(offer))
+    state.phase = "choose_tickets"
+    return [TicketsDrawn(seat, len(offer))]
+
+
+def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, KeepTickets)
+    setup = state.phase == "choose_initial_tickets"
+    if not setup:
+        _require(state, seat, "choose_tickets")
+    offer = state.offered[seat]
+    if not offer:
+        raise IllegalAction("You have already chosen your destination tickets.")
+    board = state.board
+    keep: list[int] = []
+    for ticket_id in action.tickets:
+        t = board.t_index.get(ticket_id, -1)
+        if t not in offer:
+            raise IllegalAction(f"Ticket {ticket_id} is not one of the tickets offered to you.")
+        if t in keep:
+            raise IllegalAction(f"You chose ticket {board.ticket_name(t)} twice.")
+        keep.append(t)
+    need = state.keep_min[seat]
+    if len(keep) < need:
+        raise IllegalAction(
+            f"Keep at least {need} of your {len(offer)} tickets; you chose {len(keep)}."
+        )
+    returned = [t for t in offer if t not in keep]
+    state.tickets[seat].extend(t for t in offer if t in keep)
+    for t in returned:
+        # Unkept long tickets leave the game; others follow the map's rule.
+        if not board.t_long[t] and board.rules.returned_tickets == "bottom":
+            state.ticket_deck.insert(0, t)
+    state.offered[seat] = []
+    state.keep_min[seat] = 0
+    events: list[Event] = [TicketsKept(seat, len(keep), len(returned))]
+    if not setup:
+        return _end_turn(state, events)
+    if not any(state.offered):
+        state.phase = "turn"
+        state.turn = 1
+        events.append(TurnStarted(state.current, state.turn))
+        _skip_stuck(state, events)
+    return events
+
+
+# Routes -----------------------------------------------------------------------------------
+
+
+def _route_index(state: GameState, route_id: int) -> int:
+    r = state.board.route_index.get(route_id)
+    if r is None:
+        raise IllegalAction(f"There is no route {route_id} on this map.")
+    return r
+
+
+def _double_closed(state: GameState, seat: int, r: int) -> str | None:
+    """Why the double-route rule forbids ``seat`` to claim ``r``, or None."""
+    twin = state.board.r_twin[r]
+    if twin < 0 or state.owner[twin] < 0:
+        return None
+    name = state.board.route_name(r)
+    if state.owner[twin] == seat:
+        return f"You already own the other track of {name}; nobody may claim both."
+    need = state.board.rules.double_routes_min_players
+    if state.n_players < need:
+        return (
+            f"The other track of {name} is taken, and with fewer than {need} players "
+            f"only one track of a double route is used."
+        )
+    return None
+
+
+def claim_problem(state: GameState, seat: int, r: int) -> str | None:
+    """Why ``seat`` cannot claim route ``r`` at all now (cards aside), or None."""
+    board = state.board
+    owner = state.owner[r]
+    if owner >= 0:
+        who = "you" if owner == seat else _name(state, owner)
+        return f"{board.route_name(r)} is already claimed by {who}."
+    closed = _double_closed(state, seat, r)
+    if closed:
+        return closed
+    if state.trains[seat] < board.r_len[r]:
+        return (
+            f"{board.route_name(r)} needs {board.r_len[r]} trains; "
+            f"you have {state.trains[seat]} left."
+        )
+    return None
+
+
+def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, Claim)
+    _require(state, seat, "turn")
+    board = state.board
+    r = _route_index(state, action.route)
+    problem = claim_problem(state, seat, r)
+    if problem:
+        raise IllegalAction(problem)
+    hand = state.hands[seat]
+    if not payment.cheapest_claims(board, r, hand):
+        raise IllegalAction(
+            f"{payment.route_requirement(board, r)}; {payment.hand_summary(board, r, hand)}."
+        )
+    pay = counts_from_names(action.cards)
+    if pay is None:
+        raise IllegalAction("Unknown card name: use " + ", ".join(CARD_NAMES) + ".")
+    colour = payment.claim_colour(board, r, pay)
+    if colour == payment.NO:
+        raise IllegalAction(
+            f"{payment.route_requirement(board, r)}; you offered {describe_cards(pay)}."
+        )
+    missing = payment.missing_cards(pay, hand)
+    if missing:
+        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+    for c, n in enumerate(pay):
+        hand[c] -= n
+    events: list[Event] = []
+    if not board.r_tunnel[r]:
+        state.discards.extend(c for c, n in enumerate(pay) for _ in range(n))
+        return _complete_claim(state, seat, r, pay, events)
+    revealed = [c for _ in range(TUNNEL_REVEAL) if (c := _draw_card(state, seat, events)) != -1]
+    extra = sum(1 for c in revealed if c == LOCO or (c == colour and colour != LOCO))
+    events.append(
+        TunnelRevealed(seat, board.route_ids[r], tuple(CARD_NAMES[c] for c in revealed), extra)
+    )
+    tunnel = TunnelPending(
+        seat=seat, route=r, paid=pay, color=colour, revealed=revealed, extra=extra
+    )
+    if extra == 0:
+        return _finish_tunnel(state, tunnel, [0] * len(pay), events)
+    if payment.cheapest_tunnel_extra(hand, extra, colour) is None:
+        return _decline_tunnel_now(state, tunnel, events, could_pay=False)
+    state.tunnel = tunnel
+    state.phase = "tunnel"
+    return events
+
+
+def _complete_claim(
+    state: GameState, seat: int, r: int, pay: Sequence[int], events: list[Event]
+) -> list[Event]:
+    board = state.board
+    state.owner[r] = seat
+    state.trains[seat] -= board.r_len[r]
+    state.scores[seat] += board.r_points[r]
+    events.append(RouteClaimed(seat, board.route_ids[r], names_from_counts(pay), board.r_points[r]))
+    return _end_turn(state, events)
+
+
+def _finish_tunnel(
+    state: GameState, tunnel: TunnelPending, extra: Sequence[int], events: list[Event]
+) -> list[Event]:
+    total = [p + e for p, e in zip(tunnel.paid, extra, strict=True)]
+    state.discards.extend(c for c, n in enumerate(total) for _ in range(n))
+    state.discards.extend(tunnel.revealed)
+    state.tunnel = None
+    state.phase = "turn"
+    return _complete_claim(state, tunnel.seat, tunnel.route, total, events)
+
+
+def _decline_tunnel_now(
+    state: GameState, tunnel: TunnelPending, events: list[Event], could_pay: bool
+) -> list[Event]:
+    hand = state.hands[tunnel.seat]
+    for c, n in enumerate(tunnel.paid):
+        hand[c] += n
+    state.discards.extend(tunnel.revealed)
+    state.tunnel = None
+    state.phase = "turn"
+    events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route], could_pay))
+    return _end_turn(state, events)
+
+
+def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
+    _require(state, seat, "tunnel")
+    tunnel = state.tunnel
+    assert tunnel is not None and isinstance(action, PayTunnel)
+    hand = state.hands[seat]
+    played = (
+        "locomotives"
+        if tunnel.color == LOCO
+        else f"{CARD_NAMES[tunnel.color]} cards or locomotives"
+    )
+    if action.cards is None:
+        extra = payment.cheapest_tunnel_extra(hand, tunnel.extra, tunnel.color)
+        if extra is None:
+            raise IllegalAction(f"The tunnel needs {tunnel.extra} more {played}; you cannot pay.")
+    else:
+        chosen = counts_from_names(action.cards)
+        if chosen is None or not payment.tunnel_extra_ok(chosen, tunnel.extra, tunnel.color):
+            raise IllegalAction(f"The tunnel needs exactly {tunnel.extra} more {played}.")
+        missing = payment.missing_cards(chosen, hand)
+        if missing:
+            raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+        extra = chosen
+    for c, n in enumerate(extra):
+        hand[c] -= n
+    return _finish_tunnel(state, tunnel, extra, [])
+
+
+def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
+    _require(state, seat, "tunnel")
+    assert state.tunnel is not None
+    return _decline_tunnel_now(state, state.tunnel, [], could_pay=True)
+
+
+# Stations (maps with the stations module) --------------------------------------------------
+
+
+def _station_cost(state: GameState, seat: int) -> int:
+    stations = state.board.rules.stations
+    assert stations is not None
+    return stations.costs[stations.per_player - state.stations_left[seat]]
+
+
+def _build_station(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, BuildStation)
+    board = state.board
+    if board.rules.stations is None:
+        raise IllegalAction("There are no stations on this map.")
+    _require(state, seat, "turn")
+    if state.stations_left[seat] == 0:
+        raise IllegalAction(
+            f"You have built all {board.rules.stations.per_player} of your stations."
+        )
+    city = board.city_index.get(action.city)
+    if city is None:
+        raise IllegalAction(f"There is no city {action.city!r} on this map.")
+    if city in state.stations:
+        raise IllegalAction(
+            f"{board.city_names[city]} already has a station "
+            f"({_name(state, state.stations[city])}'s)."
+        )
+    cost = _station_cost(state, seat)
+    nth = ORDINALS[board.rules.stations.per_player - state.stations_left[seat]]
+    pay = counts_from_names(action.cards)
+    if pay is None or not payment.station_ok(pay, cost):
+        raise IllegalAction(
+            f"Your {nth} station costs {cost} card{'s' * (cost > 1)} of one "
+            "colour (locomotives count as any colour)."
+        )
+    hand = state.hands[seat]
+    missing = payment.missing_cards(pay, hand)
+    if missing:
+        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+    for c, n in enumerate(pay):
+        hand[c] -= n
+        state.discards.extend([c] * n)
+    state.stations[city] = seat
+    state.stations_left[seat] -= 1
+    return _end_turn(state, [StationBuilt(seat, board.city_ids[city], names_from_counts(pay))])
+
+
+# Turn order and the end -------------------------------------------------------------------
+
+
+def _end_turn(state: GameState, events: list[Event], skipped: bool = False) -> list[Event]:
+    seat, n = state.current, state.n_players
+    rules = state.board.rules
+    if not skipped:
+        state.skips = 0
+    if state.turns_left > 0:
+        state.turns_left -= 1
+    elif state.turns_left < 0 and state.trains[seat] <= rules.end_trigger_pieces:
+        state.turns_left = n * rules.final_turns
+        events.append(LastRound(seat, state.turns_left))
+    if state.turns_left == 0:
+        _game_over(state, "trains", events)
+        return events
+    state.current = (seat + 1) % n
+    state.turn += 1
+    state.phase = "turn"
+    events.append(TurnStarted(state.current, state.turn))
+    _skip_stuck(state, events)
+    return events
+
+
+def _skip_stuck(state: GameState, events: list[Event]) -> None:
+    """Pass the turn of a player with no legal action; a full round of passes ends the game."""
+    if can_act(state, state.current):
+        return
+    state.skips += 1
+    events.append(TurnSkipped(state.current))
+    if state.skips >= state.n_players:
+        _game_over(state, "stalled", events)
+        return
+    _end_turn(state, events, skipped=True)
+
+
+def _game_over(state: GameState, reason: str, events: list[Event]) -> None:
+    from engine.scoring import final_scores  # scoring imports views, which import this module
+
+    state.phase = "game_over"
+    state.reason = reason
+    final = final_scores(state)
+    events.append(GameEnded(state.current, reason, tuple(final.winners)))
+
+
+def can_act(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` has any legal action at the start of a turn."""
+    if _cards_left(state) or any(c != -1 for c in state.market) or state.ticket_deck:
+        return True
+    hand = state.hands[seat]
+    if state.stations_left[seat] and payment.cheapest_stations(hand, _station_cost(state, seat)):
+        return any(c not in state.stations for c in range(len(state.board.city_ids)))
+    return any(
+        claim_problem(state, seat, r) is None and payment.cheapest_claims(state.board, r, hand)
+        for r in range(len(state.owner))
+    )
+
+
+# Legal actions ----------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Everything ``seat`` may do now, payments summarised: one cheapest payment per colour."""
+    phase = state.phase
+    if phase == "game_over" or seat not in waiting_for(state):
+        return []
+    if phase in ("choose_initial_tickets", "choose_tickets"):
+        # Every subset is legal; offer the minimal keeps and keeping all.
+        offer = [state.board.t_ids[t] for t in state.offered[seat]]
+        return [KeepTickets(tickets=list(k)) for k in _keep_choices(offer, state.keep_min[seat])]
+    hand = state.hands[seat]
+    if phase == "tunnel":
+        assert state.tunnel is not None
+        out: list[Action] = [DeclineTunnel()]
+        extra = payment.cheapest_tunnel_extra(hand, state.tunnel.extra, state.tunnel.color)
+        if extra is not None:
+            out.insert(0, PayTunnel(cards=names_from_counts(extra)))
+        return out
+    counts_two = state.board.rules.face_up_locomotive_counts_two
+    second = phase == "second_draw"
+    actions: list[Action] = [
+        DrawFaceUp(slot=i)
+        for i, c in enumerate(state.market)
+        if c != -1 and not (second and counts_two and c == LOCO)
+    ]
+    if _cards_left(state):
+        actions.append(DrawBlind())
+    if second:
+        return actions
+    if state.ticket_deck:
+        actions.append(DrawTickets())
+    board = state.board
+    for r in range(len(state.owner)):
+        if claim_problem(state, seat, r) is None:
+            actions.extend(
+                Claim(route=board.route_ids[r], cards=names_from_counts(p))
+                for p in payment.cheapest_claims(board, r, hand)
+            )
+    if state.stations_left[seat]:
+        costs = payment.cheapest_stations(hand, _station_cost(state, seat))
+        for city, city_id in enumerate(board.city_ids):
+            if city not in state.stations:
+                actions.extend(
+                    BuildStation(city=city_id, cards=names_from_counts(p)) for p in costs
+                )
+    return actions
+
+
+def _keep_choices(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
+    from itertools import combinations
+
+    yield from combinations(offer, keep_min)
+    if len(offer) > keep_min:
+        yield tuple(offer)
+
+
+# Replay -----------------------------------------------------------------------------------
+
+
+def replay(config: GameConfig, actions: Iterable[tuple[int, Action]]) -> GameState:
+    """The state after playing ``actions`` from the start: the log is the source of truth."""
+    state = new_game(config)
+    for seat, action in actions:
+        apply(state, seat, action)
+    return state
+
+
+_HANDLERS: dict[type[Any], Callable[[GameState, int, Action], list[Event]]] = {
+    KeepTickets: _keep_tickets,
+    DrawFaceUp: _draw_face_up,
+    DrawBlind: _draw_blind,
+    DrawTickets: _draw_tickets,
+    Claim: _claim,
+    PayTunnel: _pay_tunnel,
+    DeclineTunnel: _decline_tunnel,
+    BuildStation: _build_station,
+}

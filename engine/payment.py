@@ -1,0 +1,221 @@
+"""How cards pay for routes, tunnels' extra cards and stations.
+
+Payments are nine-count lists (see ``engine.cards``). ``claim_colour`` says
+whether a payment is a valid shape for a route (ignoring what the player
+holds); ``cheapest_claims`` lists, per colour, the payment that spends the
+fewest cards (and the fewest locomotives among those) from a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.board import Board
+from engine.cards import CARD_NAMES, GRAY, LOCO, N_CARDS, describe_cards
+
+NO = -2  # claim_colour's answer for an invalid payment
+
+
+def _candidate_colours(board: Board, r: int, pay: Sequence[int]) -> list[int]:
+    color = board.r_color[r]
+    if color != GRAY:
+        return [color]
+    return [c for c in range(LOCO) if pay[c]] or [GRAY]
+
+
+def claim_colour(board: Board, r: int, pay: Sequence[int]) -> int:
+    """The colour a valid payment for route ``r`` is played in (LOCO if all locomotives), or NO."""
+    rules = board.rules
+    length, ferry, any_sub = board.r_len[r], board.r_ferry[r], board.r_any_sub[r]
+    total, locos = sum(pay), pay[LOCO]
+    colours = [c for c in range(LOCO) if pay[c]]
+    if any_sub:
+        # Murmansk–Lieksa: each group of `any_sub` cards of any kind replaces one coloured card.
+        extra = total - length
+        if extra < 0 or extra % (any_sub - 1):
+            return NO
+        replaced = extra // (any_sub - 1)
+        if replaced > length:
+            return NO
+        if replaced == length:
+            return max(colours, key=lambda c: pay[c]) if colours else LOCO
+        best = [
+            c
+            for c in _candidate_colours(board, r, pay)
+            if c != GRAY and pay[c] >= length - replaced
+        ]
+        return best[0] if best else NO
+    if not (board.r_tunnel[r] or ferry) and rules.locomotives_only_tunnels_ferries and locos:
+        return NO
+    per_loco = rules.ferry_cards_per_locomotive if ferry else None
+    extra = total - length
+    if per_loco is None:
+        substituted = 0
+        if extra or len(colours) > 1:
+            return NO
+    else:
+        if extra < 0 or extra % (per_loco - 1):
+            return NO
+        substituted = extra // (per_loco - 1)
+        if substituted > ferry:
+            return NO
+    for c in _candidate_colours(board, r, pay):
+        own = pay[c] if c != GRAY else 0
+        others = total - own - locos
+        if per_loco is None and others:
+            continue
+        symbols_by_loco = ferry - substituted
+        if symbols_by_loco > locos:
+            continue
+        if length - ferry > own + locos - symbols_by_loco:
+            continue
+        return c if c != GRAY and own else LOCO
+    return NO
+
+
+def _take(hand: Sequence[int], n: int, order: Sequence[int], pay: list[int]) -> int:
+    """Move up to ``n`` unspent cards of ``hand`` into ``pay`` in ``order``; return shortfall."""
+    for c in order:
+        if n <= 0:
+            break
+        k = min(hand[c] - pay[c], n)
+        if k > 0:
+            pay[c] += k
+            n -= k
+    return n
+
+
+def _spare_order(hand: Sequence[int], keep: int) -> list[int]:
+    """Cards to give as 'any card': plentiful other colours first, ``keep`` and locomotives last."""
+    others = sorted((c for c in range(LOCO) if c != keep), key=lambda c: (-hand[c], c))
+    return [*others, keep, LOCO] if keep != LOCO else [*others, LOCO]
+
+
+def cheapest_for_colour(board: Board, r: int, hand: Sequence[int], c: int) -> list[int] | None:
+    """Cheapest payment for route ``r`` in colour ``c`` (LOCO: all locomotives), or None."""
+    rules = board.rules
+    length, ferry, any_sub = board.r_len[r], board.r_ferry[r], board.r_any_sub[r]
+    route_color = board.r_color[r]
+    if c != LOCO and route_color not in (GRAY, c):
+        return None
+    pay = [0] * N_CARDS
+    if any_sub:
+        if c == LOCO:
+            return None
+        own = min(hand[c], length)
+        pay[c] = own
+        if _take(hand, (length - own) * any_sub, _spare_order(hand, c), pay):
+            return None
+        return pay
+    locos_allowed = not rules.locomotives_only_tunnels_ferries or board.r_tunnel[r] or ferry
+    if c == LOCO:
+        if not locos_allowed or hand[LOCO] < length:
+            return None
+        pay[LOCO] = length
+        return pay
+    plain = length - ferry
+    if hand[c] == 0 and plain:
+        return None
+    pay[c] = min(hand[c], plain)
+    short = plain - pay[c]
+    if short and not locos_allowed:
+        return None
+    locos_left = hand[LOCO] - short
+    if locos_left < 0:
+        return None
+    symbols_by_loco = min(ferry, locos_left)
+    pay[LOCO] = short + symbols_by_loco
+    uncovered = ferry - symbols_by_loco
+    if uncovered:
+        per_loco = rules.ferry_cards_per_locomotive
+        if per_loco is None or _take(hand, uncovered * per_loco, _spare_order(hand, c), pay):
+            return None
+    return pay
+
+
+def cheapest_claims(board: Board, r: int, hand: Sequence[int]) -> list[list[int]]:
+    """One cheapest payment per colour the player could play route ``r`` in."""
+    color = board.r_color[r]
+    colours = range(LOCO) if color == GRAY else (color,)
+    out: list[list[int]] = []
+    for c in colours:
+        p = cheapest_for_colour(board, r, hand, c)
+        if p is not None and p not in out:  # a gray ferry of only symbols pays alike in any colour
+            out.append(p)
+    if not out or board.r_tunnel[r]:
+        # All-locomotive payments matter for tunnels (only revealed locomotives count),
+        # and elsewhere only when nothing else pays.
+        p = cheapest_for_colour(board, r, hand, LOCO)
+        if p is not None and p not in out:
+            out.append(p)
+    return out
+
+
+def route_requirement(board: Board, r: int) -> str:
+    """What route ``r`` needs, in words: 'Paris–Wien needs 3 green cards or locomotives'."""
+    rules = board.rules
+    length, ferry, any_sub = board.r_len[r], board.r_ferry[r], board.r_any_sub[r]
+    color = board.r_color[r]
+    suit = "cards of one colour" if color == GRAY else f"{CARD_NAMES[color]} cards"
+    locos_ok = not rules.locomotives_only_tunnels_ferries or board.r_tunnel[r] or ferry
+    name = board.route_name(r)
+    if any_sub:
+        return f"{name} needs {length} {suit}; any {any_sub} cards may replace one of them"
+    if ferry:
+        sub = (
+            f" (any {rules.ferry_cards_per_locomotive} cards may replace a locomotive)"
+            if rules.ferry_cards_per_locomotive
+            else ""
+        )
+        rest = length - ferry
+        tail = f" and {rest} {suit} or locomotives" if rest else ""
+        return f"{name} is a ferry: it needs {ferry} locomotive{'s' * (ferry > 1)}{sub}{tail}"
+    tunnel = " (a tunnel: up to 3 more cards may be asked)" if board.r_tunnel[r] else ""
+    return f"{name} needs {length} {suit}{' or locomotives' if locos_ok else ''}{tunnel}"
+
+
+def hand_summary(board: Board, r: int, hand: Sequence[int]) -> str:
+    color = board.r_color[r]
+    if color == GRAY:
+        best = max(range(LOCO), key=lambda c: (hand[c], -c))
+        text = f"at most {hand[best]} of one colour ({CARD_NAMES[best]})"
+    else:
+        text = f"{hand[color]} {CARD_NAMES[color]}"
+    return f"you have {text}, {hand[LOCO]} locomotive{'s' * (hand[LOCO] != 1)}"
+
+
+def tunnel_extra_ok(pay: Sequence[int], extra: int, played: int) -> bool:
+    """Extra cards for a tunnel played in colour ``played`` (LOCO: only locomotives)."""
+    if sum(pay) != extra:
+        return False
+    return all(n == 0 or c in (played, LOCO) for c, n in enumerate(pay))
+
+
+def cheapest_tunnel_extra(hand: Sequence[int], extra: int, played: int) -> list[int] | None:
+    pay = [0] * N_CARDS
+    order = [LOCO] if played == LOCO else [played, LOCO]
+    return None if _take(hand, extra, order, pay) else pay
+
+
+def station_ok(pay: Sequence[int], cost: int) -> bool:
+    return sum(pay) == cost and sum(1 for c in range(LOCO) if pay[c]) <= 1
+
+
+def cheapest_stations(hand: Sequence[int], cost: int) -> list[list[int]]:
+    out = []
+    for c in range(LOCO):
+        if hand[c] and hand[c] + hand[LOCO] >= cost:
+            pay = [0] * N_CARDS
+            pay[c] = min(hand[c], cost)
+            pay[LOCO] = cost - pay[c]
+            out.append(pay)
+    if not out and hand[LOCO] >= cost:
+        pay = [0] * N_CARDS
+        pay[LOCO] = cost
+        out.append(pay)
+    return out
+
+
+def missing_cards(pay: Sequence[int], hand: Sequence[int]) -> str | None:
+    short = [max(0, p - h) for p, h in zip(pay, hand, strict=True)]
+    return describe_cards(short) if any(short) else None

@@ -1,0 +1,122 @@
+"""Final scoring: routes, tickets, stations, bonuses, tie-breakers."""
+
+from __future__ import annotations
+
+from engine.graph import best_station_assignment, components, longest_trail
+from engine.state import GameState
+from engine.views import FinalScores, PlayerScore, TicketResult
+
+
+def ticket_network(state: GameState, seat: int) -> list[int]:
+    """Component label per city of ``seat``'s network for tickets: own routes plus the
+    routes its stations borrow, chosen jointly to complete the most ticket points."""
+    board = state.board
+    owner = state.owner
+    edges = [(board.r_a[r], board.r_b[r]) for r in range(len(owner)) if owner[r] == seat]
+    n_cities = len(board.city_ids)
+    own_stations = sorted(c for c, s in state.stations.items() if s == seat)
+    if own_stations and state.tickets[seat]:
+        choices = [
+            [
+                (board.r_a[r], board.r_b[r], r)
+                for r in board.routes_at[city]
+                if owner[r] >= 0 and owner[r] != seat
+            ]
+            for city in own_stations
+        ]
+        tickets = [(board.t_a[t], board.t_b[t], board.t_points[t]) for t in state.tickets[seat]]
+        _, chosen = best_station_assignment(n_cities, edges, choices, tickets)
+        edges += [(board.r_a[r], board.r_b[r]) for r in chosen if r is not None]
+    return components(n_cities, edges)
+
+
+def connected_tickets(state: GameState, seat: int) -> set[int]:
+    """Indexes of ``seat``'s tickets that are completed now."""
+    labels = ticket_network(state, seat)
+    board = state.board
+    return {t for t in state.tickets[seat] if labels[board.t_a[t]] == labels[board.t_b[t]]}
+
+
+def longest_path(state: GameState, seat: int) -> int:
+    board = state.board
+    return longest_trail(
+        [
+            (board.r_a[r], board.r_b[r], board.r_len[r])
+            for r, s in enumerate(state.owner)
+            if s == seat
+        ]
+    )
+
+
+def final_scores(state: GameState) -> FinalScores:
+    cached = state.final_cache
+    if isinstance(cached, FinalScores):
+        return cached
+    board, rules = state.board, state.board.rules
+    n = state.n_players
+    done = [connected_tickets(state, seat) for seat in range(n)]
+    longest = [longest_path(state, seat) for seat in range(n)]
+    completed = [len(d) for d in done]
+    best_path, most_done = max(longest), max(completed)
+    stations_per = rules.stations.per_player if rules.stations else 0
+    unused_points = rules.stations.unused_points if rules.stations else 0
+    rows: list[PlayerScore] = []
+    for seat in range(n):
+        tickets = [
+            TicketResult(
+                id=board.t_ids[t],
+                cities=list(board.map.tickets[t].cities),
+                points=board.t_points[t] if t in done[seat] else -board.t_points[t],
+            )
+            for t in state.tickets[seat]
+        ]
+        route_points = sum(board.r_points[r] for r, s in enumerate(state.owner) if s == seat)
+        path_bonus = rules.longest_path_bonus if best_path and longest[seat] == best_path else 0
+        tickets_bonus = (
+            rules.most_tickets_bonus if most_done and completed[seat] == most_done else 0
+        )
+        unused = state.stations_left[seat]
+        total = (
+            route_points
+            + sum(t.points for t in tickets)
+            + path_bonus
+            + tickets_bonus
+            + unused * unused_points
+        )
+        rows.append(
+            PlayerScore(
+                seat=seat,
+                name=state.config.players[seat],
+                routes=route_points,
+                tickets=tickets,
+                tickets_completed=completed[seat],
+                longest_path=longest[seat],
+                longest_path_bonus=path_bonus,
+                most_tickets_bonus=tickets_bonus,
+                stations_used=stations_per - unused,
+                unused_stations_bonus=unused * unused_points,
+                total=total,
+                rank=0,
+            )
+        )
+
+    def key(row: PlayerScore) -> tuple[int, ...]:
+        tie = {
+            "most_tickets": row.tickets_completed,
+            "fewest_stations_used": -row.stations_used,
+            "longest_path": row.longest_path,
+        }
+        return (row.total, *(tie[name] for name in rules.tie_breakers))
+
+    keys = [key(row) for row in rows]
+    players = [
+        row.model_copy(update={"rank": 1 + sum(k > keys[i] for k in keys)})
+        for i, row in enumerate(rows)
+    ]
+    final = FinalScores(
+        players=players,
+        winners=[p.seat for p in players if p.rank == 1],
+        reason="stalled" if state.reason == "stalled" else "trains",
+    )
+    state.final_cache = final
+    return final

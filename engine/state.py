@@ -1,0 +1,168 @@
+"""The full game state: plain mutable Python data, with a JSON snapshot round trip.
+
+A game is (config, seed, actions); the state is what replaying them gives,
+and the snapshot is a cache of it. Everything random comes from ``rng``,
+which is part of the snapshot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.board import Board, board_for
+from engine.cards import N_CARDS
+
+SNAPSHOT_VERSION = 1
+
+
+class GameConfig(BaseModel):
+    """What a game is started with: the map, the seated players in seat order, the seed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    map_id: str
+    players: list[str] = Field(min_length=1, max_length=5)
+    seed: int
+
+
+class TunnelPending(BaseModel):
+    """A tunnel claim waiting for its player: cards played, cards revealed, extra asked."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    route: int  # route index
+    paid: list[int]
+    color: int  # card index the tunnel was played in (LOCO: locomotives only)
+    revealed: list[int]
+    extra: int
+
+
+class GameState:
+    __slots__ = (
+        "board",
+        "config",
+        "current",
+        "deck",
+        "discards",
+        "ext",
+        "final_cache",
+        "first_player",
+        "hands",
+        "keep_min",
+        "market",
+        "offered",
+        "owner",
+        "phase",
+        "reason",
+        "rng",
+        "scores",
+        "skips",
+        "stations",
+        "stations_left",
+        "ticket_deck",
+        "tickets",
+        "trains",
+        "tunnel",
+        "turn",
+        "turns_left",
+        "version",
+    )
+
+    def __init__(self, config: GameConfig) -> None:
+        board = board_for(config.map_id)
+        n = len(config.players)
+        self.config = config
+        self.board: Board = board
+        self.rng = random.Random(config.seed)
+        self.version = 0
+        self.phase = "choose_initial_tickets"
+        self.turn = 0
+        self.first_player = 0
+        self.current = 0
+        self.deck: list[int] = []  # top of the deck is the end of the list
+        self.discards: list[int] = []
+        self.market: list[int] = [-1] * board.rules.market_size  # -1: empty slot
+        self.hands: list[list[int]] = [[0] * N_CARDS for _ in range(n)]
+        self.trains = [board.rules.trains] * n
+        self.scores = [0] * n  # public route points
+        self.owner = [-1] * len(board.route_ids)  # seat per route index
+        self.ticket_deck: list[int] = []  # ticket indexes; top is the end, bottom index 0
+        self.tickets: list[list[int]] = [[] for _ in range(n)]
+        self.offered: list[list[int]] = [[] for _ in range(n)]
+        self.keep_min = [0] * n
+        stations = board.rules.stations
+        self.stations_left = [stations.per_player if stations else 0] * n
+        self.stations: dict[int, int] = {}  # city index -> seat
+        self.tunnel: TunnelPending | None = None
+        # Turns still to play once the end is triggered; -1 until then.
+        self.turns_left = -1
+        self.skips = 0  # consecutive turns passed for want of any legal action
+        self.reason: str | None = None  # why the game ended
+        self.ext: dict[str, Any] = {}  # state of map rule modules (JSON-able)
+        self.final_cache: Any = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.config.players)
+
+    # Snapshot -----------------------------------------------------------------------------
+
+    _PLAIN = (
+        "version",
+        "phase",
+        "turn",
+        "first_player",
+        "current",
+        "deck",
+        "discards",
+        "market",
+        "hands",
+        "trains",
+        "scores",
+        "owner",
+        "ticket_deck",
+        "tickets",
+        "offered",
+        "keep_min",
+        "stations_left",
+        "turns_left",
+        "skips",
+        "reason",
+        "ext",
+    )
+
+    def to_snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = {"snapshot": SNAPSHOT_VERSION, "config": self.config.model_dump()}
+        for name in self._PLAIN:
+            snap[name] = _copy(getattr(self, name))
+        snap["stations"] = [[c, s] for c, s in sorted(self.stations.items())]
+        snap["tunnel"] = self.tunnel.model_dump() if self.tunnel else None
+        version, internal, gauss = self.rng.getstate()
+        snap["rng"] = [version, list(internal), gauss]
+        return snap
+
+    @classmethod
+    def from_snapshot(cls, snap: dict[str, Any]) -> GameState:
+        if snap.get("snapshot") != SNAPSHOT_VERSION:
+            raise ValueError(f"unsupported snapshot version {snap.get('snapshot')!r}")
+        state = cls(GameConfig.model_validate(snap["config"]))
+        for name in cls._PLAIN:
+            setattr(state, name, _copy(snap[name]))
+        state.stations = {int(c): int(s) for c, s in snap["stations"]}
+        state.tunnel = TunnelPending.model_validate(snap["tunnel"]) if snap["tunnel"] else None
+        version, internal, gauss = snap["rng"]
+        state.rng.setstate((version, tuple(internal), gauss))
+        return state
+
+
+def _copy(value: Any) -> Any:
+    """A copy of JSON-like data, so a snapshot never shares lists with a live state."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
