@@ -39,15 +39,20 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
         return PayTunnel() if rng.random() < 0.75 else DeclineTunnel()
     if phase == "turn":
         hand = state.hands[seat]
-        n_routes = len(state.owner)
+        owner, lengths = state.owner, board.r_len
+        n_routes = len(owner)
+        # No route longer than this can be paid or placed: skip those without further checks.
+        reach = min(state.trains[seat], max(hand[:LOCO]) + hand[LOCO])
         for _ in range(ROUTE_SAMPLES):
-            r = rng.randrange(n_routes)
-            if state.owner[r] < 0 and claim_problem(state, seat, r) is None:
+            r = int(rng.random() * n_routes)
+            if (
+                owner[r] < 0
+                and (lengths[r] <= reach or board.r_ferry[r] or board.r_any_sub[r])
+                and payment.can_afford(board, r, hand)
+                and claim_problem(state, seat, r) is None
+            ):
                 options = payment.cheapest_claims(board, r, hand)
-                if options:
-                    return Claim(
-                        route=board.route_ids[r], cards=names_from_counts(rng.choice(options))
-                    )
+                return Claim(route=board.route_ids[r], cards=names_from_counts(rng.choice(options)))
         roll = rng.random()
         if roll < 0.04 and state.ticket_deck:
             return DrawTickets()

@@ -136,7 +136,12 @@ def cheapest_for_colour(board: Board, r: int, hand: Sequence[int], c: int) -> li
 def cheapest_claims(board: Board, r: int, hand: Sequence[int]) -> list[list[int]]:
     """One cheapest payment per colour the player could play route ``r`` in."""
     color = board.r_color[r]
-    colours = range(LOCO) if color == GRAY else (color,)
+    if color != GRAY:
+        colours: Sequence[int] = (color,)
+    elif board.r_len[r] == board.r_ferry[r]:
+        colours = (0,)  # only locomotive symbols: the colour does not matter
+    else:
+        colours = [c for c in range(LOCO) if hand[c]]
     out: list[list[int]] = []
     for c in colours:
         p = cheapest_for_colour(board, r, hand, c)
@@ -149,6 +154,15 @@ def cheapest_claims(board: Board, r: int, hand: Sequence[int]) -> list[list[int]
         if p is not None and p not in out:
             out.append(p)
     return out
+
+
+def can_afford(board: Board, r: int, hand: Sequence[int]) -> bool:
+    """Whether any payment for route ``r`` exists in ``hand`` (a fast test for plain routes)."""
+    if board.r_ferry[r] or board.r_any_sub[r] or board.rules.locomotives_only_tunnels_ferries:
+        return bool(cheapest_claims(board, r, hand))
+    color = board.r_color[r]
+    best = max(hand[:LOCO]) if color == GRAY else hand[color]
+    return best + hand[LOCO] >= board.r_len[r]
 
 
 def route_requirement(board: Board, r: int) -> str:
