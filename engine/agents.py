@@ -22,7 +22,8 @@ from engine.actions import (
     PayTunnel,
 )
 from engine.cards import LOCO, names_from_counts
-from engine.game import _station_cost, claim_problem, legal_actions
+from engine.game import claim_problem, legal_actions
+from engine.modules.stations import station_cost
 from engine.state import GameState
 
 ROUTE_SAMPLES = 10
@@ -57,7 +58,7 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
         if roll < 0.04 and state.ticket_deck:
             return DrawTickets()
         if roll > 0.97 and state.stations_left[seat]:
-            costs = payment.cheapest_stations(hand, _station_cost(state, seat))
+            costs = payment.cheapest_stations(hand, station_cost(state, seat))
             city = rng.randrange(len(board.city_ids))
             if costs and city not in state.stations:
                 return BuildStation(city=board.city_ids[city], cards=names_from_counts(costs[0]))

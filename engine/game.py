@@ -7,13 +7,13 @@ state as it was, or mutates the state and returns the public events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from engine import payment
 from engine.actions import (
     Action,
-    BuildStation,
     Claim,
     DeclineTunnel,
     DrawBlind,
@@ -22,6 +22,7 @@ from engine.actions import (
     KeepTickets,
     PayTunnel,
 )
+from engine.board import board_for
 from engine.cards import CARD_NAMES, LOCO, counts_from_names, describe_cards, names_from_counts
 from engine.errors import IllegalAction
 from engine.events import (
@@ -32,7 +33,6 @@ from engine.events import (
     LastRound,
     MarketReset,
     RouteClaimed,
-    StationBuilt,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
@@ -40,10 +40,10 @@ from engine.events import (
     TurnSkipped,
     TurnStarted,
 )
+from engine.hooks import Handler, RuleModule
 from engine.state import GameConfig, GameState, TunnelPending
 
 TUNNEL_REVEAL = 3
-ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 # Setup ------------------------------------------------------------------------------------
@@ -51,6 +51,7 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 def new_game(config: GameConfig) -> GameState:
     state = GameState(config)
+    rule_modules(state)  # refuses a map whose mechanics are not built yet
     rules, n = state.board.rules, state.n_players
     if not rules.players_min <= n <= rules.players_max:
         raise ValueError(
@@ -96,7 +97,7 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction("The game is over.")
     if not 0 <= seat < state.n_players:
         raise IllegalAction("You are not seated in this game.")
-    handler = _HANDLERS.get(type(action))
+    handler = _handlers_for(state.board.map.id).get(type(action))
     if handler is None:
         raise IllegalAction(f"This map has no action {action.type!r}.")
     events = handler(state, seat, action)
@@ -113,17 +114,17 @@ def waiting_for(state: GameState) -> list[int]:
     return [state.current]
 
 
-def _name(state: GameState, seat: int) -> str:
+def player_name(state: GameState, seat: int) -> str:
     return state.config.players[seat]
 
 
-def _require(state: GameState, seat: int, *phases: str) -> None:
+def require_turn(state: GameState, seat: int, *phases: str) -> None:
     """Raise unless it is ``seat``'s turn and the game is in one of ``phases``."""
     phase = state.phase
     if phase == "choose_initial_tickets":
         raise IllegalAction("Everyone is still choosing their first destination tickets.")
     if seat != state.current:
-        raise IllegalAction(f"It is {_name(state, seat=state.current)}'s turn, not yours.")
+        raise IllegalAction(f"It is {player_name(state, seat=state.current)}'s turn, not yours.")
     if phase in phases:
         return
     raise IllegalAction(
@@ -187,11 +188,11 @@ def _after_first_card(state: GameState, events: list[Event]) -> list[Event]:
     if _second_draw_possible(state):
         state.phase = "second_draw"
         return events
-    return _end_turn(state, events)
+    return end_turn(state, events)
 
 
 def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
-    _require(state, seat, "turn", "second_draw")
+    require_turn(state, seat, "turn", "second_draw")
     if not _cards_left(state):
         raise IllegalAction(
             "The deck and the discard pile are empty: take a face-up card or do something else."
@@ -202,12 +203,12 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     events.append(CardDrawn(seat, None, None))
     if state.phase == "turn":
         return _after_first_card(state, events)
-    return _end_turn(state, events)
+    return end_turn(state, events)
 
 
 def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawFaceUp)
-    _require(state, seat, "turn", "second_draw")
+    require_turn(state, seat, "turn", "second_draw")
     slot = action.slot
     if slot >= len(state.market) or state.market[slot] == -1:
         raise IllegalAction(f"There is no face-up card in slot {slot + 1}.")
@@ -225,14 +226,14 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     _refill_market(state, seat, events)
     if state.phase == "turn" and not counts_two:
         return _after_first_card(state, events)
-    return _end_turn(state, events)
+    return end_turn(state, events)
 
 
 # Tickets ----------------------------------------------------------------------------------
 
 
 def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
-    _require(state, seat, "turn")
+    require_turn(state, seat, "turn")
     if not state.ticket_deck:
         raise IllegalAction("There are no destination tickets left to draw.")
     rules = state.board.rules.draw_tickets
@@ -248,7 +249,7 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
     setup = state.phase == "choose_initial_tickets"
     if not setup:
-        _require(state, seat, "choose_tickets")
+        require_turn(state, seat, "choose_tickets")
     offer = state.offered[seat]
     if not offer:
         raise IllegalAction("You have already chosen your destination tickets.")
@@ -276,7 +277,7 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     state.keep_min[seat] = 0
     events: list[Event] = [TicketsKept(seat, len(keep), len(returned))]
     if not setup:
-        return _end_turn(state, events)
+        return end_turn(state, events)
     if not any(state.offered):
         state.phase = "turn"
         state.turn = 1
@@ -317,7 +318,7 @@ def claim_problem(state: GameState, seat: int, r: int) -> str | None:
     board = state.board
     owner = state.owner[r]
     if owner >= 0:
-        who = "you" if owner == seat else _name(state, owner)
+        who = "you" if owner == seat else player_name(state, owner)
         return f"{board.route_name(r)} is already claimed by {who}."
     closed = _double_closed(state, seat, r)
     if closed:
@@ -332,7 +333,7 @@ def claim_problem(state: GameState, seat: int, r: int) -> str | None:
 
 def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Claim)
-    _require(state, seat, "turn")
+    require_turn(state, seat, "turn")
     board = state.board
     r = _route_index(state, action.route)
     problem = claim_problem(state, seat, r)
@@ -385,7 +386,7 @@ def _complete_claim(
     state.trains[seat] -= board.r_len[r]
     state.scores[seat] += board.r_points[r]
     events.append(RouteClaimed(seat, board.route_ids[r], names_from_counts(pay), board.r_points[r]))
-    return _end_turn(state, events)
+    return end_turn(state, events)
 
 
 def _finish_tunnel(
@@ -409,11 +410,11 @@ def _decline_tunnel_now(
     state.tunnel = None
     state.phase = "turn"
     events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route], could_pay))
-    return _end_turn(state, events)
+    return end_turn(state, events)
 
 
 def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    _require(state, seat, "tunnel")
+    require_turn(state, seat, "tunnel")
     tunnel = state.tunnel
     assert tunnel is not None and isinstance(action, PayTunnel)
     hand = state.hands[seat]
@@ -440,62 +441,15 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    _require(state, seat, "tunnel")
+    require_turn(state, seat, "tunnel")
     assert state.tunnel is not None
     return _decline_tunnel_now(state, state.tunnel, [], could_pay=True)
-
-
-# Stations (maps with the stations module) --------------------------------------------------
-
-
-def _station_cost(state: GameState, seat: int) -> int:
-    stations = state.board.rules.stations
-    assert stations is not None
-    return stations.costs[stations.per_player - state.stations_left[seat]]
-
-
-def _build_station(state: GameState, seat: int, action: Action) -> list[Event]:
-    assert isinstance(action, BuildStation)
-    board = state.board
-    if board.rules.stations is None:
-        raise IllegalAction("There are no stations on this map.")
-    _require(state, seat, "turn")
-    if state.stations_left[seat] == 0:
-        raise IllegalAction(
-            f"You have built all {board.rules.stations.per_player} of your stations."
-        )
-    city = board.city_index.get(action.city)
-    if city is None:
-        raise IllegalAction(f"There is no city {action.city!r} on this map.")
-    if city in state.stations:
-        raise IllegalAction(
-            f"{board.city_names[city]} already has a station "
-            f"({_name(state, state.stations[city])}'s)."
-        )
-    cost = _station_cost(state, seat)
-    nth = ORDINALS[board.rules.stations.per_player - state.stations_left[seat]]
-    pay = counts_from_names(action.cards)
-    if pay is None or not payment.station_ok(pay, cost):
-        raise IllegalAction(
-            f"Your {nth} station costs {cost} card{'s' * (cost > 1)} of one "
-            "colour (locomotives count as any colour)."
-        )
-    hand = state.hands[seat]
-    missing = payment.missing_cards(pay, hand)
-    if missing:
-        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
-    for c, n in enumerate(pay):
-        hand[c] -= n
-        state.discards.extend([c] * n)
-    state.stations[city] = seat
-    state.stations_left[seat] -= 1
-    return _end_turn(state, [StationBuilt(seat, board.city_ids[city], names_from_counts(pay))])
 
 
 # Turn order and the end -------------------------------------------------------------------
 
 
-def _end_turn(state: GameState, events: list[Event], skipped: bool = False) -> list[Event]:
+def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> list[Event]:
     seat, n = state.current, state.n_players
     rules = state.board.rules
     if not skipped:
@@ -525,7 +479,7 @@ def _skip_stuck(state: GameState, events: list[Event]) -> None:
     if state.skips >= state.n_players:
         _game_over(state, "stalled", events)
         return
-    _end_turn(state, events, skipped=True)
+    end_turn(state, events, skipped=True)
 
 
 def _game_over(state: GameState, reason: str, events: list[Event]) -> None:
@@ -541,9 +495,9 @@ def can_act(state: GameState, seat: int) -> bool:
     """Whether ``seat`` has any legal action at the start of a turn."""
     if _cards_left(state) or any(c != -1 for c in state.market) or state.ticket_deck:
         return True
+    if any(m.can_act(state, seat) for m in rule_modules(state)):
+        return True
     hand = state.hands[seat]
-    if state.stations_left[seat] and payment.cheapest_stations(hand, _station_cost(state, seat)):
-        return any(c not in state.stations for c in range(len(state.board.city_ids)))
     return any(
         claim_problem(state, seat, r) is None and payment.cheapest_claims(state.board, r, hand)
         for r in range(len(state.owner))
@@ -590,13 +544,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 Claim(route=board.route_ids[r], cards=names_from_counts(p))
                 for p in payment.cheapest_claims(board, r, hand)
             )
-    if state.stations_left[seat]:
-        costs = payment.cheapest_stations(hand, _station_cost(state, seat))
-        for city, city_id in enumerate(board.city_ids):
-            if city not in state.stations:
-                actions.extend(
-                    BuildStation(city=city_id, cards=names_from_counts(p)) for p in costs
-                )
+    for module in rule_modules(state):
+        actions.extend(module.turn_actions(state, seat))
     return actions
 
 
@@ -619,7 +568,7 @@ def replay(config: GameConfig, actions: Iterable[tuple[int, Action]]) -> GameSta
     return state
 
 
-_HANDLERS: dict[type[Any], Callable[[GameState, int, Action], list[Event]]] = {
+_HANDLERS: dict[type[Any], Handler] = {
     KeepTickets: _keep_tickets,
     DrawFaceUp: _draw_face_up,
     DrawBlind: _draw_blind,
@@ -627,5 +576,22 @@ _HANDLERS: dict[type[Any], Callable[[GameState, int, Action], list[Event]]] = {
     Claim: _claim,
     PayTunnel: _pay_tunnel,
     DeclineTunnel: _decline_tunnel,
-    BuildStation: _build_station,
 }
+
+
+def rule_modules(state: GameState) -> tuple[RuleModule, ...]:
+    from engine.modules import modules_for  # modules build on this module's primitives
+
+    rules = state.board.rules
+    return modules_for(state.board.map.id, tuple(rules.modules))
+
+
+@cache
+def _handlers_for(map_id: str) -> dict[type[Any], Handler]:
+    from engine.modules import modules_for
+
+    rules = board_for(map_id).rules
+    handlers = dict(_HANDLERS)
+    for module in modules_for(map_id, tuple(rules.modules)):
+        handlers.update(module.handlers)
+    return handlers

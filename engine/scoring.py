@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-from engine.graph import best_station_assignment, components, longest_trail
+from engine.game import rule_modules
+from engine.graph import components, longest_trail
 from engine.state import GameState
 from engine.views import FinalScores, PlayerScore, TicketResult
 
 
 def ticket_network(state: GameState, seat: int) -> list[int]:
-    """Component label per city of ``seat``'s network for tickets: own routes plus the
-    routes its stations borrow, chosen jointly to complete the most ticket points."""
+    """Component label per city of ``seat``'s network for tickets: own routes plus any
+    routes the map's modules lend (Europe's stations)."""
     board = state.board
-    owner = state.owner
-    edges = [(board.r_a[r], board.r_b[r]) for r in range(len(owner)) if owner[r] == seat]
-    n_cities = len(board.city_ids)
-    own_stations = sorted(c for c, s in state.stations.items() if s == seat)
-    if own_stations and state.tickets[seat]:
-        choices = [
-            [
-                (board.r_a[r], board.r_b[r], r)
-                for r in board.routes_at[city]
-                if owner[r] >= 0 and owner[r] != seat
-            ]
-            for city in own_stations
-        ]
-        tickets = [(board.t_a[t], board.t_b[t], board.t_points[t]) for t in state.tickets[seat]]
-        _, chosen = best_station_assignment(n_cities, edges, choices, tickets)
-        edges += [(board.r_a[r], board.r_b[r]) for r in chosen if r is not None]
-    return components(n_cities, edges)
+    routes = [r for r, s in enumerate(state.owner) if s == seat]
+    for module in rule_modules(state):
+        routes += module.borrowed_routes(state, seat)
+    return components(len(board.city_ids), [(board.r_a[r], board.r_b[r]) for r in routes])
 
 
 def connected_tickets(state: GameState, seat: int) -> set[int]:

@@ -1,0 +1,30 @@
+"""Map mechanics of their own, switched on by a map's ``rules.modules``.
+
+Each module plugs into the common rules through the hooks of ``RuleModule``;
+adding a map is a data file plus, at most, one module here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.hooks import RuleModule
+from engine.modules.stations import Stations
+
+MODULES: dict[str, RuleModule] = {"stations": Stations()}
+
+
+class UnsupportedMap(ValueError):
+    """The map needs a rule module this engine does not have yet."""
+
+
+@cache
+def modules_for(map_id: str, names: tuple[str, ...]) -> tuple[RuleModule, ...]:
+    missing = [n for n in names if n not in MODULES]
+    if missing:
+        raise UnsupportedMap(f"map {map_id!r} needs rule modules not built yet: {missing}")
+    return tuple(MODULES[n] for n in names)
+
+
+def supported(names: list[str]) -> bool:
+    return all(n in MODULES for n in names)

@@ -1,0 +1,103 @@
+"""Europe's stations: build one in a free city; at the end it lends one route into that city.
+
+The lent routes are chosen jointly over all of a player's stations to
+complete the most ticket points; they never count for the longest path.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine import payment
+from engine.actions import Action, BuildStation
+from engine.cards import counts_from_names, names_from_counts
+from engine.errors import IllegalAction
+from engine.events import Event, StationBuilt
+from engine.game import end_turn, player_name, require_turn
+from engine.graph import best_station_assignment
+from engine.hooks import Handler, RuleModule
+from engine.state import GameState
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def station_cost(state: GameState, seat: int) -> int:
+    stations = state.board.rules.stations
+    assert stations is not None
+    return stations.costs[stations.per_player - state.stations_left[seat]]
+
+
+def build_station(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, BuildStation)
+    board = state.board
+    stations = board.rules.stations
+    assert stations is not None
+    require_turn(state, seat, "turn")
+    if state.stations_left[seat] == 0:
+        raise IllegalAction(f"You have built all {stations.per_player} of your stations.")
+    city = board.city_index.get(action.city)
+    if city is None:
+        raise IllegalAction(f"There is no city {action.city!r} on this map.")
+    if city in state.stations:
+        raise IllegalAction(
+            f"{board.city_names[city]} already has a station "
+            f"({player_name(state, state.stations[city])}'s)."
+        )
+    cost = station_cost(state, seat)
+    nth = ORDINALS[stations.per_player - state.stations_left[seat]]
+    pay = counts_from_names(action.cards)
+    if pay is None or not payment.station_ok(pay, cost):
+        raise IllegalAction(
+            f"Your {nth} station costs {cost} card{'s' * (cost > 1)} of one "
+            "colour (locomotives count as any colour)."
+        )
+    hand = state.hands[seat]
+    missing = payment.missing_cards(pay, hand)
+    if missing:
+        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+    for c, n in enumerate(pay):
+        hand[c] -= n
+        state.discards.extend([c] * n)
+    state.stations[city] = seat
+    state.stations_left[seat] -= 1
+    return end_turn(state, [StationBuilt(seat, board.city_ids[city], names_from_counts(pay))])
+
+
+class Stations(RuleModule):
+    handlers: ClassVar[dict[type, Handler]] = {BuildStation: build_station}
+
+    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+        if not state.stations_left[seat]:
+            return []
+        costs = payment.cheapest_stations(state.hands[seat], station_cost(state, seat))
+        return [
+            BuildStation(city=city_id, cards=names_from_counts(p))
+            for city, city_id in enumerate(state.board.city_ids)
+            if city not in state.stations
+            for p in costs
+        ]
+
+    def can_act(self, state: GameState, seat: int) -> bool:
+        return (
+            state.stations_left[seat] > 0
+            and len(state.stations) < len(state.board.city_ids)
+            and bool(payment.cheapest_stations(state.hands[seat], station_cost(state, seat)))
+        )
+
+    def borrowed_routes(self, state: GameState, seat: int) -> list[int]:
+        board, owner = state.board, state.owner
+        own_stations = sorted(c for c, s in state.stations.items() if s == seat)
+        if not own_stations or not state.tickets[seat]:
+            return []
+        edges = [(board.r_a[r], board.r_b[r]) for r in range(len(owner)) if owner[r] == seat]
+        choices = [
+            [
+                (board.r_a[r], board.r_b[r], r)
+                for r in board.routes_at[city]
+                if owner[r] >= 0 and owner[r] != seat
+            ]
+            for city in own_stations
+        ]
+        tickets = [(board.t_a[t], board.t_b[t], board.t_points[t]) for t in state.tickets[seat]]
+        _, chosen = best_station_assignment(len(board.city_ids), edges, choices, tickets)
+        return [r for r in chosen if r is not None]
