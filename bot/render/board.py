@@ -1,0 +1,169 @@
+"""The map layer: a cached static base per map, and the pieces a view adds on top."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.views import PublicView
+from maps import load_map
+from maps.model import MapData, Route
+
+from .background import background
+from .fonts import font
+from .layout import CITY_RADIUS, LABEL_SIZE, Layout, Space, build_layout
+from .palette import (
+    INK,
+    PAPER,
+    SUIT_LETTER,
+    player_fill,
+    player_shape,
+    shade,
+    suit_fill,
+)
+from .shapes import SpaceStyle, city_sprite, house_sprite, space_sprite
+
+HOUSE = 24  # px, station icon
+
+
+@dataclass(frozen=True)
+class Base:
+    map: MapData
+    layout: Layout
+    image: Image.Image  # RGBA: backdrop and unclaimed routes; never drawn on
+    top: Image.Image  # RGBA, transparent: city dots and labels, laid over claimed routes
+
+
+_lock = threading.Lock()
+_bases: dict[str, Base] = {}
+
+
+def base_for(map_id: str) -> Base:
+    """The static layer of a map, built once per process (thread-safe)."""
+    found = _bases.get(map_id)
+    if found is not None:
+        return found
+    with _lock:
+        found = _bases.get(map_id)
+        if found is None:
+            found = _bases[map_id] = _build(load_map(map_id))
+    return found
+
+
+def paste(target: Image.Image, src: Image.Image, x: int, y: int) -> None:
+    """alpha_composite ``src`` at (x, y), clipped to the target."""
+    sx, sy = max(0, -x), max(0, -y)
+    w = min(src.width - sx, target.width - max(0, x))
+    h = min(src.height - sy, target.height - max(0, y))
+    if w <= 0 or h <= 0:
+        return
+    target.alpha_composite(src, (max(0, x), max(0, y)), (sx, sy, sx + w, sy + h))
+
+
+def unclaimed_style(r: Route, index: int) -> SpaceStyle:
+    fill = suit_fill(r.color)
+    outline = shade(fill, 0.55) if r.color != "white" else (120, 116, 108)
+    return SpaceStyle(
+        fill=fill,
+        outline=outline,
+        outline_width=1.4,
+        dashed=r.tunnel,
+        ship=r.kind == "ship",
+        letter=SUIT_LETTER.get(r.color, ""),
+        icon=index < r.ferry_locomotives,
+        shadow=True,
+    )
+
+
+def claimed_style(r: Route, seat: int) -> SpaceStyle:
+    return SpaceStyle(
+        fill=player_fill(seat),
+        outline=INK,
+        outline_width=2.0,
+        ship=r.kind == "ship",
+        mark=player_shape(seat),
+        shadow=True,
+        grow=3.0,
+        halo=PAPER,
+    )
+
+
+CLOSED_STYLE = SpaceStyle(
+    fill=(196, 192, 184), outline=(140, 136, 128), outline_width=1.2, grow=1.0, alpha=235
+)
+
+
+def _draw_spaces(
+    img: Image.Image, lay: Layout, spaces: tuple[Space, ...], style_of: list[SpaceStyle]
+) -> None:
+    for sp, st in zip(spaces, style_of, strict=True):
+        for copy in lay.space_copies(sp):
+            s = space_sprite(copy, st)
+            paste(img, s.image, s.x, s.y)
+
+
+def _build(m: MapData) -> Base:
+    lay = build_layout(m)
+    img = background(lay, m.id)
+    d = ImageDraw.Draw(img)
+    # A faint track line under each route ties its spaces together.
+    for r in m.routes:
+        sp = lay.routes[r.id]
+        if len(sp) > 1 and not lay.wrap:
+            d.line([(s.x, s.y) for s in sp], fill=(*shade(suit_fill(r.color), 0.7), 60), width=3)
+    for r in m.routes:
+        _draw_spaces(img, lay, lay.routes[r.id], [unclaimed_style(r, i) for i in range(r.length)])
+    top = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    dot = city_sprite(CITY_RADIUS)
+    for pts in lay.cities.values():
+        for x, y in pts:
+            paste(top, dot, round(x - dot.width / 2), round(y - dot.height / 2))
+    td = ImageDraw.Draw(top)
+    f = font(LABEL_SIZE, "label")
+    for lab in lay.labels.values():
+        td.text(
+            (lab.x + 2, lab.y + 2),
+            lab.text,
+            font=f,
+            fill=INK,
+            anchor="la",
+            stroke_width=3,
+            stroke_fill=(*PAPER, 235),
+        )
+    # Re-anchor: getbbox includes the font's top bearing, drawn text starts at its own offset.
+    return Base(m, lay, img, top)
+
+
+def draw_map(view: PublicView) -> Image.Image:
+    """The map with this view's claims, closed routes, stations and pending tunnel (RGBA)."""
+    base = base_for(view.map_id)
+    m, lay = base.map, base.layout
+    routes = {r.id: r for r in m.routes}
+    img = base.image.copy()
+    for rid in sorted(view.closed):
+        if rid in routes and rid not in view.claimed:
+            _draw_spaces(img, lay, lay.routes[rid], [CLOSED_STYLE] * routes[rid].length)
+    for rid, seat in sorted(view.claimed.items()):
+        if rid in routes:
+            st = claimed_style(routes[rid], seat)
+            _draw_spaces(img, lay, lay.routes[rid], [st] * routes[rid].length)
+    if view.tunnel is not None and view.tunnel.route in routes:
+        r = routes[view.tunnel.route]
+        st = SpaceStyle(
+            fill=suit_fill(r.color),
+            outline=player_fill(view.tunnel.seat),
+            outline_width=3.4,
+            dashed=False,
+            letter="?",
+            shadow=True,
+            grow=2.0,
+        )
+        _draw_spaces(img, lay, lay.routes[r.id], [st] * r.length)
+    img.alpha_composite(base.top)
+    for city, seat in sorted(view.stations.items()):
+        for x, y in lay.cities.get(city, ())[:1]:
+            house = house_sprite(player_fill(seat), HOUSE)
+            paste(img, house, round(x - HOUSE / 2), round(y - HOUSE * 0.62))
+    return img

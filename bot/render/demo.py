@@ -1,0 +1,229 @@
+"""Views to render without a live game: hand-made ones for any map, or a random engine game.
+
+Used by the CLI, the tests and the benchmark. Hand-made views follow the
+shapes of the real ones (claims respect double routes, trains and scores add
+up) but are not a legal game; ``engine_views`` plays a real one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.views import (
+    FinalScores,
+    PlayerScore,
+    PrivateView,
+    PublicPlayer,
+    PublicView,
+    TicketResult,
+    TicketView,
+)
+from maps import load_map
+from maps.model import MapData
+
+NAMES = ("Ana", "Benedikt", "Cy", "Dagmar", "Eli")
+SUITS = ("purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive")
+
+
+def _claims(m: MapData, rng: random.Random, players: int, count: int) -> dict[int, int]:
+    routes = {r.id: r for r in m.routes}
+    claimed: dict[int, int] = {}
+    for r in rng.sample(m.routes, min(count, len(m.routes))):
+        seat = rng.randrange(players)
+        twin = claimed.get(r.double_of) if r.double_of is not None else None
+        if twin is not None and (twin == seat or players < m.rules.double_routes_min_players):
+            continue
+        if (
+            sum(routes[i].length for i, s in claimed.items() if s == seat) + r.length
+            > m.rules.trains
+        ):
+            continue
+        claimed[r.id] = seat
+    return claimed
+
+
+def _players(
+    m: MapData, claimed: dict[int, int], players: int, rng: random.Random, stations: dict[str, int]
+) -> list[PublicPlayer]:
+    routes = {r.id: r for r in m.routes}
+    per = m.rules.stations.per_player if m.rules.stations else 0
+    out = []
+    for seat in range(players):
+        mine = [routes[i] for i, s in claimed.items() if s == seat]
+        out.append(
+            PublicPlayer(
+                seat=seat,
+                name=NAMES[seat],
+                score=sum(m.rules.route_points[r.length] for r in mine),
+                trains=m.rules.trains - sum(r.length for r in mine),
+                stations=per - sum(1 for s in stations.values() if s == seat),
+                hand_size=rng.randrange(2, 14),
+                tickets=rng.randrange(2, 6),
+            )
+        )
+    return out
+
+
+def _closed(m: MapData, claimed: dict[int, int], players: int) -> list[int]:
+    if players >= m.rules.double_routes_min_players:
+        return []
+    return sorted(r.id for r in m.routes if r.double_of in claimed and r.id not in claimed)
+
+
+def _market(m: MapData, rng: random.Random) -> list[str | None]:
+    suits = [*m.rules.deck.colors, "locomotive"]
+    return [rng.choice(suits) for _ in range(m.rules.market_size)]
+
+
+def empty_view(map_id: str, players: int = 3) -> PublicView:
+    m = load_map(map_id)
+    rng = random.Random(0)
+    return PublicView(
+        map_id=map_id,
+        turn=1,
+        phase="choose_initial_tickets",
+        current=None,
+        players=_players(m, {}, players, rng, {}),
+        market=_market(m, rng),
+        deck=m.rules.deck.total - 5 - 4 * players,
+        discards=0,
+        tickets_left=len(m.tickets),
+        claimed={},
+        closed=[],
+        stations={},
+        last_round=False,
+    )
+
+
+def mid_view(map_id: str, seed: int = 1, players: int = 4, claims: int = 30) -> PublicView:
+    m = load_map(map_id)
+    rng = random.Random(seed)
+    claimed = _claims(m, rng, players, claims)
+    stations: dict[str, int] = {}
+    if m.rules.stations:
+        for c in rng.sample(m.cities, min(3, len(m.cities))):
+            stations[c.id] = rng.randrange(players)
+    current = rng.randrange(players)
+    return PublicView(
+        map_id=map_id,
+        turn=len(claimed) * 2 + 1,
+        phase="turn",
+        current=current,
+        players=_players(m, claimed, players, rng, stations),
+        market=_market(m, rng),
+        deck=rng.randrange(20, 70),
+        discards=rng.randrange(0, 20),
+        tickets_left=max(0, len(m.tickets) - 12),
+        claimed=claimed,
+        closed=_closed(m, claimed, players),
+        stations=stations,
+        last_round=False,
+    )
+
+
+def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
+    mid = mid_view(map_id, seed, players, claims=len(load_map(map_id).routes) // 2)
+    m = load_map(map_id)
+    rng = random.Random(seed + 1)
+    scores = []
+    for p in mid.players:
+        tickets = [
+            TicketResult(
+                id=t.id, cities=t.cities, points=t.points if rng.random() < 0.7 else -t.points
+            )
+            for t in rng.sample(m.tickets, min(len(m.tickets), rng.randrange(2, 6)))
+        ]
+        scores.append((p, tickets))
+    longest = rng.randrange(players)
+    per = m.rules.stations.per_player if m.rules.stations else 0
+    unused_pts = m.rules.stations.unused_points if m.rules.stations else 0
+    results = []
+    for p, tickets in scores:
+        bonus = m.rules.longest_path_bonus if p.seat == longest else 0
+        stations_bonus = p.stations * unused_pts
+        total = p.score + sum(t.points for t in tickets) + bonus + stations_bonus
+        results.append(
+            PlayerScore(
+                seat=p.seat,
+                name=p.name,
+                routes=p.score,
+                tickets=tickets,
+                tickets_completed=sum(1 for t in tickets if t.points > 0),
+                longest_path=rng.randrange(8, 30),
+                longest_path_bonus=bonus,
+                most_tickets_bonus=0,
+                stations_used=per - p.stations,
+                unused_stations_bonus=stations_bonus,
+                total=total,
+                rank=0,
+            )
+        )
+    ranked = sorted(results, key=lambda r: -r.total)
+    final_players = [
+        r.model_copy(update={"rank": 1 + sum(1 for o in results if o.total > r.total)})
+        for r in results
+    ]
+    top = ranked[0].total
+    final = FinalScores(
+        players=final_players, winners=[r.seat for r in results if r.total == top], reason="trains"
+    )
+    return mid.model_copy(
+        update={
+            "phase": "game_over",
+            "current": None,
+            "last_round": True,
+            "final": final,
+            "players": [
+                p.model_copy(update={"score": r.total})
+                for p, r in zip(mid.players, final_players, strict=True)
+            ],
+        }
+    )
+
+
+def hand_view(map_id: str, seed: int = 1, seat: int = 0, offered: bool = True) -> PrivateView:
+    m = load_map(map_id)
+    rng = random.Random(seed)
+    suits = [*m.rules.deck.colors, "locomotive"]
+    hand = {s: rng.randrange(1, 5) for s in rng.sample(suits, min(len(suits), 6))}
+    picks = rng.sample(m.tickets, min(len(m.tickets), 6))
+
+    def ticket(i: int, connected: bool) -> TicketView:
+        t = picks[i]
+        return TicketView(
+            id=t.id, cities=t.cities, points=t.points, long=t.long, connected=connected
+        )
+
+    kept = [ticket(i, i % 2 == 0) for i in range(min(3, len(picks)))]
+    offer = [ticket(i, False) for i in range(3, len(picks))] if offered else []
+    return PrivateView(
+        seat=seat,
+        hand=hand,
+        tickets=kept,
+        offered=offer,
+        keep_min=m.rules.draw_tickets.keep_min if offer else 0,
+    )
+
+
+def engine_views(
+    map_id: str, seed: int, turns: int, players: int = 4
+) -> tuple[PublicView, PrivateView, PublicView]:
+    """Play a random game: the views after ``turns`` turns, and at the end.
+
+    Raises whatever the engine raises for a map it cannot play yet.
+    """
+    from engine import GameConfig, apply, new_game, private_view, public_view, waiting_for
+    from engine.agents import random_action
+
+    state = new_game(GameConfig(map_id=map_id, players=list(NAMES[:players]), seed=seed))
+    rng = random.Random(seed)
+    mid: tuple[PublicView, PrivateView] | None = None
+    while state.phase != "game_over":
+        if mid is None and state.turn >= turns and state.phase == "turn":
+            mid = (public_view(state), private_view(state, state.current))
+        seat = waiting_for(state)[0]
+        apply(state, seat, random_action(state, seat, rng))
+    end = public_view(state)
+    if mid is None:
+        mid = (end, private_view(state, 0))
+    return mid[0], mid[1], end

@@ -1,0 +1,235 @@
+"""The final scores image: winner, a breakdown table, score bars and the final map."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.views import FinalScores, PlayerScore, PublicView
+
+from .board import base_for, draw_map, paste
+from .fonts import font
+from .palette import (
+    ACCENT,
+    INK,
+    PANEL_BG,
+    PANEL_DIM,
+    PANEL_FG,
+    RGB,
+    hex_rgb,
+    player_fill,
+    player_shape,
+    shade,
+)
+from .panel import fit_text
+from .shapes import mark_sprite
+
+WIDTH = 1600
+PAD = 32
+ROW_H = 44
+GOOD: RGB = hex_rgb("#3fb16a")
+BAD: RGB = hex_rgb("#e0564a")
+MEDALS: dict[int, RGB] = {1: hex_rgb("#f5c542"), 2: hex_rgb("#c9ced6"), 3: hex_rgb("#cd8a4f")}
+REASONS = {"trains": "a player ran low on trains", "stalled": "no one could make a move"}
+
+
+def _columns(final: FinalScores) -> list[tuple[str, int]]:
+    cols = [("Routes", 110), ("Tickets done", 160), ("Tickets failed", 160), ("Longest path", 160)]
+    if any(p.most_tickets_bonus for p in final.players):
+        cols.append(("Most tickets", 140))
+    if any(p.unused_stations_bonus or p.stations_used for p in final.players):
+        cols.append(("Stations", 140))
+    cols.append(("Total", 120))
+    return cols
+
+
+def _cells(p: PlayerScore, cols: list[tuple[str, int]]) -> list[tuple[str, str, RGB]]:
+    """(main text, small text, colour) per column."""
+    won = [t.points for t in p.tickets if t.points > 0]
+    lost = [t.points for t in p.tickets if t.points < 0]
+    values: dict[str, tuple[str, str, RGB]] = {
+        "Routes": (str(p.routes), "", PANEL_FG),
+        "Tickets done": (f"+{sum(won)}", f"{len(won)}", GOOD),
+        "Tickets failed": (
+            f"{sum(lost)}" if lost else "0",
+            f"{len(lost)}",
+            BAD if lost else PANEL_DIM,
+        ),
+        "Longest path": (
+            f"+{p.longest_path_bonus}" if p.longest_path_bonus else "0",
+            f"{p.longest_path} long",
+            ACCENT if p.longest_path_bonus else PANEL_DIM,
+        ),
+        "Most tickets": (
+            f"+{p.most_tickets_bonus}" if p.most_tickets_bonus else "0",
+            "",
+            ACCENT if p.most_tickets_bonus else PANEL_DIM,
+        ),
+        "Stations": (f"+{p.unused_stations_bonus}", f"{p.stations_used} used", PANEL_FG),
+        "Total": (str(p.total), "", ACCENT if p.rank == 1 else PANEL_FG),
+    }
+    return [values[name] for name, _ in cols]
+
+
+def _medal(d: ImageDraw.ImageDraw, cx: int, cy: int, rank: int) -> None:
+    fill = MEDALS.get(rank, shade(PANEL_BG, 1.4))
+    d.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=fill, outline=INK, width=2)
+    d.text((cx, cy), str(rank), font=font(17, "bold"), fill=INK, anchor="mm")
+
+
+def draw_final(view: PublicView) -> Image.Image:
+    final = view.final
+    assert final is not None
+    base = base_for(view.map_id)
+    order = sorted(final.players, key=lambda p: (p.rank, p.seat))
+    cols = _columns(final)
+    city = {c.id: c.name for c in base.map.cities}
+    bars_h = len(order) * 56 + 40
+    table_h = 40 + len(order) * ROW_H
+    mp = draw_map(view)
+    map_w = WIDTH - 2 * PAD
+    map_h = round(mp.height * map_w / mp.width)
+    if map_h > 1100:  # a portrait map: keep the picture from getting too tall
+        map_h = 1100
+        map_w = round(mp.width * map_h / mp.height)
+    height = PAD + 110 + table_h + 30 + bars_h + 20 + map_h + PAD
+    img = Image.new("RGBA", (WIDTH, height), (*PANEL_BG, 255))
+    d = ImageDraw.Draw(img)
+
+    # Title and winner.
+    d.text((PAD, PAD - 4), f"Game over — {base.map.name}", font=font(34, "title"), fill=PANEL_FG)
+    names = [p.name for p in order if p.seat in final.winners]
+    x = PAD
+    for seat in final.winners:
+        paste(img, mark_sprite(player_shape(seat), player_fill(seat), 32), x, PAD + 52)
+        x += 38
+    if len(names) == 1:
+        line = f"{names[0]} wins with {order[0].total} points"
+    else:
+        line = f"{' and '.join(names)} share the win with {order[0].total} points"
+    d.text((x + 6, PAD + 52), line, font=font(26, "bold"), fill=ACCENT)
+    d.text(
+        (x + 6 + font(26, "bold").getlength(line) + 16, PAD + 60),
+        f"(the game ended: {REASONS.get(final.reason, final.reason)})",
+        font=font(16),
+        fill=PANEL_DIM,
+    )
+
+    # Breakdown table.
+    y = PAD + 110
+    name_w = WIDTH - 2 * PAD - 60 - sum(w for _, w in cols)
+    cx0 = PAD + 60 + name_w
+    d.text((PAD + 60, y), "Player", font=font(15, "bold"), fill=PANEL_DIM)
+    cx = cx0
+    for name, w in cols:
+        d.text((cx + w // 2, y), name, font=font(15, "bold"), fill=PANEL_DIM, anchor="ma")
+        cx += w
+    y += 30
+    for p in order:
+        if p.rank == 1:
+            d.rounded_rectangle(
+                (PAD - 8, y, WIDTH - PAD + 8, y + ROW_H - 4),
+                radius=10,
+                fill=shade(PANEL_BG, 1.15),
+                outline=ACCENT,
+                width=2,
+            )
+        _medal(d, PAD + 16, y + ROW_H // 2 - 2, p.rank)
+        paste(
+            img,
+            mark_sprite(player_shape(p.seat), player_fill(p.seat), 28),
+            PAD + 60,
+            y + (ROW_H - 32) // 2,
+        )
+        d.text(
+            (PAD + 98, y + ROW_H // 2 - 2),
+            fit_text(p.name, 20, "bold", name_w - 50),
+            font=font(20, "bold"),
+            fill=PANEL_FG,
+            anchor="lm",
+        )
+        cx = cx0
+        for (main, small, col), (name, w) in zip(_cells(p, cols), cols, strict=True):
+            big = font(22 if name == "Total" else 19, "bold")
+            if small:
+                tw = big.getlength(main) + 8 + font(13).getlength(small)
+                left = cx + (w - tw) / 2
+                d.text((left, y + ROW_H // 2 - 2), main, font=big, fill=col, anchor="lm")
+                d.text(
+                    (left + big.getlength(main) + 8, y + ROW_H // 2),
+                    small,
+                    font=font(13),
+                    fill=PANEL_DIM,
+                    anchor="lm",
+                )
+            else:
+                d.text((cx + w // 2, y + ROW_H // 2 - 2), main, font=big, fill=col, anchor="mm")
+            cx += w
+        y += ROW_H
+
+    # Score bars: what each total is made of (failed tickets go left of zero).
+    y += 30
+    parts_legend: list[tuple[str, RGB]] = [
+        ("routes", player_fill(order[0].seat)),
+        ("tickets", GOOD),
+        ("bonuses", ACCENT),
+        ("failed", BAD),
+    ]
+    lx = PAD
+    for label, swatch in parts_legend:
+        d.rounded_rectangle((lx, y + 2, lx + 16, y + 16), radius=3, fill=swatch)
+        d.text((lx + 22, y), label, font=font(15), fill=PANEL_DIM)
+        lx += 40 + int(font(15).getlength(label))
+    y += 32
+    most = max(
+        [1]
+        + [
+            p.routes
+            + sum(max(0, t.points) for t in p.tickets)
+            + p.longest_path_bonus
+            + p.most_tickets_bonus
+            + max(0, p.unused_stations_bonus)
+            for p in order
+        ]
+    )
+    least = max([0] + [-sum(min(0, t.points) for t in p.tickets) for p in order])
+    bar_w = WIDTH - 2 * PAD - 260
+    k = bar_w / (most + least)
+    zero = PAD + 260 + least * k
+    for p in order:
+        d.text(
+            (PAD, y + 12),
+            fit_text(p.name, 17, "bold", 240),
+            font=font(17, "bold"),
+            fill=PANEL_FG,
+            anchor="lm",
+        )
+        won = sum(max(0, t.points) for t in p.tickets)
+        lost = -sum(min(0, t.points) for t in p.tickets)
+        bonus = p.longest_path_bonus + p.most_tickets_bonus + max(0, p.unused_stations_bonus)
+        x0 = zero
+        for value, col in ((p.routes, player_fill(p.seat)), (won, GOOD), (bonus, ACCENT)):
+            if value > 0:
+                d.rectangle((x0, y, x0 + value * k, y + 24), fill=col)
+                x0 += value * k
+        if lost:
+            d.rectangle((zero - lost * k, y, zero, y + 24), fill=BAD)
+        d.text((x0 + 8, y + 12), str(p.total), font=font(17, "bold"), fill=PANEL_FG, anchor="lm")
+        tickets = "   ".join(
+            ("✓ " if t.points > 0 else "✗ ")
+            + "–".join(city.get(c, c) for c in t.cities)
+            + f" {t.points:+d}"
+            for t in p.tickets
+        )
+        d.text(
+            (zero, y + 28),
+            fit_text(tickets, 12, "regular", WIDTH - PAD - zero),
+            font=font(12),
+            fill=PANEL_DIM,
+        )
+        y += 56
+    d.line((zero, y - len(order) * 56 - 4, zero, y - 16), fill=PANEL_DIM, width=1)
+
+    # The final map.
+    y += 20
+    img.paste(mp.resize((map_w, map_h), Image.Resampling.LANCZOS), ((WIDTH - map_w) // 2, y))
+    return img.convert("RGB")

@@ -1,0 +1,177 @@
+"""The information panel of the board image: title, players, market."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.views import PublicPlayer, PublicView
+from maps.model import MapData
+
+from .board import paste
+from .fonts import font
+from .palette import (
+    ACCENT,
+    PANEL_BG,
+    PANEL_DIM,
+    PANEL_FG,
+    RGB,
+    player_fill,
+    player_shape,
+    shade,
+)
+from .shapes import card_sprite, mark_sprite
+
+CARD_W, CARD_H = 54, 78
+
+
+def phase_text(view: PublicView) -> str:
+    who = view.players[view.current].name if view.current is not None else ""
+    return {
+        "choose_initial_tickets": "Everyone is choosing tickets",
+        "turn": f"{who} to play",
+        "second_draw": f"{who} draws a second card",
+        "choose_tickets": f"{who} is choosing tickets",
+        "tunnel": f"{who} must pay for a tunnel",
+        "game_over": "Game over",
+    }.get(view.phase, view.phase)
+
+
+def fit_text(text: str, size: int, face: str, width: float) -> str:
+    """Shorten ``text`` with an ellipsis until it fits ``width`` px."""
+    f = font(size, face)  # type: ignore[arg-type]
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
+    d = ImageDraw.Draw(img)
+    d.text((x, y), fit_text(m.name, 32, "title", w), font=font(32, "title"), fill=PANEL_FG)
+    y += 46
+    d.text((x, y), f"Turn {view.turn}", font=font(20, "bold"), fill=ACCENT)
+    y += 30
+    who: RGB = player_fill(view.current) if view.current is not None else PANEL_FG
+    if view.current is not None:
+        paste(img, mark_sprite(player_shape(view.current), who, 22), x, y)
+        d.text(
+            (x + 30, y + 1),
+            fit_text(phase_text(view), 18, "bold", w - 30),
+            font=font(18, "bold"),
+            fill=PANEL_FG,
+        )
+    else:
+        d.text(
+            (x, y), fit_text(phase_text(view), 18, "bold", w), font=font(18, "bold"), fill=PANEL_FG
+        )
+    y += 30
+    d.text(
+        (x, y),
+        f"Deck {view.deck}  ·  Discards {view.discards}  ·  Tickets {view.tickets_left}",
+        font=font(15),
+        fill=PANEL_DIM,
+    )
+    y += 24
+    if view.last_round and view.phase != "game_over":
+        d.rounded_rectangle((x, y + 2, x + 150, y + 30), radius=8, fill=(196, 58, 44))
+        d.text(
+            (x + 75, y + 16), "LAST ROUND", font=font(16, "bold"), fill=(255, 255, 255), anchor="mm"
+        )
+        y += 36
+    return y
+
+
+def _stats(p: PublicPlayer, stations: bool) -> list[tuple[str, int]]:
+    out = [("Score", p.score), ("Trains", p.trains), ("Cards", p.hand_size), ("Tickets", p.tickets)]
+    if stations:
+        out.insert(2, ("Stations", p.stations))
+    return out
+
+
+def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
+    """A table with one row per player; stacked two-line rows when the panel is narrow."""
+    d = ImageDraw.Draw(img)
+    stations = m.rules.stations is not None
+    ncols = 5 if stations else 4
+    num_w = 78
+    name_w = w - 40 - num_w * ncols
+    compact = name_w < 200
+    row_h = 58 if compact else 32
+    small = font(14, "bold")
+    if not compact:
+        for i, (label, _) in enumerate(_stats(view.players[0], stations) if view.players else []):
+            cx = x + 40 + name_w + i * num_w + num_w // 2
+            d.text((cx, y), label, font=small, fill=PANEL_DIM, anchor="ma")
+        d.text((x + 40, y), "Player", font=small, fill=PANEL_DIM)
+        y += 22
+    body, bold = font(18), font(18, "bold")
+    for p in view.players:
+        if p.seat == view.current:
+            d.rounded_rectangle(
+                (x - 6, y, x + w + 4, y + row_h - 2),
+                radius=8,
+                fill=shade(PANEL_BG, 1.12),
+                outline=ACCENT,
+                width=2,
+            )
+        paste(
+            img,
+            mark_sprite(player_shape(p.seat), player_fill(p.seat), 26),
+            x,
+            y + (row_h - 28) // 2,
+        )
+        name = p.name + ("  (choosing)" if p.deciding else "")
+        stats = _stats(p, stations)
+        if compact:
+            d.text((x + 40, y + 6), fit_text(name, 18, "bold", w - 44), font=bold, fill=PANEL_FG)
+            cx = x + 40
+            for i, (label, v) in enumerate(stats):
+                f = font(16, "bold") if i == 0 else font(15)
+                text = f"{v} {'points' if i == 0 else label.lower()}"
+                d.text((cx, y + 31), text, font=f, fill=ACCENT if i == 0 else PANEL_DIM)
+                cx += int(f.getlength(text)) + 14
+        else:
+            d.text(
+                (x + 40, y + row_h // 2),
+                fit_text(name, 18, "bold", name_w - 8),
+                font=bold,
+                fill=PANEL_FG,
+                anchor="lm",
+            )
+            for i, (_, v) in enumerate(stats):
+                cx = x + 40 + name_w + i * num_w + num_w // 2
+                d.text(
+                    (cx, y + row_h // 2),
+                    str(v),
+                    font=bold if i == 0 else body,
+                    fill=ACCENT if i == 0 else PANEL_FG,
+                    anchor="mm",
+                )
+        y += row_h
+    return y
+
+
+def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView) -> int:
+    d = ImageDraw.Draw(img)
+    d.text((x, y), "Face-up cards", font=font(14, "bold"), fill=PANEL_DIM)
+    y += 22
+    n = max(1, len(view.market))
+    gap = min(12, max(4, (w - n * CARD_W) // max(1, n - 1)))
+    for i, card in enumerate(view.market):
+        paste(img, card_sprite(card, CARD_W, CARD_H), x + i * (CARD_W + gap), y)
+    y += CARD_H + 8
+    if view.tunnel is not None:
+        t = view.tunnel
+        who = view.players[t.seat].name if t.seat < len(view.players) else "?"
+        d.text(
+            (x, y),
+            fit_text(f"Tunnel ({who}): +{t.extra} {t.color}", 15, "bold", w),
+            font=font(15, "bold"),
+            fill=ACCENT,
+        )
+        y += 22
+        for i, card in enumerate(t.revealed):
+            paste(img, card_sprite(card, 34, 48), x + i * 40, y)
+        y += 54
+    return y
