@@ -7,6 +7,7 @@ built once under a lock and copied before anything is drawn on it.
 from __future__ import annotations
 
 import io
+import threading
 from typing import Literal
 
 from PIL import Image
@@ -14,9 +15,10 @@ from PIL import Image
 from engine.views import PrivateView, PublicView
 
 from .board import base_for, draw_map
+from .demo import empty_view
 from .final import draw_final
 from .hand import draw_hand
-from .palette import PANEL_BG
+from .palette import CARD_ORDER, PANEL_BG
 from .panel import market_block, players_block, title_block
 
 __all__ = ["MAX_BYTES", "render_board", "render_final", "render_hand"]
@@ -27,19 +29,29 @@ HEADER_H = 214
 SIDE_W = 500
 
 
-def encode(img: Image.Image, fmt: str = "PNG") -> bytes:
+def encode(img: Image.Image, fmt: str = "PNG", palette: Image.Image | None = None) -> bytes:
     """WebP, or a 256-colour PNG: the images are flat art, and a palette PNG is
-    several times smaller and faster to write than a true-colour one."""
+    several times smaller and faster to write than a true-colour one. Mapping
+    to a ready ``palette`` is much faster than choosing one."""
     rgb = img.convert("RGB") if img.mode != "RGB" else img
     buf = io.BytesIO()
     if fmt.upper() == "WEBP":
         rgb.save(buf, "WEBP", quality=90, method=2)
     elif fmt.upper() == "PNG":
-        pal = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        pal.save(buf, "PNG", compress_level=6)
+        if palette is not None:
+            pal = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+        else:
+            pal = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        pal.save(buf, "PNG", compress_level=3)
     else:
         raise ValueError(f"unknown image format {fmt!r}; use PNG or WEBP")
     return buf.getvalue()
+
+
+def map_offset(map_id: str) -> tuple[int, int]:
+    """Where the map's top-left corner sits in the board image."""
+    lay = base_for(map_id).layout
+    return (0, HEADER_H) if lay.width >= lay.height else (0, 0)
 
 
 def board_image(view: PublicView) -> Image.Image:
@@ -64,8 +76,34 @@ def board_image(view: PublicView) -> Image.Image:
     return img.convert("RGB")
 
 
+_palette_lock = threading.Lock()
+_palettes: dict[str, Image.Image] = {}
+
+
+def board_palette(map_id: str) -> Image.Image:
+    """256 colours chosen once per map from a busy sample board (every seat, every suit)."""
+    with _palette_lock:
+        found = _palettes.get(map_id)
+        if found is None:
+            m = base_for(map_id).map
+            sample = empty_view(map_id, players=5).model_copy(
+                update={
+                    "claimed": {r.id: i % 5 for i, r in enumerate(m.routes) if i % 3},
+                    "stations": {c.id: i % 5 for i, c in enumerate(m.cities[:5])},
+                    "market": list(CARD_ORDER[-5:]),
+                    "current": 0,
+                    "phase": "turn",
+                    "last_round": True,
+                }
+            )
+            found = _palettes[map_id] = board_image(sample).quantize(
+                256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+            )
+        return found
+
+
 def render_board(view: PublicView, fmt: Format | str = "PNG") -> bytes:
-    return encode(board_image(view), fmt)
+    return encode(board_image(view), fmt, board_palette(view.map_id))
 
 
 def render_hand(view: PrivateView, map_id: str, fmt: Format | str = "PNG") -> bytes:

@@ -1,0 +1,67 @@
+"""Render timings and sizes: ``python bench/bench_render.py [--maps europe usa] [--runs 15]``.
+
+Per map: the one-off base-layer build, then the median of a full mid-game
+board render from the cached base (drawing, encoding, and both together),
+output sizes (PNG and WebP), and the hand and final images.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.render import board_image, board_palette, encode, render_board, render_final, render_hand
+from bot.render.board import base_for
+from bot.render.demo import final_view, hand_view, mid_view
+from maps import map_ids
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--maps", nargs="*", default=map_ids())
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    print(
+        f"{'map':<13}{'base':>8}{'draw':>8}{'encode':>8}{'board':>8}{'PNG KiB':>9}"
+        f"{'WebP KiB':>10}{'hand':>8}{'final':>8}   (ms unless noted; medians of {args.runs})"
+    )
+    for map_id in args.maps:
+        start = time.perf_counter()
+        base_for(map_id)
+        base_ms = 1000 * (time.perf_counter() - start)
+        view = mid_view(map_id, seed=7, players=5, claims=60)
+        render_board(view)  # warm the piece caches, as a running bot has them
+        img = board_image(view)
+        draw = median_ms(lambda view=view: board_image(view), args.runs)
+        pal = board_palette(map_id)
+        enc = median_ms(lambda img=img, pal=pal: encode(img, "PNG", pal), args.runs)
+        full = median_ms(lambda view=view: render_board(view), args.runs)
+        png, webp = render_board(view), render_board(view, "WEBP")
+        hand = hand_view(map_id, seed=7)
+        hand_ms = median_ms(lambda h=hand, m=map_id: render_hand(h, m), max(3, args.runs // 3))
+        over = final_view(map_id, seed=7, players=5)
+        final_ms = median_ms(lambda v=over: render_final(v), max(3, args.runs // 3))
+        print(
+            f"{map_id:<13}{base_ms:8.0f}{draw:8.1f}{enc:8.1f}{full:8.1f}{len(png) / 1024:9.0f}"
+            f"{len(webp) / 1024:10.0f}{hand_ms:8.0f}{final_ms:8.0f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""The renderer: every map at every stage, pixel probes, sizes, determinism, threads."""
+
+from __future__ import annotations
+
+import io
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image
+
+import maps
+from bot.render import (
+    MAX_BYTES,
+    board_image,
+    map_offset,
+    render_board,
+    render_final,
+    render_hand,
+)
+from bot.render.board import base_for
+from bot.render.demo import empty_view, final_view, hand_view, mid_view
+from bot.render.palette import player_fill, suit_fill
+from engine.views import PrivateView, PublicView, TicketView
+
+MAP_IDS = maps.map_ids()
+
+
+def _open(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+def _check_size(data: bytes, fmt: str = "PNG") -> Image.Image:
+    assert len(data) <= MAX_BYTES
+    img = _open(data)
+    assert img.format == fmt
+    assert 1000 <= img.width <= 2200
+    assert 600 <= img.height <= 2200
+    return img
+
+
+def _dist(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    return math.dist(a[:3], b[:3])
+
+
+def _probes(view: PublicView, route: int) -> list[tuple[int, int]]:
+    """Points inside the spaces of a route, beside the owner's mark, in board-image pixels."""
+    lay = base_for(view.map_id).layout
+    ox, oy = map_offset(view.map_id)
+    out = []
+    for sp in lay.routes[route]:
+        x, y = sp.along(0.55)
+        if 0 <= x < lay.width and 0 <= y < lay.height:
+            out.append((round(x + ox), round(y + oy)))
+    return out
+
+
+@pytest.mark.parametrize("map_id", MAP_IDS)
+def test_every_stage_renders_within_bounds(map_id: str) -> None:
+    empty, mid, over = empty_view(map_id), mid_view(map_id, seed=2), final_view(map_id, seed=3)
+    for view in (empty, mid, over):
+        _check_size(render_board(view))
+    _check_size(render_final(over))
+    hand = _open(render_hand(hand_view(map_id, seed=4), map_id))
+    assert hand.width >= 800 and hand.height >= 300
+
+
+@pytest.mark.parametrize("map_id", MAP_IDS)
+def test_claimed_routes_show_the_owner_colour(map_id: str) -> None:
+    view = mid_view(map_id, seed=5, players=5)
+    assert view.claimed
+    claimed_img = board_image(view)
+    empty_img = board_image(empty_view(map_id))
+    hits = total = 0
+    for route, seat in view.claimed.items():
+        colour = player_fill(seat)
+        probes = _probes(view, route)
+        total += 1
+        if any(_dist(claimed_img.getpixel(p), colour) < 12 for p in probes):  # type: ignore[arg-type]
+            hits += 1
+        r = next(r for r in maps.load_map(map_id).routes if r.id == route)
+        if _dist(suit_fill(r.color), colour) > 60:
+            # Unclaimed, the same spot shows the suit colour, not the player's.
+            for p in probes:
+                assert _dist(empty_img.getpixel(p), colour) > 40  # type: ignore[arg-type]
+    # A city label or dot may cover a space here and there, never most of them.
+    assert hits >= 0.9 * total, f"{hits} of {total} claimed routes show their owner's colour"
+
+
+def test_claim_is_visible_in_the_encoded_png() -> None:
+    map_id = MAP_IDS[0]
+    base = empty_view(map_id)
+    route = maps.load_map(map_id).routes[0]
+    view = base.model_copy(update={"claimed": {route.id: 1}})
+    png = _open(render_board(view)).convert("RGB")
+    probes = _probes(view, route.id)
+    assert any(_dist(png.getpixel(p), player_fill(1)) < 30 for p in probes)  # type: ignore[arg-type]
+
+
+def test_same_view_same_bytes() -> None:
+    view = mid_view(MAP_IDS[0], seed=9)
+    assert render_board(view) == render_board(view)
+    assert render_final(final_view(MAP_IDS[0], seed=9)) == render_final(
+        final_view(MAP_IDS[0], seed=9)
+    )
+
+
+def test_many_threads_at_once_match_one_thread() -> None:
+    views = [mid_view(m, seed=s) for m in MAP_IDS[:3] for s in (11, 12)]
+    expected = [render_board(v) for v in views]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        got = list(pool.map(render_board, views * 2))
+    assert got == expected * 2
+
+
+def test_webp_output() -> None:
+    data = render_board(mid_view(MAP_IDS[0], seed=1), "WEBP")
+    _check_size(data, "WEBP")
+    with pytest.raises(ValueError):
+        render_board(mid_view(MAP_IDS[0], seed=1), "BMP")
+
+
+def test_final_needs_a_finished_game() -> None:
+    with pytest.raises(ValueError):
+        render_final(mid_view(MAP_IDS[0]))
+
+
+def test_hand_with_nothing_and_with_unknown_cards() -> None:
+    map_id = MAP_IDS[0]
+    t = maps.load_map(map_id).tickets[0]
+    empty = PrivateView(seat=0, hand={}, tickets=[], offered=[], keep_min=0)
+    odd = PrivateView(
+        seat=4,
+        hand={"red": 2, "ship_red": 3, "locomotive": 1},
+        tickets=[TicketView(id=t.id, cities=t.cities, points=t.points, connected=True)],
+        offered=[TicketView(id=t.id, cities=t.cities, points=t.points)],
+        keep_min=1,
+    )
+    small = _open(render_hand(empty, map_id))
+    big = _open(render_hand(odd, map_id))
+    assert big.height > small.height
+
+
+def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
+    map_id = next((m for m in MAP_IDS if maps.load_map(m).rules.stations), MAP_IDS[0])
+    m = maps.load_map(map_id)
+    twin = next(r for r in m.routes if r.double_of is not None)
+    tunnel = next((r for r in m.routes if r.tunnel), m.routes[0])
+    from engine.views import PendingTunnel
+
+    view = mid_view(map_id, seed=3, players=2).model_copy(
+        update={
+            "stations": {m.cities[0].id: 0, m.cities[1].id: 1},
+            "claimed": {twin.id: 0},
+            "closed": [twin.double_of],
+            "phase": "tunnel",
+            "tunnel": PendingTunnel(
+                seat=1,
+                route=tunnel.id,
+                color="red",
+                revealed=["red", "blue", "locomotive"],
+                extra=2,
+            ),
+            "last_round": True,
+        }
+    )
+    img = board_image(view)
+    # The station house sits on its city in the owner's colour.
+    ox, oy = map_offset(map_id)
+    x, y = base_for(map_id).layout.cities[m.cities[0].id][0]
+    near = [
+        img.getpixel((round(x + ox + dx), round(y + oy + dy)))
+        for dx in range(-6, 7, 2)
+        for dy in range(-12, 0, 2)
+    ]
+    assert any(_dist(px, player_fill(0)) < 12 for px in near)  # type: ignore[arg-type]
