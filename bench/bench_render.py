@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -47,15 +48,16 @@ def main() -> int:
         view = mid_view(map_id, seed=7, players=5, claims=60)
         render_board(view)  # warm the piece caches, as a running bot has them
         img = board_image(view)
-        draw = median_ms(lambda view=view: board_image(view), args.runs)
         pal = board_palette(map_id)
-        enc = median_ms(lambda img=img, pal=pal: encode(img, "PNG", pal), args.runs)
-        full = median_ms(lambda view=view: render_board(view), args.runs)
-        png, webp = render_board(view), render_board(view, "WEBP")
         hand = hand_view(map_id, seed=7)
-        hand_ms = median_ms(lambda h=hand, m=map_id: render_hand(h, m), max(3, args.runs // 3))
         over = final_view(map_id, seed=7, players=5)
-        final_ms = median_ms(lambda v=over: render_final(v), max(3, args.runs // 3))
+        few = max(3, args.runs // 3)
+        draw = median_ms(partial(board_image, view), args.runs)
+        enc = median_ms(partial(encode, img, "PNG", pal), args.runs)
+        full = median_ms(partial(render_board, view), args.runs)
+        png, webp = render_board(view), render_board(view, "WEBP")
+        hand_ms = median_ms(partial(render_hand, hand, map_id), few)
+        final_ms = median_ms(partial(render_final, over), few)
         print(
             f"{map_id:<13}{base_ms:8.0f}{draw:8.1f}{enc:8.1f}{full:8.1f}{len(png) / 1024:9.0f}"
             f"{len(webp) / 1024:10.0f}{hand_ms:8.0f}{final_ms:8.0f}"

@@ -19,7 +19,7 @@ from .demo import empty_view
 from .final import draw_final
 from .hand import draw_hand
 from .palette import CARD_ORDER, PANEL_BG
-from .panel import market_block, players_block, title_block
+from .panel import legend_block, market_block, players_block, title_block
 
 __all__ = ["MAX_BYTES", "render_board", "render_final", "render_hand"]
 
@@ -72,7 +72,8 @@ def board_image(view: PublicView) -> Image.Image:
         x, w = mp.width + 28, SIDE_W - 52
         y = title_block(img, x, 28, w, view, m) + 24
         y = players_block(img, x, y, w, view, m) + 28
-        market_block(img, x, y, w, view)
+        y = market_block(img, x, y, w, view) + 28
+        legend_block(img, x, y, w, m)
     return img.convert("RGB")
 
 

@@ -192,7 +192,7 @@ def draw_final(view: PublicView) -> Image.Image:
         ]
     )
     least = max([0] + [-sum(min(0, t.points) for t in p.tickets) for p in order])
-    bar_w = WIDTH - 2 * PAD - 260
+    bar_w = WIDTH - 2 * PAD - 260 - 60  # room for the total after the bar
     k = bar_w / (most + least)
     zero = PAD + 260 + least * k
     for p in order:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine.views import PublicPlayer, PublicView
-from maps.model import MapData
+from maps.model import MapData, Route
 
 from .board import paste
 from .fonts import font
@@ -15,6 +15,7 @@ from .palette import (
     PANEL_DIM,
     PANEL_FG,
     RGB,
+    SUIT_LETTER,
     player_fill,
     player_shape,
     shade,
@@ -175,3 +176,110 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView) -> 
             paste(img, card_sprite(card, 34, 48), x + i * 40, y)
         y += 54
     return y
+
+
+def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
+    """How to read the board: sample pieces with a word each."""
+    from .board import claimed_style, unclaimed_style
+    from .layout import Space
+    from .shapes import house_sprite, space_sprite
+
+    d = ImageDraw.Draw(img)
+    d.text((x, y), "How to read the board", font=font(14, "bold"), fill=PANEL_DIM)
+    y += 26
+    sample = m.routes[0]
+    rows: list[tuple[Route, str, str]] = [
+        (
+            sample.model_copy(
+                update={"color": "red", "tunnel": False, "ferry_locomotives": 0, "kind": "train"}
+            ),
+            "free route, red cards",
+            "free",
+        ),
+        (
+            sample.model_copy(update={"kind": "train"}),
+            "claimed: owner's colour and shape",
+            "claimed",
+        ),
+        (
+            sample.model_copy(
+                update={"color": "gray", "tunnel": False, "ferry_locomotives": 0, "kind": "train"}
+            ),
+            "gray: any one colour",
+            "free",
+        ),
+    ]
+    if any(r.tunnel for r in m.routes):
+        rows.append(
+            (
+                sample.model_copy(
+                    update={
+                        "color": "gray",
+                        "tunnel": True,
+                        "ferry_locomotives": 0,
+                        "kind": "train",
+                    }
+                ),
+                "tunnel (dashed edge)",
+                "free",
+            )
+        )
+    if any(r.ferry_locomotives for r in m.routes):
+        rows.append(
+            (
+                sample.model_copy(
+                    update={
+                        "color": "gray",
+                        "tunnel": False,
+                        "ferry_locomotives": 1,
+                        "kind": "train",
+                    }
+                ),
+                "ferry: locomotive needed",
+                "free",
+            )
+        )
+    if any(r.kind == "ship" for r in m.routes):
+        rows.append(
+            (
+                sample.model_copy(
+                    update={
+                        "color": "blue",
+                        "tunnel": False,
+                        "ferry_locomotives": 0,
+                        "kind": "ship",
+                    }
+                ),
+                "ship route",
+                "free",
+            )
+        )
+    for route, text, how in rows:
+        space = Space(x + 26, y + 12, 0.0, 46.0, 17.0)
+        st = claimed_style(route, 0) if how == "claimed" else unclaimed_style(route, 0)
+        s = space_sprite(space, st)
+        paste(img, s.image, s.x, s.y)
+        d.text((x + 64, y + 12), text, font=font(15), fill=PANEL_FG, anchor="lm")
+        y += 30
+    if m.rules.stations is not None:
+        paste(img, house_sprite(player_fill(0), 24), x + 14, y)
+        d.text(
+            (x + 64, y + 12), "station (owner's colour)", font=font(15), fill=PANEL_FG, anchor="lm"
+        )
+        y += 30
+    letters = "  ".join(f"{SUIT_LETTER[s]} {s}" for s in m.rules.deck.colors)
+    for line in _wrap(letters, 15, w):
+        d.text((x, y + 4), line, font=font(15), fill=PANEL_DIM)
+        y += 22
+    return y
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    f = font(size)
+    lines: list[str] = []
+    for word in text.split("  "):
+        if lines and f.getlength(lines[-1] + "  " + word) <= width:
+            lines[-1] += "  " + word
+        else:
+            lines.append(word)
+    return lines

@@ -248,8 +248,18 @@ def mark_sprite(shape: str, fill: RGB, size: int) -> Image.Image:
 
 @lru_cache(maxsize=128)
 def card_sprite(suit: str | None, w: int, h: int) -> Image.Image:
-    """A train card: its colour, a big letter, and a rainbow with a locomotive for jokers."""
+    """A card: its colour, a big letter, and a rainbow with a locomotive for jokers.
+
+    Compound names (Rails & Sails: ``ship_red``, ``double_ship_red``) take the
+    colour they name, with a hull for ships and x2 for doubles.
+    """
     from .palette import LOCO_STRIPES, SUIT_FILL, SUIT_LETTER
+
+    tokens = set(suit.split("_")) if suit else set()
+    if suit is not None and suit not in SUIT_FILL:
+        named = [t for t in suit.split("_") if t in SUIT_FILL]
+        if named or tokens & {"joker", "locomotive"}:
+            suit = named[0] if named else "locomotive"
 
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
@@ -292,5 +302,23 @@ def card_sprite(suit: str | None, w: int, h: int) -> Image.Image:
     )
     letter = SUIT_LETTER.get(suit) or suit[:1].upper()
     f = font(round(min(w * 0.62, h * 0.5) * SS), "bold")
-    d.text((w * SS / 2, h * SS / 2), letter, font=f, anchor="mm", fill=ink_on(fill))
+    ink = ink_on(fill)
+    d.text(
+        (w * SS / 2, h * SS * (0.42 if "ship" in tokens else 0.5)),
+        letter,
+        font=f,
+        anchor="mm",
+        fill=ink,
+    )
+    if "ship" in tokens:
+        hull = _hull(w * 0.6, h * 0.14)
+        d.polygon(_place(hull, 0, w * SS / 2, h * SS * 0.76), fill=ink)
+    if "double" in tokens:
+        d.text(
+            (box[2] - inset, box[1] + inset),
+            "×2",
+            font=font(round(h * 0.14 * SS), "bold"),
+            anchor="ra",
+            fill=ink,
+        )
     return img.reduce(SS)

@@ -23,7 +23,7 @@ CITIES = [
     ("asia", 100.0, 30.0),
     ("south", -60.0, -10.0),
 ]
-ROUTES = [
+ROUTES: list[tuple[int, str, str, int, str, dict[str, object]]] = [
     # id, a, b, length, colour, extra fields
     (1, "west", "east", 3, "red", {"crosses_antimeridian": True}),
     (2, "mid", "north", 2, "blue", {"double_of": 3}),

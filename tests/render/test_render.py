@@ -176,3 +176,20 @@ def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
         for dy in range(-12, 0, 2)
     ]
     assert any(_dist(px, player_fill(0)) < 12 for px in near)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("map_id", [m for m in ("usa", "europe") if m in MAP_IDS])
+def test_views_from_a_real_engine_game(map_id: str) -> None:
+    from bot.render.demo import engine_views
+
+    mid, hand, end = engine_views(map_id, seed=21, turns=50, players=3)
+    assert end.final is not None and end.claimed
+    _check_size(render_board(mid))
+    _check_size(render_final(end))
+    assert _open(render_hand(hand, map_id)).width > 0
+    img = board_image(end)
+    shown = sum(
+        any(_dist(img.getpixel(p), player_fill(seat)) < 12 for p in _probes(end, route))  # type: ignore[arg-type]
+        for route, seat in end.claimed.items()
+    )
+    assert shown >= 0.9 * len(end.claimed)
