@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ from .palette import (
     INK,
     PAPER,
     SUIT_LETTER,
+    hex_rgb,
+    ink_on,
     player_fill,
     player_shape,
     shade,
@@ -104,6 +107,34 @@ def _draw_spaces(
             paste(img, s.image, s.x, s.y)
 
 
+def _share_tags(top: Image.Image, m: MapData, lay: Layout) -> None:
+    """Pennsylvania: the companies whose shares a route pays, as small tags beside it."""
+    shares = getattr(m.rules, "shares", None)
+    colours = {c.id: c.color for c in getattr(shares, "companies", [])}
+    d = ImageDraw.Draw(top)
+    f = font(10, "bold")
+    for r in m.routes:
+        if not r.shares:
+            continue
+        spaces = lay.routes[r.id]
+        mid = spaces[len(spaces) // 2]
+        a = math.radians(mid.angle)
+        nx, ny = -math.sin(a), math.cos(a)
+        if r.double_of is not None:  # the side away from the twin
+            twin = lay.routes[r.double_of][0]
+            if (twin.x - mid.x) * nx + (twin.y - mid.y) * ny > 0:
+                nx, ny = -nx, -ny
+        cx, cy = mid.x + nx * (mid.width / 2 + 9), mid.y + ny * (mid.width / 2 + 9)
+        widths = [f.getlength(c) + 8 for c in r.shares]
+        x = cx - (sum(widths) + 2 * (len(widths) - 1)) / 2
+        for company, w in zip(r.shares, widths, strict=True):
+            code = colours.get(company, "#555555")
+            fill = hex_rgb(code)
+            d.rounded_rectangle((x, cy - 7, x + w, cy + 7), radius=4, fill=fill, outline=INK)
+            d.text((x + w / 2, cy), company, font=f, fill=ink_on(fill), anchor="mm")
+            x += w + 2
+
+
 def _build(m: MapData) -> Base:
     lay = build_layout(m)
     img = background(lay, m.id)
@@ -116,11 +147,19 @@ def _build(m: MapData) -> Base:
     for r in m.routes:
         _draw_spaces(img, lay, lay.routes[r.id], [unclaimed_style(r, i) for i in range(r.length)])
     top = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    _share_tags(top, m, lay)
     dot = city_sprite(CITY_RADIUS)
     for pts in lay.cities.values():
         for x, y in pts:
             paste(top, dot, round(x - dot.width / 2), round(y - dot.height / 2))
     td = ImageDraw.Draw(top)
+    for c in m.cities:
+        if c.harbor:  # Rails & Sails: a harbor may be built here
+            for x, y in lay.cities[c.id][:1]:
+                td.ellipse(
+                    (x + 4, y - 20, x + 20, y - 4), fill=(31, 74, 122), outline=PAPER, width=1
+                )
+                td.text((x + 12, y - 12), "⚓", font=font(11, "bold"), fill=PAPER, anchor="mm")
     f = font(LABEL_SIZE, "label")
     for lab in lay.labels.values():
         td.text(

@@ -8,13 +8,12 @@ from engine.views import PublicPlayer, PublicView
 from maps.model import MapData, Route
 
 from .board import paste
-from .fonts import font
+from .fonts import Face, font
 from .palette import (
     ACCENT,
     PANEL_BG,
     PANEL_DIM,
     PANEL_FG,
-    RGB,
     SUIT_LETTER,
     player_fill,
     player_shape,
@@ -32,14 +31,14 @@ def phase_text(view: PublicView) -> str:
         "turn": f"{who} to play",
         "second_draw": f"{who} draws a second card",
         "choose_tickets": f"{who} is choosing tickets",
-        "tunnel": f"{who} must pay for a tunnel",
+        "tunnel": f"{who} decides whether to pay for a tunnel",
         "game_over": "Game over",
     }.get(view.phase, view.phase)
 
 
-def fit_text(text: str, size: int, face: str, width: float) -> str:
+def fit_text(text: str, size: int, face: Face, width: float) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``width`` px."""
-    f = font(size, face)  # type: ignore[arg-type]
+    f = font(size, face)
     if f.getlength(text) <= width:
         return text
     while text and f.getlength(text + "…") > width:
@@ -49,31 +48,33 @@ def fit_text(text: str, size: int, face: str, width: float) -> str:
 
 def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
-    d.text((x, y), fit_text(m.name, 32, "title", w), font=font(32, "title"), fill=PANEL_FG)
-    y += 46
-    d.text((x, y), f"Turn {view.turn}", font=font(20, "bold"), fill=ACCENT)
-    y += 30
-    who: RGB = player_fill(view.current) if view.current is not None else PANEL_FG
+    title = font(32, "title")
+    name = fit_text(m.name, 32, "title", w - 120)
+    d.text((x, y), name, font=title, fill=PANEL_FG)
+    d.text(
+        (x + title.getlength(name) + 16, y + 28),
+        f"Turn {view.turn}",
+        font=font(20, "bold"),
+        fill=ACCENT,
+        anchor="ls",
+    )
+    y += 50
+    indent = 0
     if view.current is not None:
-        paste(img, mark_sprite(player_shape(view.current), who, 22), x, y)
-        d.text(
-            (x + 30, y + 1),
-            fit_text(phase_text(view), 18, "bold", w - 30),
-            font=font(18, "bold"),
-            fill=PANEL_FG,
-        )
-    else:
-        d.text(
-            (x, y), fit_text(phase_text(view), 18, "bold", w), font=font(18, "bold"), fill=PANEL_FG
-        )
-    y += 30
+        paste(img, mark_sprite(player_shape(view.current), player_fill(view.current), 22), x, y)
+        indent = 30
+    f = font(18, "bold")
+    for line in _wrap(phase_text(view), 18, w - indent, "bold", " ")[:2]:
+        d.text((x + indent, y + 1), fit_text(line, 18, "bold", w - indent), font=f, fill=PANEL_FG)
+        y += 25
+    y += 6
     d.text(
         (x, y),
         f"Deck {view.deck}  ·  Discards {view.discards}  ·  Tickets {view.tickets_left}",
         font=font(15),
         fill=PANEL_DIM,
     )
-    y += 24
+    y += 26
     if view.last_round and view.phase != "game_over":
         d.rounded_rectangle((x, y + 2, x + 150, y + 30), radius=8, fill=(196, 58, 44))
         d.text(
@@ -274,12 +275,13 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
     return y
 
 
-def _wrap(text: str, size: int, width: int) -> list[str]:
-    f = font(size)
+def _wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "  ") -> list[str]:
+    """Greedy line breaking at ``sep``."""
+    f = font(size, face)
     lines: list[str] = []
-    for word in text.split("  "):
-        if lines and f.getlength(lines[-1] + "  " + word) <= width:
-            lines[-1] += "  " + word
+    for word in text.split(sep):
+        if lines and f.getlength(lines[-1] + sep + word) <= width:
+            lines[-1] += sep + word
         else:
             lines.append(word)
     return lines
