@@ -19,7 +19,7 @@ from .demo import empty_view
 from .final import draw_final
 from .hand import draw_hand
 from .palette import CARD_ORDER, PANEL_BG
-from .panel import legend_block, market_block, players_block, title_block
+from .panel import key_line, legend_block, market_block, players_block, title_block
 
 __all__ = ["MAX_BYTES", "render_board", "render_final", "render_hand"]
 
@@ -66,6 +66,8 @@ def board_image(view: PublicView) -> Image.Image:
         title_block(img, 24, 18, 330, view, m)
         players_block(img, 380, 18, mp.width - 380 - market_w - 70, view, m)
         market_block(img, mp.width - market_w - 24, 18, market_w, view)
+        if view.tunnel is None:
+            key_line(img, mp.width - market_w - 24, 150, market_w, m)
     else:
         img = Image.new("RGBA", (mp.width + SIDE_W, mp.height), (*PANEL_BG, 255))
         img.paste(mp, (0, 0))

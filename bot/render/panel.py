@@ -285,3 +285,19 @@ def _wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "
         else:
             lines.append(word)
     return lines
+
+
+def key_line(img: Image.Image, x: int, y: int, w: int, m: MapData) -> None:
+    """A two-line reminder of the symbols, for the narrow header of landscape boards."""
+    d = ImageDraw.Draw(img)
+    parts = ["K = black, other letters = colour"]
+    if any(r.tunnel for r in m.routes):
+        parts.append("dashed = tunnel")
+    if any(r.ferry_locomotives for r in m.routes):
+        parts.append("engine = ferry")
+    if any(r.kind == "ship" for r in m.routes):
+        parts.append("hull = ship")
+    parts.append("shape = owner")
+    for line in _wrap("  ·  ".join(parts), 13, w, "regular", "  ·  ")[:3]:
+        d.text((x, y), line, font=font(13), fill=PANEL_DIM)
+        y += 18
