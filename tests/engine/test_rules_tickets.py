@@ -1,0 +1,140 @@
+"""RULES.md §1 Turn 3 (draw destination tickets), §2/§3: draw 3, keep at least 1, bottom."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import DrawBlind, DrawTickets, KeepTickets, apply, private_view
+
+
+def ids(state, tickets):
+    return [state.board.t_ids[t] for t in tickets]
+
+
+@pytest.mark.parametrize("map_id", ["usa", "europe"])
+def test_draw_three_tickets_from_the_top(started, kinds, map_id):
+    state = started(map_id, 2)
+    seat = state.current
+    top3 = state.ticket_deck[-3:][::-1]  # the top is the end of the list
+    events = apply(state, seat, DrawTickets())
+    assert kinds(events) == ["TicketsDrawn"]
+    assert events[0].count == 3
+    assert state.offered[seat] == top3
+    assert state.keep_min[seat] == 1
+    assert state.phase == "choose_tickets" and state.current == seat
+    assert [t.id for t in private_view(state, seat).offered] == ids(state, top3)
+
+
+def test_keep_one_returns_the_others_to_the_bottom_in_order(started, kinds):
+    state = started("usa", 2)
+    seat = state.current
+    held = list(state.tickets[seat])
+    apply(state, seat, DrawTickets())
+    first, second, third = state.offered[seat]
+    rest = list(state.ticket_deck)
+    events = apply(state, seat, KeepTickets(tickets=ids(state, [first])))
+    assert kinds(events) == ["TicketsKept", "TurnStarted"]
+    assert (events[0].kept, events[0].returned) == (1, 2)
+    assert state.tickets[seat] == [*held, first]
+    # Returned under the deck as a pile in drawn order: `second` will come up before `third`.
+    assert state.ticket_deck == [third, second, *rest]
+    assert state.offered[seat] == [] and state.current == 1 - seat
+
+
+def test_keeping_all_three_is_allowed(started):
+    state = started("usa", 2)
+    seat = state.current
+    apply(state, seat, DrawTickets())
+    offer = list(state.offered[seat])
+    size = len(state.ticket_deck)
+    apply(state, seat, KeepTickets(tickets=ids(state, offer)))
+    assert state.tickets[seat][-3:] == offer
+    assert len(state.ticket_deck) == size
+
+
+def test_keeping_none_is_refused(started, illegal):
+    state = started("usa", 2)
+    seat = state.current
+    apply(state, seat, DrawTickets())
+    illegal(state, seat, KeepTickets(tickets=[]), "Keep at least 1 of your 3 tickets; you chose 0.")
+
+
+def test_keeping_a_ticket_not_offered_is_refused(started, illegal):
+    state = started("usa", 2)
+    seat = state.current
+    apply(state, seat, DrawTickets())
+    illegal(
+        state,
+        seat,
+        KeepTickets(tickets=[999]),
+        "Ticket 999 is not one of the tickets offered to you.",
+    )
+
+
+def test_keeping_a_ticket_twice_is_refused(started, illegal):
+    state = started("usa", 2)
+    seat = state.current
+    apply(state, seat, DrawTickets())
+    t = state.offered[seat][0]
+    illegal(
+        state,
+        seat,
+        KeepTickets(tickets=ids(state, [t, t])),
+        f"You chose ticket {state.board.ticket_name(t)} twice.",
+    )
+
+
+def test_fewer_tickets_are_drawn_when_fewer_remain(started):
+    state = started("usa", 2)
+    seat = state.current
+    state.ticket_deck = state.ticket_deck[-2:]
+    apply(state, seat, DrawTickets())
+    assert len(state.offered[seat]) == 2
+    assert state.keep_min[seat] == 1
+    assert state.ticket_deck == []
+
+
+def test_a_single_remaining_ticket_must_be_kept(started, illegal):
+    state = started("usa", 2)
+    seat = state.current
+    state.ticket_deck = state.ticket_deck[-1:]
+    apply(state, seat, DrawTickets())
+    illegal(state, seat, KeepTickets(tickets=[]), "Keep at least 1 of your 1 tickets")
+
+
+def test_drawing_from_an_empty_ticket_deck_is_refused(started, illegal):
+    state = started("usa", 2)
+    state.ticket_deck = []
+    illegal(
+        state, state.current, DrawTickets(), "There are no destination tickets left to draw."
+    )
+
+
+def test_nothing_else_until_the_drawn_tickets_are_chosen(started, illegal):
+    state = started("usa", 2)
+    seat = state.current
+    apply(state, seat, DrawTickets())
+    illegal(
+        state,
+        seat,
+        DrawBlind(),
+        "Choose which of your new destination tickets to keep first.",
+    )
+
+
+def test_keep_tickets_without_a_draw_is_refused(started, illegal):
+    state = started("usa", 2)
+    illegal(
+        state,
+        state.current,
+        KeepTickets(tickets=[1]),
+        "You cannot do that now: choose an action for your turn.",
+    )
+
+
+def test_tickets_are_only_drawn_as_a_whole_turn(started, set_deck_top, illegal):
+    state = started("usa", 2)
+    seat = state.current
+    set_deck_top(state, ["red"])
+    apply(state, seat, DrawBlind())
+    illegal(state, seat, DrawTickets(), "Finish your draw first")
