@@ -241,9 +241,7 @@ def test_with_two_or_three_players_claiming_one_track_closes_the_other(
 ):
     state = started(map_id, n)
     a, b, colour = (
-        ("chicago", "pittsburgh", "orange")
-        if map_id == "usa"
-        else ("berlin", "frankfurt", "red")
+        ("chicago", "pittsburgh", "orange") if map_id == "usa" else ("berlin", "frankfurt", "red")
     )
     _, twin = claim_first_track(state, route, set_hand, a, b, colour)
     nxt = state.current
@@ -264,9 +262,7 @@ def test_with_four_or_more_players_both_tracks_are_used_by_different_players(
 ):
     state = started(map_id, n)
     a, b, colour = (
-        ("chicago", "pittsburgh", "orange")
-        if map_id == "usa"
-        else ("berlin", "frankfurt", "red")
+        ("chicago", "pittsburgh", "orange") if map_id == "usa" else ("berlin", "frankfurt", "red")
     )
     first, twin = claim_first_track(state, route, set_hand, a, b, colour)
     nxt = state.current
@@ -365,7 +361,9 @@ def test_europe_scores_an_eight_route_21(started, set_hand, set_deck_top, route)
     seat = state.current
     set_hand(state, seat, {"red": 8})
     set_deck_top(state, ["blue", "blue", "blue"])  # the tunnel asks nothing more
-    events = apply(state, seat, Claim(route=route(state, "petrograd", "stockholm"), cards={"red": 8}))
+    events = apply(
+        state, seat, Claim(route=route(state, "petrograd", "stockholm"), cards={"red": 8})
+    )
     claimed = [e for e in events if type(e).__name__ == "RouteClaimed"]
     assert claimed[0].points == 21
     assert state.hands[seat][LOCO] == 0

@@ -25,7 +25,8 @@ def test_blind_draw_takes_the_top_of_the_deck(started, set_hand, set_deck_top, c
     seat = state.current
     set_hand(state, seat, {})
     set_deck_top(state, ["orange", "purple"])
-    apply(state, seat, DrawBlind())
+    events = apply(state, seat, DrawBlind())
+    assert events[0].card is None  # the public event never names a blind card
     apply(state, seat, DrawBlind())
     assert state.hands[seat][cards("orange")] == 1
     assert state.hands[seat][cards("purple")] == 1
@@ -145,9 +146,7 @@ def test_empty_deck_is_rebuilt_from_the_discards(started, cards, kinds):
     assert state.discards == [] and len(state.deck) == 2
 
 
-def test_market_refill_reshuffles_the_discards_when_the_deck_is_empty(
-    started, set_market, cards
-):
+def test_market_refill_reshuffles_the_discards_when_the_deck_is_empty(started, set_market, cards):
     state = started("usa", 2)
     seat = state.current
     set_market(state, MARKET)

@@ -68,9 +68,7 @@ def test_usa_deals_three_tickets_and_requires_keeping_two():
 def test_usa_refuses_keeping_one_initial_ticket(illegal):
     state = fresh("usa", 2)
     one = state.board.t_ids[state.offered[0][0]]
-    illegal(
-        state, 0, KeepTickets(tickets=[one]), "Keep at least 2 of your 3 tickets; you chose 1."
-    )
+    illegal(state, 0, KeepTickets(tickets=[one]), "Keep at least 2 of your 3 tickets; you chose 1.")
 
 
 def test_usa_unkept_initial_ticket_goes_to_the_bottom():

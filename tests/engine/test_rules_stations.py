@@ -40,9 +40,7 @@ def build_in_turn(state, seat, city, pay, pass_turn):
         (3, {"locomotive": 3}),
     ],
 )
-def test_later_stations_cost_two_then_three_of_one_colour(
-    started, set_hand, pass_turn, nth, pay
-):
+def test_later_stations_cost_two_then_three_of_one_colour(started, set_hand, pass_turn, nth, pay):
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 3, "blue": 3, "locomotive": 3})

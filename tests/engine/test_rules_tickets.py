@@ -105,9 +105,7 @@ def test_a_single_remaining_ticket_must_be_kept(started, illegal):
 def test_drawing_from_an_empty_ticket_deck_is_refused(started, illegal):
     state = started("usa", 2)
     state.ticket_deck = []
-    illegal(
-        state, state.current, DrawTickets(), "There are no destination tickets left to draw."
-    )
+    illegal(state, state.current, DrawTickets(), "There are no destination tickets left to draw.")
 
 
 def test_nothing_else_until_the_drawn_tickets_are_chosen(started, illegal):

@@ -152,9 +152,7 @@ def test_only_locomotives_played_without_a_spare_locomotive_declines(
     assert state.hands[seat][LOCO] == 2 and state.hands[seat][cards("blue")] == 3
 
 
-def test_gray_tunnel_is_in_the_colour_of_the_cards_played(
-    started, set_hand, set_deck_top, route
-):
+def test_gray_tunnel_is_in_the_colour_of_the_cards_played(started, set_hand, set_deck_top, route):
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 3, "blue": 3, "locomotive": 2})
@@ -200,9 +198,7 @@ def test_pay_without_naming_cards_spends_the_colour_first(
     assert state.hands[seat][LOCO] == 1
 
 
-def test_extra_cards_come_from_the_rest_of_the_hand(
-    started, set_hand, set_deck_top, route, kinds
-):
+def test_extra_cards_come_from_the_rest_of_the_hand(started, set_hand, set_deck_top, route, kinds):
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"blue": 2})  # both spent on the claim itself
@@ -211,9 +207,7 @@ def test_extra_cards_come_from_the_rest_of_the_hand(
     assert kinds(events)[1] == "TunnelDeclined"
 
 
-def test_short_deck_reshuffles_the_discards_to_reveal_three(
-    started, set_hand, route, cards, kinds
-):
+def test_short_deck_reshuffles_the_discards_to_reveal_three(started, set_hand, route, cards, kinds):
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 5})
@@ -227,9 +221,7 @@ def test_short_deck_reshuffles_the_discards_to_reveal_three(
     assert ev.extra == 2
 
 
-def test_reveals_fewer_when_deck_and_discards_cannot_supply_three(
-    started, set_hand, route, cards
-):
+def test_reveals_fewer_when_deck_and_discards_cannot_supply_three(started, set_hand, route, cards):
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 5})
