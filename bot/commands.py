@@ -1,0 +1,246 @@
+"""The ``/ttr`` slash command group and its autocomplete.
+
+Autocomplete offers only what the engine says is legal now for the asking
+player (``engine.legal_actions``): routes they can claim with the colours they
+can pay with, cities where they can build a station, market slots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import engine
+from bot import components, handlers, presenters
+from bot.handlers import Responder, bot_of, channel_game, claim_colour
+from bot.service import GameInfo, Refusal
+from engine import BuildStation, Claim
+from maps import load_map
+
+log = logging.getLogger(__name__)
+Choice = app_commands.Choice
+
+
+_guarded = handlers.guarded
+
+
+async def _my_state(interaction: discord.Interaction[Any]) -> tuple[GameInfo, int] | None:
+    """The channel's running game and the user's seat, for autocomplete (None: offer nothing)."""
+    try:
+        info = await channel_game(interaction)
+    except Refusal:
+        return None
+    seat = info.seat_of(interaction.user.id)
+    if seat is None or info.state is None:
+        return None
+    return info, seat
+
+
+def _match(current: str, label: str) -> bool:
+    words = current.lower().replace("-", " ").replace("–", " ").split()
+    low = label.lower()
+    return all(w in low for w in words)
+
+
+async def route_autocomplete(interaction: discord.Interaction[Any],
+                             current: str) -> list[Choice[str]]:
+    found = await _my_state(interaction)
+    if found is None:
+        return []
+    info, seat = found
+    assert info.state is not None
+    colours: dict[int, list[str]] = {}
+    for a in engine.legal_actions(info.state, seat):
+        if isinstance(a, Claim):
+            colours.setdefault(a.route, []).append(claim_colour(a.cards))
+    out = []
+    for route_id, paints in colours.items():
+        label = f"{presenters.route_label(info.row.map_id, route_id)} — {', '.join(paints)}"
+        if _match(current, label):
+            out.append(Choice(name=label[:100], value=str(route_id)))
+    return out[:25]
+
+
+async def colour_autocomplete(interaction: discord.Interaction[Any],
+                              current: str) -> list[Choice[str]]:
+    found = await _my_state(interaction)
+    if found is None:
+        return []
+    info, seat = found
+    assert info.state is not None
+    ns = interaction.namespace
+    out: list[Choice[str]] = []
+    for a in engine.legal_actions(info.state, seat):
+        wanted = (
+            (isinstance(a, Claim) and str(a.route) == str(getattr(ns, "route", "")))
+            or (isinstance(a, BuildStation) and a.city == getattr(ns, "city", None)))
+        if not isinstance(a, Claim | BuildStation) or not wanted:
+            continue
+        pay = presenters.cards_text(a.cards)
+        colour = claim_colour(a.cards)
+        if current.lower() in colour:
+            out.append(Choice(name=f"{colour} (pay {pay})"[:100], value=colour))
+    return out[:25]
+
+
+async def city_autocomplete(interaction: discord.Interaction[Any],
+                            current: str) -> list[Choice[str]]:
+    found = await _my_state(interaction)
+    if found is None:
+        return []
+    info, seat = found
+    assert info.state is not None
+    cities = sorted({a.city for a in engine.legal_actions(info.state, seat)
+                     if isinstance(a, BuildStation)})
+    named = sorted((presenters.city_name(info.row.map_id, c), c) for c in cities)
+    return [Choice(name=n, value=c) for n, c in named if _match(current, n)][:25]
+
+
+async def card_autocomplete(interaction: discord.Interaction[Any],
+                            current: str) -> list[Choice[str]]:
+    found = await _my_state(interaction)
+    options = [Choice(name="The deck (blind)", value="deck")]
+    if found is not None:
+        assert found[0].state is not None
+        market = engine.public_view(found[0].state).market
+        options += [Choice(name=f"Slot {i + 1}: {c}", value=str(i + 1))
+                    for i, c in enumerate(market) if c]
+    return [c for c in options if _match(current, c.name)]
+
+
+def build_group(maps: list[str]) -> app_commands.Group:
+    group = app_commands.Group(name="ttr", description="Play Ticket to Ride",
+                               guild_only=True)
+    map_choices = [Choice(name=load_map(m).name, value=m) for m in maps][:25]
+
+    async def game_id(interaction: discord.Interaction[Any]) -> int:
+        return (await channel_game(interaction)).row.id
+
+    @group.command(name="new", description="Open a game lobby in this channel")
+    @app_commands.describe(map="The board", players="Most players (default: the map's limit)",
+                           thread="Open a thread for the game")
+    @app_commands.choices(map=map_choices)
+    async def new(interaction: discord.Interaction[Any], map: Choice[str],
+                  players: app_commands.Range[int, 2, 5] | None = None,
+                  thread: bool = False) -> None:
+        await _guarded(interaction, handlers.new_game(interaction, map.value, players, thread))
+
+    @group.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.join(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="leave", description="Leave this channel's lobby")
+    async def leave(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.leave(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="start", description="Start the game (host only)")
+    async def start(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.start(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="board", description="Show the board with its buttons")
+    async def board(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            info = await channel_game(interaction, active_only=False)
+            if info.state is None:
+                await Responder(interaction).send(handlers.lobby_text(info))
+                return
+            await interaction.response.defer(thinking=True)
+            view = engine.public_view(info.state)
+            renderer = bot_of(interaction).renderer
+            if view.phase == "game_over":
+                png = await asyncio.to_thread(renderer.final, view)
+                text, name = presenters.final_text(view), "final.png"
+            else:
+                png = await asyncio.to_thread(renderer.board, view)
+                text, name = presenters.status_text(view), "board.png"
+            await interaction.followup.send(
+                presenters.clip(text), file=discord.File(io.BytesIO(png), filename=name),
+                view=components.board_view(info.row.id, view, info.state.version)
+                or discord.utils.MISSING,
+                allowed_mentions=handlers.NO_MENTIONS)
+        await _guarded(interaction, run())
+
+    @group.command(name="hand", description="Your cards and tickets (only you see them)")
+    async def hand(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.show_hand(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="draw", description="Draw a train card: a market slot or the deck")
+    @app_commands.describe(card="'deck' or a market slot 1-5")
+    @app_commands.autocomplete(card=card_autocomplete)
+    async def draw(interaction: discord.Interaction[Any], card: str) -> None:
+        async def run() -> None:
+            await handlers.draw(interaction, await game_id(interaction), card)
+        await _guarded(interaction, run())
+
+    @group.command(name="claim", description="Claim a route")
+    @app_commands.describe(route="A route you can pay for now", colour="The colour to pay with",
+                           locomotives="How many locomotives to use (default: as few as possible)")
+    @app_commands.autocomplete(route=route_autocomplete, colour=colour_autocomplete)
+    async def claim(interaction: discord.Interaction[Any], route: str, colour: str | None = None,
+                    locomotives: app_commands.Range[int, 0, 9] | None = None) -> None:
+        async def run() -> None:
+            await handlers.claim(interaction, await game_id(interaction), route, colour,
+                                 locomotives)
+        await _guarded(interaction, run())
+
+    @group.command(name="tickets", description="Draw destination tickets (or see the offer)")
+    async def tickets(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.tickets(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="station", description="Build a station (maps with stations)")
+    @app_commands.describe(city="A city without a station", colour="The colour to pay with")
+    @app_commands.autocomplete(city=city_autocomplete, colour=colour_autocomplete)
+    async def station(interaction: discord.Interaction[Any], city: str,
+                      colour: str | None = None) -> None:
+        async def run() -> None:
+            info = await channel_game(interaction)
+            if load_map(info.row.map_id).rules.stations is None:
+                raise Refusal("This map has no stations.")
+            await handlers.station(interaction, info.row.id, city, colour)
+        await _guarded(interaction, run())
+
+    @group.command(name="status", description="Whose turn it is and what they must decide")
+    async def status(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            info = await channel_game(interaction, active_only=False)
+            if info.state is None:
+                await Responder(interaction).send(handlers.lobby_text(info))
+                return
+            text = presenters.status_text(engine.public_view(info.state))
+            seat = info.seat_of(interaction.user.id)
+            if seat is not None and seat in engine.waiting_for(info.state):
+                text += "\n👉 You must act now: press **My hand** or use the commands."
+            await Responder(interaction).send(text)
+        await _guarded(interaction, run())
+
+    @group.command(name="rules", description="The rules of this channel's map, in short")
+    @app_commands.choices(map=map_choices)
+    async def rules(interaction: discord.Interaction[Any],
+                    map: Choice[str] | None = None) -> None:
+        async def run() -> None:
+            if map is not None:
+                map_id = map.value
+            else:
+                try:
+                    map_id = (await channel_game(interaction, active_only=False)).row.map_id
+                except Refusal:
+                    map_id = maps[0]
+            await Responder(interaction).send(presenters.rules_text(map_id))
+        await _guarded(interaction, run())
+
+    return group

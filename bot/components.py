@@ -1,0 +1,192 @@
+"""Buttons and selects: persistent ``custom_id``s and the views that carry them.
+
+Every control's custom_id is ``ttr:<game>:<action>[:<arg>]``. One
+``DynamicItem`` class matches the whole ``ttr:`` namespace, so clicks keep
+working after a restart with nothing to re-register per message; the id is
+parsed strictly in the callback and anything malformed gets a short,
+quiet refusal. Draw and tunnel buttons carry the state version they were
+drawn for: a click on an older board (a double click) is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from bot import presenters
+from engine.views import PrivateView, PublicView
+
+CUSTOM_ID = re.compile(
+    r"ttr:(?P<game>[1-9][0-9]{0,17}):(?P<action>[a-z]{2,10})"
+    r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
+)
+NO_ARG = frozenset({"join", "leave", "start", "hand", "keep"})
+VERSIONED = frozenset({"blind", "tickets", "pay", "decline"})
+
+
+@dataclass(frozen=True, slots=True)
+class ControlId:
+    game: int
+    action: str
+    version: int | None = None
+    slot: int | None = None
+
+    def __str__(self) -> str:
+        arg = ""
+        if self.slot is not None:
+            arg = f":{self.slot}.{self.version}"
+        elif self.version is not None:
+            arg = f":{self.version}"
+        return f"ttr:{self.game}:{self.action}{arg}"
+
+
+def parse_custom_id(custom_id: str) -> ControlId | None:
+    """The control a custom_id names, or None if it is not one this bot makes."""
+    m = CUSTOM_ID.fullmatch(custom_id)
+    if m is None:
+        return None
+    game, action, arg = int(m["game"]), m["action"], m["arg"]
+    if action in NO_ARG:
+        return ControlId(game, action) if arg is None else None
+    if action in VERSIONED:
+        return ControlId(game, action, int(arg)) if arg and "." not in arg else None
+    if action == "up" and arg and "." in arg:
+        slot, version = arg.split(".")
+        return ControlId(game, action, int(version), int(slot))
+    return None
+
+
+@runtime_checkable
+class ControlRouter(Protocol):
+    """What the client offers to handle a click (implemented by ``bot.client.TTRBot``)."""
+
+    async def on_control(
+        self, interaction: discord.Interaction[Any], control: ControlId | None, values: list[str]
+    ) -> None: ...
+
+
+class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"ttr:.{1,96}"):
+    """Any button or select of this bot, alive across restarts."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> Control:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = interaction.client
+        if not isinstance(client, ControlRouter):
+            return
+        values = list(getattr(self.item, "values", []) or [])
+        await client.on_control(interaction, parse_custom_id(self.custom_id), values)
+
+
+def _button(control: ControlId, label: str, *, style: discord.ButtonStyle,
+            disabled: bool = False, emoji: str | None = None, row: int | None = None) -> Control:
+    return Control(discord.ui.Button(
+        label=label, custom_id=str(control), style=style, disabled=disabled, emoji=emoji, row=row))
+
+
+def _frozen(*items: discord.ui.Item[Any]) -> discord.ui.View | None:
+    """A view for sending only: the ``Control`` class handles every click, so discord.py
+    need not track this view (stopped views are not stored and never time out)."""
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def lobby_view(game_id: int) -> discord.ui.View | None:
+    return _frozen(
+        _button(ControlId(game_id, "join"), "Join", style=discord.ButtonStyle.success),
+        _button(ControlId(game_id, "leave"), "Leave", style=discord.ButtonStyle.secondary),
+        _button(ControlId(game_id, "start"), "Start", style=discord.ButtonStyle.primary),
+    )
+
+
+def hand_button(game_id: int, row: int | None = None) -> Control:
+    return _button(ControlId(game_id, "hand"), "My hand", style=discord.ButtonStyle.secondary,
+                   emoji="🃏", row=row)
+
+
+def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) -> list[Control]:
+    """One button per market slot, then the deck (and the tickets on a fresh turn)."""
+    out = []
+    for slot, card in enumerate(view.market):
+        label = f"{slot + 1}: {card}" if card else f"{slot + 1}: empty"
+        banned = second and card == "locomotive"  # a face-up locomotive is never a second card
+        out.append(_button(
+            ControlId(game_id, "up", version, slot), label, style=discord.ButtonStyle.primary,
+            emoji=presenters.EMOJI.get(card or ""), disabled=card is None or banned, row=0))
+    out.append(_button(ControlId(game_id, "blind", version), "Draw from deck",
+                       style=discord.ButtonStyle.primary, disabled=view.deck + view.discards == 0,
+                       row=1))
+    if not second:
+        out.append(_button(ControlId(game_id, "tickets", version), "Draw tickets",
+                           style=discord.ButtonStyle.secondary, disabled=view.tickets_left == 0,
+                           row=1))
+    return out
+
+
+def tunnel_buttons(game_id: int, version: int) -> list[Control]:
+    # Both buttons always show: disabling "Pay" would tell everyone the hand cannot pay.
+    return [
+        _button(ControlId(game_id, "pay", version), "Pay the extra cards",
+                style=discord.ButtonStyle.success, row=1),
+        _button(ControlId(game_id, "decline", version), "Decline",
+                style=discord.ButtonStyle.danger, row=1),
+    ]
+
+
+def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View | None:
+    """The controls under a board post, from public facts only."""
+    if view.phase == "game_over":
+        return None
+    if view.phase == "choose_initial_tickets":
+        return _frozen(hand_button(game_id))
+    if view.tunnel is not None:
+        return _frozen(*tunnel_buttons(game_id, version), hand_button(game_id, row=1))
+    return _frozen(*draw_buttons(game_id, view, version, second=view.phase == "second_draw"),
+                   hand_button(game_id, row=1))
+
+
+def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
+    options = [
+        discord.SelectOption(
+            label=presenters.ticket_pair(map_id, t.cities)[:90],
+            description=f"{t.points} points{' (long)' if t.long else ''}",
+            value=str(t.id))
+        for t in private.offered[:25]
+    ]
+    return Control(discord.ui.Select(
+        custom_id=str(ControlId(game_id, "keep")), options=options,
+        placeholder=f"Keep at least {private.keep_min} ticket(s)",
+        min_values=max(1, private.keep_min), max_values=len(options)))
+
+
+def private_view_controls(
+    game_id: int, map_id: str, private: PrivateView, public: PublicView, version: int,
+) -> discord.ui.View | None:
+    """Controls for one player's private message: what they must decide now."""
+    if private.offered:
+        return _frozen(keep_select(game_id, map_id, private))
+    if public.tunnel is not None and public.tunnel.seat == private.seat:
+        return _frozen(*tunnel_buttons(game_id, version))
+    if public.phase == "second_draw" and public.current == private.seat:
+        return _frozen(*draw_buttons(game_id, public, version, second=True))
+    return None
+
+
+def with_hand_button(game_id: int) -> discord.ui.View | None:
+    return _frozen(hand_button(game_id))

@@ -1,0 +1,462 @@
+"""What the bot does for an interaction, shared by slash commands and components.
+
+These functions turn a Discord interaction into calls on the ``GameService``
+and answer it. Anything a player must not see in the channel (hand, tickets,
+the card drawn blind) only ever goes out through an ephemeral ``Responder``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+import engine
+from bot import components, presenters
+from bot.components import ControlId
+from bot.images import Renderer
+from bot.service import GameInfo, GameService, Outcome, Refusal
+from engine import (
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+)
+from engine.events import RouteClaimed, StationBuilt, TunnelDeclined
+from maps import load_map
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+MISSING: Any = discord.utils.MISSING
+
+
+@runtime_checkable
+class BotLike(Protocol):
+    service: GameService
+    renderer: Renderer
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> BotLike:
+    client = interaction.client
+    assert isinstance(client, BotLike)
+    return client
+
+
+class Responder:
+    """Answers one interaction exactly once (twice after a defer), whatever path it took.
+
+    ``edit`` replaces the message the control sits on (a private message: an
+    ephemeral reply or a DM); otherwise a new message is sent, ephemeral
+    unless ``public``.
+    """
+
+    def __init__(self, interaction: discord.Interaction[Any], *, edit: bool = False,
+                 public: bool = False):
+        self.interaction = interaction
+        self.edit = edit
+        self.public = public
+
+    async def defer(self) -> None:
+        response = self.interaction.response
+        if response.is_done():
+            return
+        if self.edit:
+            await response.defer()
+        else:
+            await response.defer(ephemeral=not self.public, thinking=True)
+
+    async def send(self, content: str, *, view: discord.ui.View | None = None,
+                   files: list[discord.File] | None = None) -> None:
+        content = presenters.clip(content)
+        response = self.interaction.response
+        if self.edit:
+            kwargs: dict[str, Any] = {"content": content, "view": view}
+            if files:
+                kwargs["attachments"] = files
+            if response.is_done():
+                await self.interaction.edit_original_response(**kwargs)
+            else:
+                await response.edit_message(**kwargs)
+            return
+        extra: dict[str, Any] = {"files": files or [], "allowed_mentions": NO_MENTIONS}
+        if view is not None:
+            extra["view"] = view
+        if response.is_done():
+            await self.interaction.followup.send(content, ephemeral=not self.public, **extra)
+        else:
+            await response.send_message(content, ephemeral=not self.public, **extra)
+
+
+def private_message(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the control clicked sits on a message only this user sees."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+
+
+# -- finding the game ------------------------------------------------------------------
+
+
+async def channel_game(interaction: discord.Interaction[Any], *,
+                       active_only: bool = True) -> GameInfo:
+    channel_id = interaction.channel_id
+    info = None if channel_id is None else await bot_of(interaction).service.channel_game(
+        channel_id, active_only=active_only)
+    if info is None:
+        raise Refusal("There is no game in this channel. Start one with `/ttr new`.")
+    return info
+
+
+def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
+    seat = info.seat_of(user_id)
+    if seat is None:
+        raise Refusal("You are not playing in this game.")
+    if info.state is None:
+        raise Refusal("The game has not started yet.")
+    return seat, info.state
+
+
+# -- lobby ------------------------------------------------------------------------------
+
+
+def lobby_text(info: GameInfo) -> str:
+    row = info.row
+    m = load_map(row.map_id)
+    players = ", ".join(s.name for s in info.seats) or "nobody"
+    host = next((s.name for s in info.seats if s.user_id == row.host_id), "?")
+    if row.status == "cancelled":
+        return f"Game #{row.id} ({m.name}) was cancelled: everyone left."
+    if row.status != "lobby":
+        return f"🚂 **Ticket to Ride: {m.name}** — game #{row.id} has started. Players: {players}."
+    return (f"🚂 **Ticket to Ride: {m.name}** — game #{row.id}\n"
+            f"Players ({len(info.seats)}/{row.max_players}): {players}\n"
+            f"Host: {host}. Press **Join** to take a seat; the host presses **Start** "
+            f"({m.rules.players_min}–{m.rules.players_max} players).")
+
+
+async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
+                        note: str) -> None:
+    """Refresh the lobby message the button sits on, or answer a slash command publicly."""
+    view = components.lobby_view(info.row.id) if info.row.status == "lobby" else None
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(content=lobby_text(info), view=view)
+    else:
+        await Responder(interaction, public=True).send(f"{note}\n{lobby_text(info)}", view=view)
+
+
+async def join(interaction: discord.Interaction[Any], game_id: int) -> None:
+    user = interaction.user
+    info = await bot_of(interaction).service.join(game_id, user.id, user.display_name)
+    await lobby_changed(interaction, info, f"{user.display_name} joined.")
+
+
+async def leave(interaction: discord.Interaction[Any], game_id: int) -> None:
+    user = interaction.user
+    info = await bot_of(interaction).service.leave(game_id, user.id)
+    await lobby_changed(interaction, info, f"{user.display_name} left.")
+
+
+async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
+    service = bot_of(interaction).service
+    info = await service.info(game_id)
+    if info.row.status != "lobby":
+        raise Refusal("This game has already started.")
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.defer()  # the lobby message is edited below
+    else:
+        await interaction.response.defer(thinking=True)
+    await service.start(game_id, interaction.user.id)
+    info = await service.info(game_id)
+    if interaction.type is discord.InteractionType.component:
+        await interaction.edit_original_response(content=lobby_text(info), view=None)
+    else:
+        await interaction.followup.send(lobby_text(info), allowed_mentions=NO_MENTIONS)
+
+
+async def new_game(interaction: discord.Interaction[Any], map_id: str, players: int | None,
+                   thread: bool) -> None:
+    service = bot_of(interaction).service
+    channel = interaction.channel
+    if interaction.guild_id is None or channel is None:
+        raise Refusal("Games are played in a server channel.")
+    user = interaction.user
+    target: discord.abc.Messageable | None = None
+    target_id = channel.id
+    if thread and isinstance(channel, discord.TextChannel):
+        await interaction.response.defer(thinking=True)
+        name = f"Ticket to Ride – {load_map(map_id).name}" if map_id in service.maps else "TtR"
+        try:
+            made = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+        except discord.HTTPException as exc:
+            log.warning("cannot open a thread in %s: %s", channel.id, exc)
+            await interaction.followup.send(
+                "I cannot open a thread here (missing permission?): the game uses this channel.",
+                ephemeral=True)
+        else:
+            target, target_id = made, made.id
+    row = await service.create(guild_id=interaction.guild_id, channel_id=target_id,
+                               user_id=user.id, name=user.display_name, map_id=map_id,
+                               max_players=players)
+    info = await service.info(row.id)
+    if target is not None:
+        await target.send(lobby_text(info), view=components.lobby_view(row.id) or MISSING,
+                          allowed_mentions=NO_MENTIONS)
+        await Responder(interaction, public=True).send(
+            f"Game #{row.id} is open in <#{target_id}>: join it there.")
+    else:
+        await Responder(interaction, public=True).send(
+            lobby_text(info), view=components.lobby_view(row.id))
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def claim_colour(cards: dict[str, int]) -> str:
+    return next((c for c, n in cards.items() if n and c != "locomotive"), "locomotive")
+
+
+def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
+    """The actor's private answer: what they got and what they must decide next."""
+    action, view, after = outcome.action, outcome.view, outcome.after
+    map_id, gid = view.map_id, outcome.game_id
+    over = "\n🏁 That was the last turn: the final scores are in the channel." \
+        if view.phase == "game_over" else ""
+    mine_now = view.current == outcome.seat and view.phase != "game_over"
+    if isinstance(action, DrawFaceUp | DrawBlind):
+        text = f"You drew {presenters.drawn_text(outcome.before, after)}."
+        if mine_now and view.phase == "second_draw":
+            return (f"{text} Take your second card:\n{presenters.market_text(view)}",
+                    components.private_view_controls(gid, map_id, after, view, outcome.version))
+        return text + " Your turn is over." + over, None
+    if isinstance(action, DrawTickets):
+        return (presenters.hand_text(map_id, after),
+                components.private_view_controls(gid, map_id, after, view, outcome.version))
+    if isinstance(action, KeepTickets):
+        return f"Kept.\n{presenters.hand_text(map_id, after)}{over}", None
+    if view.tunnel is not None and view.tunnel.seat == outcome.seat:
+        t = view.tunnel
+        return (f"Tunnel {presenters.route_label(map_id, t.route)}: revealed "
+                f"{', '.join(t.revealed)}. It needs {t.extra} more {t.color} card(s) or "
+                f"locomotives. Pay or decline.\n{presenters.hand_text(map_id, after)}",
+                components.private_view_controls(gid, map_id, after, view, outcome.version))
+    for e in outcome.events:
+        if isinstance(e, RouteClaimed):
+            return (f"You claimed {presenters.route_label(map_id, e.route)} for {e.points} "
+                    f"points.{over}", None)
+        if isinstance(e, TunnelDeclined):
+            why = "" if e.could_pay else " You could not pay the extra cards."
+            return f"The tunnel was not built; your cards are back in your hand.{why}{over}", None
+        if isinstance(e, StationBuilt):
+            return f"You built a station in {presenters.city_name(map_id, e.city)}.{over}", None
+    return "Done." + over, None
+
+
+async def perform(interaction: discord.Interaction[Any], game_id: int, action: Action, *,
+                  expect_version: int | None = None, responder: Responder | None = None) -> None:
+    """Apply an action for the interaction's user and answer them privately."""
+    responder = responder or Responder(interaction)
+    service = bot_of(interaction).service
+    if service.busy(game_id):
+        await responder.defer()  # someone else's action is being stored: do not miss 3 s
+
+    async def reply(outcome: Outcome) -> None:
+        text, view = _answer(outcome)
+        await responder.send(text, view=view)
+
+    try:
+        await service.act(game_id, interaction.user.id, action, expect_version=expect_version,
+                          reply=reply)
+    except Refusal as exc:
+        await responder.send(str(exc))
+
+
+async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
+    bot = bot_of(interaction)
+    info = await bot.service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    private = engine.private_view(state, seat)
+    public = engine.public_view(state)
+    controls = components.private_view_controls(
+        game_id, info.row.map_id, private, public, state.version)
+    png = await asyncio.to_thread(bot.renderer.hand, private, info.row.map_id)
+    await Responder(interaction).send(
+        presenters.hand_text(info.row.map_id, private), view=controls,
+        files=[discord.File(io.BytesIO(png), filename="hand.png")])
+
+
+async def draw(interaction: discord.Interaction[Any], game_id: int, card: str) -> None:
+    text = card.strip().lower()
+    if text in ("deck", "blind", "d", "0"):
+        await perform(interaction, game_id, DrawBlind())
+        return
+    if text.isdigit() and 1 <= int(text) <= 9:
+        await perform(interaction, game_id, DrawFaceUp(slot=int(text) - 1))
+        return
+    info = await bot_of(interaction).service.info(game_id)
+    _, state = seated(info, interaction.user.id)
+    market = engine.public_view(state).market
+    if text in market:
+        await perform(interaction, game_id, DrawFaceUp(slot=market.index(text)))
+        return
+    raise Refusal("Say `deck` or a market slot from 1 to 5.")
+
+
+def resolve_routes(map_id: str, text: str) -> list[int]:
+    """Route ids from an autocomplete value ('12') or typed city names ('paris wien')."""
+    text = text.strip()
+    if text.isdigit():
+        return [int(text)]
+    words = text.lower().replace("–", " ").replace("-", " ").split()
+    hits = [r.id for r in load_map(map_id).routes
+            if words and all(w in presenters.route_label(map_id, r.id).lower() for w in words)]
+    if not hits:
+        raise Refusal(f"No route matches {text!r}: pick one from the list.")
+    return hits
+
+
+async def claim(interaction: discord.Interaction[Any], game_id: int, route_text: str,
+                colour: str | None, locomotives: int | None) -> None:
+    info = await bot_of(interaction).service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    map_id = info.row.map_id
+    colour = colour.strip().lower() if colour else None
+    routes = resolve_routes(map_id, route_text)
+    claims = [a for a in engine.legal_actions(state, seat) if isinstance(a, Claim)]
+    # Typed names may fit both routes of a double: take the one that can be paid.
+    route_id = next((r for r in routes if any(a.route == r for a in claims)), routes[0])
+    legal = [a for a in claims if a.route == route_id]
+    if colour is None and len({claim_colour(a.cards) for a in legal}) > 1:
+        raise Refusal("You can pay this route in several colours: choose one with `colour`.")
+    picked = [a for a in legal if colour is None or claim_colour(a.cards) == colour]
+    route = presenters.route(map_id, route_id)
+    if locomotives is not None:
+        paint = colour or (claim_colour(picked[0].cards) if picked else route.color)
+        cards = {paint: route.length - locomotives, "locomotive": locomotives}
+        action = Claim(route=route_id, cards={c: n for c, n in cards.items() if n > 0})
+    elif picked:
+        action = picked[0]
+    else:
+        # Not payable as asked: the engine explains why (claimed, trains, cards).
+        action = Claim(route=route_id, cards={colour: route.length} if colour else {})
+    await perform(interaction, game_id, action)
+
+
+async def station(interaction: discord.Interaction[Any], game_id: int, city: str,
+                  colour: str | None) -> None:
+    info = await bot_of(interaction).service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    city_id = resolve_city(info.row.map_id, city)
+    colour = colour.strip().lower() if colour else None
+    legal = [a for a in engine.legal_actions(state, seat)
+             if isinstance(a, BuildStation) and a.city == city_id
+             and (colour is None or claim_colour(a.cards) == colour)]
+    # Nothing payable as asked: the engine explains what the station costs.
+    action = legal[0] if legal else BuildStation(city=city_id, cards={})
+    await perform(interaction, game_id, action)
+
+
+def resolve_city(map_id: str, text: str) -> str:
+    text = text.strip().lower()
+    cities = load_map(map_id).cities
+    for c in cities:
+        if text in (c.id, c.name.lower()):
+            return c.id
+    hits = [c.id for c in cities if text and text in c.name.lower()]
+    if len(hits) == 1:
+        return hits[0]
+    raise Refusal(f"No single city matches {text!r}: pick one from the list.")
+
+
+async def tickets(interaction: discord.Interaction[Any], game_id: int) -> None:
+    info = await bot_of(interaction).service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    private = engine.private_view(state, seat)
+    if private.offered:  # a choice is waiting: show it again rather than drawing
+        await Responder(interaction).send(
+            presenters.hand_text(info.row.map_id, private),
+            view=components.private_view_controls(
+                game_id, info.row.map_id, private, engine.public_view(state), state.version))
+        return
+    await perform(interaction, game_id, DrawTickets())
+
+
+# -- components ------------------------------------------------------------------------------
+
+
+async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+    """Run one interaction's work: a ``Refusal`` becomes a short private answer, and an
+    unexpected error is logged and answered without a traceback."""
+    try:
+        await work
+    except Refusal as exc:
+        await refuse_late(interaction, str(exc))
+    except Exception:
+        log.exception("interaction %s by %s failed", interaction.id, interaction.user.id)
+        await refuse_late(interaction, "Something went wrong on my side; please try again.")
+
+
+async def on_control(interaction: discord.Interaction[Any], control: ControlId | None,
+                     values: list[str]) -> None:
+    """Every click on a ``ttr:`` button or select lands here."""
+    if control is None:
+        await refuse_late(interaction, "That control is not valid (any more).")
+        return
+    await guarded(interaction, _control(interaction, control, values))
+
+
+async def refuse_late(interaction: discord.Interaction[Any], text: str) -> None:
+    """A short private answer, whether or not the interaction was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+
+async def _control(interaction: discord.Interaction[Any], c: ControlId, values: list[str]) -> None:
+    gid = c.game
+    responder = Responder(interaction, edit=private_message(interaction))
+    match c.action:
+        case "join":
+            await join(interaction, gid)
+        case "leave":
+            await leave(interaction, gid)
+        case "start":
+            await start(interaction, gid)
+        case "hand":
+            await show_hand(interaction, gid)
+        case "up":
+            assert c.slot is not None
+            await perform(interaction, gid, DrawFaceUp(slot=c.slot), expect_version=c.version,
+                          responder=responder)
+        case "blind":
+            await perform(interaction, gid, DrawBlind(), expect_version=c.version,
+                          responder=responder)
+        case "tickets":
+            await perform(interaction, gid, DrawTickets(), expect_version=c.version,
+                          responder=responder)
+        case "pay":
+            await perform(interaction, gid, PayTunnel(), expect_version=c.version,
+                          responder=responder)
+        case "decline":
+            await perform(interaction, gid, DeclineTunnel(), expect_version=c.version,
+                          responder=responder)
+        case "keep":
+            if not values or not all(v.isdigit() and len(v) < 10 for v in values):
+                raise Refusal("Choose the tickets to keep from the list.")
+            await perform(interaction, gid, KeepTickets(tickets=[int(v) for v in values]),
+                          responder=responder)
+        case _:
+            raise Refusal("That control is not valid (any more).")

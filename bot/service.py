@@ -1,0 +1,456 @@
+"""The game service: load, lock, apply, persist, notify. No Discord types here.
+
+Every change to a game runs under that game's lock: load (from a cache, else
+the snapshot, else a replay of the log), check who may act, apply through the
+engine, commit the log row and snapshot in one transaction, and only then
+answer. Publishing (channel post, DMs) runs after the lock is released but
+under a second per-game lock taken *before* the first is released, so boards
+are posted in the order the actions happened while the next action may
+already be applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+import engine.events as engine_events
+from bot import presenters
+from bot.storage import ActionRow, GameRow, SeatRow, Storage, StorageError
+from engine import (
+    ACTION_ADAPTER,
+    Action,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    PrivateView,
+    PublicView,
+)
+from engine.events import Event
+from maps import load_map, map_ids
+
+log = logging.getLogger(__name__)
+
+# A refused DM is not retried for this long (the player may open DMs later).
+DM_RETRY_SECONDS = 6 * 3600
+# Phases in which the player whose turn it is still owes the rest of that turn.
+MID_TURN = ("second_draw", "choose_tickets")
+
+
+class Refusal(Exception):
+    """Something a user may not do now; ``str(exc)`` is the short reply they get."""
+
+
+@dataclass
+class Game:
+    """One game in memory: its row, seats, engine state and the two locks."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    state: GameState | None = None  # None while in the lobby
+    unposted: list[Event] = field(default_factory=list)  # events not yet published
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> int:
+        return self.seats[seat].user_id
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    """A private note to one player: their hand, tickets and what they must decide."""
+
+    game_id: int
+    map_id: str
+    version: int
+    user_id: int
+    seat: int
+    text: str
+    private: PrivateView
+    public: PublicView
+    choose_tickets: bool  # attach the keep-tickets select
+
+
+@dataclass(frozen=True)
+class Update:
+    """What to show in a game's channel (and by DM) after a change. Public except ``dms``."""
+
+    game_id: int
+    channel_id: int
+    version: int
+    map_id: str
+    lines: list[str]
+    view: PublicView
+    mentions: list[str]  # '<@id>' per seat
+    waiting: list[int]  # user ids who must act now
+    dms: list[DirectMessage]
+    dm_closed: list[int]  # user ids known to refuse DMs who must act now
+
+    @property
+    def finished(self) -> bool:
+        return self.view.phase == "game_over"
+
+    def prompt(self, dm_closed: Sequence[int] = ()) -> str:
+        closed = [f"<@{u}>" for u in (*self.dm_closed, *dm_closed)]
+        return presenters.prompt_text(self.view, self.mentions, closed)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted action did, for the actor's own (ephemeral) answer."""
+
+    game_id: int
+    version: int
+    seat: int
+    action: Action
+    events: list[Event]
+    before: PrivateView
+    after: PrivateView
+    view: PublicView
+    published: bool  # a channel post follows (the turn ended or a tunnel was revealed)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A read-only look at a game for commands (status, hand, autocomplete)."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    state: GameState | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+class Publisher(Protocol):
+    async def publish(self, update: Update) -> None: ...
+
+
+def event_to_json(e: Event) -> dict[str, Any]:
+    return {"type": type(e).__name__, **dataclasses.asdict(e)}
+
+
+def event_from_json(d: dict[str, Any]) -> Event:
+    fields = dict(d)
+    cls = getattr(engine_events, fields.pop("type"))
+    return cls(**fields)  # type: ignore[no-any-return]
+
+
+def supported_maps() -> list[str]:
+    """Maps the engine can start (a map whose module is missing fails ``new_game``)."""
+    ok = []
+    for map_id in map_ids():
+        try:
+            n = load_map(map_id).rules.players_min
+            engine.new_game(GameConfig(map_id=map_id, players=[f"p{i}" for i in range(n)], seed=0))
+        except Exception as exc:  # any failure means "not playable"
+            log.info("map %s is not playable: %s", map_id, exc)
+            continue
+        ok.append(map_id)
+    return ok
+
+
+class GameService:
+    def __init__(self, storage: Storage, publisher: Publisher | None = None):
+        self.storage = storage
+        self.publisher = publisher
+        self.maps = supported_maps()
+        self._games: dict[int, Game] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._post_locks: dict[int, asyncio.Lock] = {}
+
+    # -- locks and loading ------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def busy(self, game_id: int) -> bool:
+        return self._lock(game_id).locked()
+
+    async def _load(self, game_id: int) -> Game:
+        """The game, from the cache or the database; call with the game's lock held."""
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise Refusal("That game does not exist (any more).")
+        game = Game(row=row, seats=await self.storage.seats(game_id))
+        if row.config is not None:
+            game.state = await self._load_state(row)
+            rows = await self.storage.actions(game_id, after=row.posted_version)
+            game.unposted = [event_from_json(e) for a in rows for e in json.loads(a.events)]
+        self._games[game_id] = game
+        return game
+
+    async def _load_state(self, row: GameRow) -> GameState:
+        """Trust the snapshot if it is at the game's version; otherwise replay the log."""
+        snap = await self.storage.snapshot(row.id)
+        if snap is not None and snap[0] == row.version:
+            try:
+                state = GameState.from_snapshot(json.loads(snap[1]))
+                if state.version == row.version:
+                    return state
+            except (ValueError, KeyError, TypeError) as exc:
+                log.warning("game %s: unreadable snapshot (%s); replaying the log", row.id, exc)
+        return await self.rebuild(row)
+
+    async def rebuild(self, row: GameRow) -> GameState:
+        assert row.config is not None
+        config = GameConfig.model_validate_json(row.config)
+        log_rows = await self.storage.actions(row.id)
+        state = engine.replay(config, [(a.seat, ACTION_ADAPTER.validate_json(a.action))
+                                       for a in log_rows])
+        if state.version != row.version:
+            raise RuntimeError(f"game {row.id}: the log replays to version {state.version}, "
+                               f"the game is at {row.version}")
+        await self.storage.save_snapshot(row.id, state.version, json.dumps(state.to_snapshot()))
+        log.info("game %s: rebuilt from %d logged actions", row.id, len(log_rows))
+        return state
+
+    def _forget(self, game_id: int) -> None:
+        """Drop the cached game (after a failed write the database is the truth)."""
+        self._games.pop(game_id, None)
+
+    async def info(self, game_id: int) -> GameInfo:
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            return GameInfo(game.row, list(game.seats), game.state)
+
+    async def channel_game(self, channel_id: int, *, active_only: bool = True) -> GameInfo | None:
+        row = await self.storage.active_game(channel_id)
+        if row is None and not active_only:
+            row = await self.storage.latest_game(channel_id)
+        return None if row is None else await self.info(row.id)
+
+    async def action_log(self, game_id: int) -> list[ActionRow]:
+        return await self.storage.actions(game_id)
+
+    # -- lobby --------------------------------------------------------------------------
+
+    async def create(
+        self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, map_id: str,
+        max_players: int | None,
+    ) -> GameRow:
+        if map_id not in self.maps:
+            raise Refusal(f"Unknown map {map_id!r}; choose one of: {', '.join(self.maps)}.")
+        rules = load_map(map_id).rules
+        limit = rules.players_max if max_players is None else max_players
+        if not rules.players_min <= limit <= rules.players_max:
+            raise Refusal(f"{load_map(map_id).name} is for {rules.players_min}–"
+                          f"{rules.players_max} players.")
+        try:
+            return await self.storage.create_game(
+                guild_id=guild_id, channel_id=channel_id, map_id=map_id, max_players=limit,
+                host_id=user_id, host_name=name)
+        except StorageError:
+            raise Refusal("This channel already has a game: finish it first, or start one in "
+                          "a thread (`/ttr new thread:True`).") from None
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
+        async with self._lock(game_id):
+            try:
+                await self.storage.add_seat(game_id, user_id, name)
+            except StorageError as exc:
+                raise Refusal(f"You cannot join: {exc}.") from None
+            self._forget(game_id)
+            game = await self._load(game_id)
+            return GameInfo(game.row, list(game.seats), None)
+
+    async def leave(self, game_id: int, user_id: int) -> GameInfo:
+        async with self._lock(game_id):
+            try:
+                await self.storage.remove_seat(game_id, user_id)
+            except StorageError as exc:
+                raise Refusal(f"You cannot leave: {exc}.") from None
+            self._forget(game_id)
+            game = await self._load(game_id)
+            return GameInfo(game.row, list(game.seats), None)
+
+    async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Update:
+        lock = self._lock(game_id)
+        async with lock:
+            game = await self._load(game_id)
+            if game.row.status != "lobby":
+                raise Refusal("This game has already started.")
+            if user_id != game.row.host_id:
+                host = next((s.name for s in game.seats if s.user_id == game.row.host_id), "?")
+                raise Refusal(f"Only the host ({host}) can start the game.")
+            rules = load_map(game.row.map_id).rules
+            if len(game.seats) < rules.players_min:
+                raise Refusal(f"At least {rules.players_min} players are needed to start.")
+            seed = random.SystemRandom().randrange(2**62) if seed is None else seed
+            order = list(game.seats)
+            random.Random(seed).shuffle(order)  # seat order is random (rules, setup)
+            seats = [SeatRow(i, s.user_id, s.name) for i, s in enumerate(order)]
+            config = GameConfig(map_id=game.row.map_id, players=[s.name for s in seats], seed=seed)
+            state = engine.new_game(config)
+            try:
+                await self.storage.start_game(
+                    game_id, config=config.model_dump_json(), seats=seats, version=state.version,
+                    state=json.dumps(state.to_snapshot()))
+            except StorageError as exc:
+                raise Refusal(f"Cannot start: {exc}.") from None
+            finally:
+                self._forget(game_id)
+            game = await self._load(game_id)
+            names = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(seats))
+            update = await self._update(
+                game, [f"🚂 **{load_map(game.row.map_id).name}** begins! Seat order: {names}."],
+                dm_seats=range(len(seats)))
+            post_lock = await self._take_post_lock(game_id)
+        await self._publish(update, post_lock)
+        return update
+
+    # -- actions --------------------------------------------------------------------------
+
+    async def act(
+        self, game_id: int, user_id: int, action: Action, *, expect_version: int | None = None,
+        reply: Callable[[Outcome], Awaitable[None]] | None = None,
+    ) -> Outcome:
+        """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
+
+        ``expect_version`` comes from a button: a click on an older board is refused,
+        so a double click cannot draw twice. ``reply`` answers the actor once the
+        action is stored, before the channel hears of it.
+        """
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            state = game.state
+            if state is None:
+                raise Refusal("The game has not started yet.")
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refusal("You are not playing in this game.")
+            if game.row.status != "running":
+                raise Refusal("The game is over.")
+            waiting_before = engine.waiting_for(state)
+            if (expect_version is not None and expect_version != state.version
+                    and seat in waiting_before):
+                raise Refusal("Those buttons are out of date: use the newest ones "
+                              "(or the slash commands).")
+            before = engine.private_view(state, seat)
+            version = state.version
+            try:
+                events = engine.apply(state, seat, action)
+            except IllegalAction as exc:
+                raise Refusal(str(exc)) from None
+            except Exception:
+                self._forget(game_id)  # the state may be half-changed: reload it next time
+                raise
+            try:
+                await self.storage.record_action(
+                    game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
+                    events=json.dumps([event_to_json(e) for e in events]), before=version,
+                    after=state.version, state=json.dumps(state.to_snapshot()),
+                    finished=state.phase == "game_over")
+            except BaseException:
+                self._forget(game_id)  # memory is ahead of the database: reload it
+                raise
+            if state.phase == "game_over":
+                game.row = dataclasses.replace(game.row, status="finished", version=state.version)
+            else:
+                game.row = dataclasses.replace(game.row, version=state.version)
+            game.unposted.extend(events)
+            waiting_after = engine.waiting_for(state)
+            # Mid-turn (second card, ticket choice) only the actor hears back; a tunnel
+            # reveal and everything that ends a turn is published.
+            publish = not (state.phase in MID_TURN and state.current == seat)
+            update = None
+            if publish:
+                lines = presenters.event_lines(game.row.map_id, game.names, game.unposted)
+                fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
+                update = await self._update(game, lines, dm_seats=fresh)
+                game.unposted = []
+            outcome = Outcome(
+                game_id=game_id, version=state.version, seat=seat, action=action, events=events,
+                before=before, after=engine.private_view(state, seat),
+                view=engine.public_view(state), published=publish)
+            post_lock = await self._take_post_lock(game_id)
+        try:
+            if reply is not None:
+                try:
+                    await reply(outcome)
+                except Exception:
+                    log.exception("game %s: answering the actor failed", game_id)
+        finally:
+            if update is not None:
+                await self._publish(update, post_lock)
+            else:
+                post_lock.release()
+        return outcome
+
+    async def _take_post_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._post_locks.setdefault(game_id, asyncio.Lock())
+        await lock.acquire()
+        return lock
+
+    async def _publish(self, update: Update, post_lock: asyncio.Lock) -> None:
+        try:
+            if self.publisher is not None:
+                await self.publisher.publish(update)
+            await self.storage.mark_posted(update.game_id, update.version)
+        except Exception:
+            log.exception("game %s: publishing version %s failed", update.game_id, update.version)
+        finally:
+            post_lock.release()
+
+    async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int]) -> Update:
+        state = game.state
+        assert state is not None
+        view = engine.public_view(state)
+        waiting = engine.waiting_for(state)
+        dms, closed = [], []
+        now = time.time()
+        for seat in dm_seats:
+            user = game.user_of(seat)
+            refused = await self.storage.dm_refused_at(user)
+            if refused is not None and now - refused < DM_RETRY_SECONDS:
+                closed.append(user)
+                continue
+            private = engine.private_view(state, seat)
+            dms.append(DirectMessage(
+                game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
+                seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
+                text=self._dm_text(game, view, private)))
+        return Update(
+            game_id=game.id, channel_id=game.row.channel_id, version=state.version,
+            map_id=game.row.map_id, lines=lines, view=view,
+            mentions=[f"<@{s.user_id}>" for s in game.seats],
+            waiting=[game.user_of(s) for s in waiting], dms=dms, dm_closed=closed)
+
+    @staticmethod
+    def _dm_text(game: Game, view: PublicView, private: PrivateView) -> str:
+        where = f"<#{game.row.channel_id}> (game #{game.id})"
+        if private.offered:
+            head = (f"Choose your destination tickets in {where}: keep at least "
+                    f"{private.keep_min}.")
+        else:
+            head = f"Your turn in {where}: {presenters.PHASE_HELP.get(view.phase, 'act')}."
+        return f"{head}\n{presenters.hand_text(view.map_id, private)}"
+
+    # -- DMs ----------------------------------------------------------------------------
+
+    async def dm_refused(self, user_id: int) -> None:
+        await self.storage.set_dm_refused(user_id, time.time())
+
+    async def dm_delivered(self, user_id: int) -> None:
+        if await self.storage.dm_refused_at(user_id) is not None:
+            await self.storage.set_dm_refused(user_id, None)

@@ -1,0 +1,282 @@
+"""Bot test fixtures: a fake Discord, a bot wired to it, and a driver that plays whole games
+through slash commands and buttons, choosing moves from ``engine.legal_actions`` of the
+stored state."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from bot.client import TTRBot
+from bot.config import Settings
+from bot.images import Renderer
+from bot.storage import Storage
+from bot.testing import Exchange, FakeDiscord, Sent
+from engine import (
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    GameState,
+    KeepTickets,
+    PayTunnel,
+)
+from maps import load_map
+
+
+def json_renderer() -> Renderer:
+    """A fast renderer whose bytes are the view it was given, so tests can read them back."""
+    return Renderer(
+        board=lambda v: b"BOARD" + v.model_dump_json().encode(),
+        hand=lambda v, m: b"HAND" + v.model_dump_json().encode(),
+        final=lambda v: b"FINAL" + v.model_dump_json().encode(),
+    )
+
+
+def colour_of(cards: dict[str, int]) -> str:
+    return next((c for c, n in cards.items() if n and c != "locomotive"), "locomotive")
+
+
+@dataclass
+class Table:
+    """One bot process (restartable) on one fake Discord, and the players around it."""
+
+    fake: FakeDiscord
+    db_path: Path
+    bot: TTRBot
+    users: dict[str, int] = field(default_factory=dict)
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    game_id: int = 0
+    map_id: str = "usa"
+    # Every ticket ever dealt to anyone, and blind-drawn cards per turn: for leak checks.
+    tickets_seen: set[tuple[str, ...]] = field(default_factory=set)
+    last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def uid(self) -> dict[str, int]:
+        return self.users
+
+    async def restart(self) -> None:
+        """Stop the bot and start a new process on the same database and Discord."""
+        await self.bot.close()
+        self.bot = make_bot(self.db_path)
+        await self.fake.connect(self.bot)
+
+    async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
+        uid = self.users[user] if isinstance(user, str) else user
+        return await self.fake.slash(self.bot, uid, sub, **options)
+
+    async def click(self, user: str | int, message: Sent, **how: Any) -> Exchange:
+        uid = self.users[user] if isinstance(user, str) else user
+        return await self.fake.click(self.bot, uid, message, **how)
+
+    async def stored_state(self) -> GameState:
+        """The state as the database has it (the snapshot), not the bot's memory."""
+        store = await Storage.open(str(self.db_path))
+        try:
+            snap = await store.snapshot(self.game_id)
+        finally:
+            await store.close()
+        assert snap is not None
+        return GameState.from_snapshot(json.loads(snap[1]))
+
+    async def open_game(self, names: list[str], map_id: str, *, refuse_dms: tuple[str, ...] = (),
+                        **options: Any) -> None:
+        for name in names:
+            self.users[name] = self.fake.add_user(name)
+            if name in refuse_dms:
+                self.fake.refuse_dms.add(self.users[name])
+        host = names[0]
+        self.map_id = map_id
+        ex = await self.slash(host, "new", map=map_id, **options)
+        lobby = ex.reply
+        m = re.search(r"game #(\d+)", lobby.content)
+        assert m, lobby.content
+        self.game_id = int(m[1])
+        for name in names[1:]:
+            await self.click(name, lobby, label="Join")
+        ex = await self.click(host, lobby, label="Start")
+        assert "has started" in self.fake.message(lobby.id).content, ex.text
+
+    def seat_user(self, state: GameState, seat: int) -> int:
+        return self.users[state.config.players[seat]]
+
+    # -- playing one action through Discord --------------------------------------------
+
+    def choose(self, state: GameState, seat: int, prefer: str) -> engine.Action:
+        legal = engine.legal_actions(state, seat)
+        assert legal, f"seat {seat} must act but has no legal action"
+        if state.phase in ("choose_initial_tickets", "choose_tickets"):
+            return self.rng.choice(legal)
+        if state.phase == "tunnel":
+            pays = [a for a in legal if isinstance(a, PayTunnel)]
+            return pays[0] if pays and self.rng.random() < 0.7 else DeclineTunnel()
+        claims = [a for a in legal if isinstance(a, Claim)]
+        stations = [a for a in legal if isinstance(a, BuildStation)]
+        hand = engine.private_view(state, seat).hand
+        routes = load_map(state.config.map_id).routes
+
+        def spare(a: Claim) -> int:  # cards left that could pay a tunnel's extra
+            colour = colour_of(a.cards)
+            return (hand.get(colour, 0) + hand.get("locomotive", 0) * (colour != "locomotive")
+                    - sum(a.cards.values()))
+
+        tunnels = [a for a in claims
+                   if routes[state.board.route_index[a.route]].tunnel and spare(a) >= 1]
+        if prefer == "tunnels" and tunnels:
+            return self.rng.choice(tunnels)
+        if prefer == "tunnels" and stations and self.rng.random() < 0.15:
+            return self.rng.choice(stations)
+        if claims and self.rng.random() < (0.4 if prefer == "tunnels" else 0.8):
+            return max(claims, key=lambda a: (sum(a.cards.values()), self.rng.random()))
+        if any(isinstance(a, DrawTickets) for a in legal) and self.rng.random() < 0.05:
+            return DrawTickets()
+        draws = [a for a in legal if isinstance(a, DrawFaceUp | DrawBlind)]
+        return self.rng.choice(draws or legal)
+
+    async def play(self, state: GameState, seat: int, action: engine.Action) -> Exchange:
+        """Make ``action`` happen the way a player would: a button or a slash command."""
+        user = self.seat_user(state, seat)
+        board = self.fake.last_board()
+        coin = self.rng.random() < 0.5
+        private = self.last_private.get(user)
+        match action:
+            case KeepTickets():
+                ids = [str(t) for t in action.tickets]
+                msg = private if private is not None else self._dm_with_select(user)
+                if msg is None:  # no DM (refused): the ephemeral "My hand" has the select
+                    ex = await self.click(user, board, label="My hand")
+                    msg = ex.reply
+                ex = await self.fake.choose(self.bot, user, msg, ids)
+            case DrawFaceUp():
+                if state.phase == "second_draw" and private is not None and coin:
+                    ex = await self.click(user, private, prefix=f"ttr:{self.game_id}:up:"
+                                          f"{action.slot}.")
+                elif state.phase == "turn" and coin:
+                    ex = await self.click(user, board, prefix=f"ttr:{self.game_id}:up:"
+                                          f"{action.slot}.")
+                else:
+                    ex = await self.slash(user, "draw", card=str(action.slot + 1))
+            case DrawBlind():
+                if state.phase == "second_draw" and private is not None and coin:
+                    ex = await self.click(user, private, label="Draw from deck")
+                elif state.phase == "turn" and coin:
+                    ex = await self.click(user, board, label="Draw from deck")
+                else:
+                    ex = await self.slash(user, "draw", card="deck")
+            case DrawTickets():
+                ex = (await self.click(user, board, label="Draw tickets") if coin
+                      else await self.slash(user, "tickets"))
+            case Claim():
+                if self.rng.random() < 0.2:  # autocomplete offers exactly this claim
+                    got = await self.fake.autocomplete(self.bot, user, "claim", "route",
+                                                       route="")
+                    assert str(action.route) in [c["value"] for c in got] or len(got) == 25
+                ex = await self.slash(user, "claim", route=str(action.route),
+                                      colour=colour_of(action.cards))
+            case PayTunnel():
+                target = private if private is not None and coin else board
+                ex = await self.click(user, target, label="Pay the extra cards")
+            case DeclineTunnel():
+                target = private if private is not None and coin else board
+                ex = await self.click(user, target, label="Decline")
+            case BuildStation():
+                ex = await self.slash(user, "station", city=action.city,
+                                      colour=colour_of(action.cards))
+            case _:
+                raise AssertionError(action)
+        self.counts[action.type] = self.counts.get(action.type, 0) + 1
+        # The answer's controls (second card, ticket choice, tunnel) are used next time.
+        self.last_private.pop(user, None)
+        for sent in ex.replies:
+            if not sent.public and sent.custom_ids():
+                self.last_private[user] = sent
+        return ex
+
+    def _dm_with_select(self, user: int) -> Sent | None:
+        for dm in reversed(self.fake.dms(user)):
+            latest = self.fake.message(dm.id)
+            if any(c.startswith(f"ttr:{self.game_id}:keep") for c in latest.custom_ids()):
+                return latest
+        return None
+
+    async def step(self, prefer: str = "") -> GameState:
+        """One action by one waiting player, checked to be applied exactly once."""
+        state = await self.stored_state()
+        seat = self.rng.choice(engine.waiting_for(state))
+        for t in [*state.offered[seat], *state.tickets[seat]]:
+            self.tickets_seen.add(tuple(state.board.map.tickets[t].cities))
+        action = self.choose(state, seat, prefer)
+        ex = await self.play(state, seat, action)
+        after = await self.stored_state()
+        assert after.version == state.version + 1, (action, ex.text)
+        store = await Storage.open(str(self.db_path))
+        try:
+            last = (await store.actions(self.game_id, after=state.version))[0]
+        finally:
+            await store.close()
+        applied = engine.ACTION_ADAPTER.validate_json(last.action)
+        if isinstance(action, PayTunnel):  # the button lets the engine pick the cards
+            action = PayTunnel()
+        assert (last.seat, applied) == (seat, action), ex.text
+        return after
+
+    async def play_to_end(self, prefer: str = "", limit: int = 3000) -> GameState:
+        for _ in range(limit):
+            state = await self.step(prefer)
+            if state.phase == "game_over":
+                return state
+        raise AssertionError("the game did not finish")
+
+    # -- leak check ---------------------------------------------------------------------
+
+    def assert_no_secrets_before_final(self) -> None:
+        """No channel message or file before the final scores shows a hand or a ticket."""
+        map_data = load_map(self.map_id)
+        names = {c.id: c.name for c in map_data.cities}
+        routes = {frozenset((r.a, r.b)) for r in map_data.routes}
+        public = self.fake.channel_messages()
+        final_at = next(i for i, s in enumerate(public) if "Final scores" in s.content)
+        assert final_at > 0
+        for sent in public[:final_at]:
+            for name, data in sent.files:
+                assert not data.startswith(b"HAND"), name
+                if data.startswith(b"BOARD"):
+                    keys = set(json.loads(data[5:]))
+                    assert not keys & {"hand", "tickets", "offered"}, keys
+            for line in sent.content.splitlines():
+                assert "Your hand" not in line and "Offered" not in line, line
+                for cities in self.tickets_seen:
+                    a, b = names[cities[0]], names[cities[-1]]
+                    assert f"{a} → {b}" not in line, line
+                    if frozenset((cities[0], cities[-1])) not in routes:
+                        assert not (a in line and b in line), (cities, line)
+        assert self.tickets_seen
+
+
+
+def make_bot(db_path: Path, renderer: Renderer | None = None) -> TTRBot:
+    return TTRBot(Settings(token="test", db_path=str(db_path)), renderer=renderer
+                  or json_renderer())
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    fake = FakeDiscord()
+    bot = make_bot(tmp_path / "ttr.sqlite3")
+    await fake.connect(bot)
+    t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot)
+    yield t
+    await t.bot.close()
+    assert fake.unexpected == [], fake.unexpected

@@ -1,0 +1,58 @@
+"""Whole games through discord.py's real dispatch: slash commands, buttons, selects."""
+
+from __future__ import annotations
+
+import json
+
+from bot.storage import Storage
+
+
+async def test_two_player_usa_game_to_the_end(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.play_to_end()
+
+    assert state.phase == "game_over"
+    public = table.fake.channel_messages()
+    final = [s for s in public if "Final scores" in s.content]
+    assert len(final) == 1
+    assert final[0].files and final[0].files[0][1].startswith(b"FINAL")
+    for name in ("Ana", "Ben"):
+        assert name in final[0].content
+    # Every turn's board went to the channel with the public facts of the turn.
+    boards = [s for s in public if any(d.startswith(b"BOARD") for _, d in s.files)]
+    assert len(boards) >= state.turn - 1
+    assert any("claimed" in s.content for s in public)
+    # DMs carried the private part: the hand image and the ticket choice.
+    for uid in table.users.values():
+        dms = table.fake.dms(uid)
+        assert dms and dms[0].files[0][1].startswith(b"HAND")
+    table.assert_no_secrets_before_final()
+    assert {"keep_tickets", "claim"} <= set(table.counts)
+    assert table.counts.get("draw_face_up", 0) + table.counts.get("draw_blind", 0) > 0
+
+
+async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
+    await table.open_game(["Ana", "Ben", "Cy", "Di"], "europe", refuse_dms=("Cy",))
+    cy = table.users["Cy"]
+    state = await table.play_to_end(prefer="tunnels")
+
+    assert state.phase == "game_over"
+    assert table.fake.dms(cy) == []
+    assert table.counts.get("build_station", 0) >= 1
+    assert table.counts.get("pay_tunnel", 0) + table.counts.get("decline_tunnel", 0) >= 1
+    public = table.fake.channel_messages()
+    assert any("tried the tunnel" in s.content for s in public)
+    assert any("built a station" in s.content for s in public)
+    notice = [s for s in public if f"<@{cy}>: I cannot DM you" in s.content]
+    assert notice, "the channel must tell Cy to use My hand"
+    store = await Storage.open(str(table.db_path))
+    try:
+        assert await store.dm_refused_at(cy) is not None
+    finally:
+        await store.close()
+    # The others got their DMs all game long.
+    assert all(table.fake.dms(table.users[n]) for n in ("Ana", "Ben", "Di"))
+    table.assert_no_secrets_before_final()
+    final = next(s for s in public if "Final scores" in s.content)
+    view = json.loads(final.files[0][1][5:])
+    assert len(view["final"]["players"]) == 4
