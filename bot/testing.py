@@ -104,7 +104,7 @@ class _Response:
 
 class _WebhookAdapter(AsyncWebhookAdapter):
     def __init__(self, fake: FakeDiscord):
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.fake = fake
 
     async def request(self, route: Route, session: Any, *, payload: Payload | None = None,
@@ -113,7 +113,8 @@ class _WebhookAdapter(AsyncWebhookAdapter):
         return self.fake.webhook(route, _body(payload, multipart), _files(files))
 
 
-def _body(payload: Payload | None, form: Sequence[Payload] | None) -> Payload:
+def _body(payload: Any, form: Sequence[Payload] | None) -> Any:
+    """The JSON body of a request: an object, or a list for bulk command syncs."""
     if payload is not None:
         return payload
     for part in form or []:
@@ -190,13 +191,13 @@ class FakeDiscord:
                           form: Sequence[Payload] | None = None, **kwargs: Any) -> Any:
             return self.rest(route, _body(kwargs.get("json"), form), _files(files))
 
-        client.http.request = request  # type: ignore[method-assign]
+        client.http.request = request  # type: ignore[method-assign,assignment]
         async_context.set(self.adapter)
         await client.login(token)
 
     # -- REST ---------------------------------------------------------------------------
 
-    def rest(self, route: Route, body: Payload, files: list[tuple[str, bytes]]) -> Any:
+    def rest(self, route: Route, body: Any, files: list[tuple[str, bytes]]) -> Any:
         key = (route.method, route.path)
         self.requests.append(key)
         p = _params(route.path, route.url)
@@ -211,7 +212,7 @@ class FakeDiscord:
             case ("PUT", "/applications/{application_id}/commands") | (
                     "PUT", "/applications/{application_id}/guilds/{guild_id}/commands"):
                 self.synced = [dict(c, id=str(self.COMMAND_ID + i), application_id=str(
-                    self.APP_ID), version="1") for i, c in enumerate(body)]  # type: ignore[arg-type]
+                    self.APP_ID), version="1") for i, c in enumerate(body)]
                 return self.synced
             case ("POST", "/users/@me/channels"):
                 uid = int(body["recipient_id"])
@@ -389,7 +390,7 @@ class FakeDiscord:
 
     async def settle(self, ignore: set[asyncio.Task[Any]] | None = None) -> None:
         """Wait until every task started since ``ignore`` was taken is done."""
-        skip = ignore or {asyncio.current_task()}
+        skip = ignore if ignore is not None else {t for t in [asyncio.current_task()] if t}
         while True:
             pending = [t for t in asyncio.all_tasks() if t not in skip and not t.done()]
             if not pending:
