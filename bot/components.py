@@ -68,7 +68,7 @@ class ControlRouter(Protocol):
     ) -> None: ...
 
 
-class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"ttr:.{1,96}"):
+class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"ttr:.{0,96}"):
     """Any button or select of this bot, alive across restarts."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:

@@ -314,7 +314,7 @@ async def draw(interaction: discord.Interaction[Any], game_id: int, card: str) -
 def resolve_routes(map_id: str, text: str) -> list[int]:
     """Route ids from an autocomplete value ('12') or typed city names ('paris wien')."""
     text = text.strip()
-    if text.isdigit():
+    if text.isdigit() and any(r.id == int(text) for r in load_map(map_id).routes):
         return [int(text)]
     words = text.lower().replace("–", " ").replace("-", " ").split()
     hits = [r.id for r in load_map(map_id).routes

@@ -136,7 +136,11 @@ class Storage:
         await conn.execute("PRAGMA foreign_keys=ON")
         await conn.execute("PRAGMA busy_timeout=5000")
         store = cls(conn, migrations=migrations)
-        await store.migrate()
+        try:
+            await store.migrate()
+        except BaseException:
+            await conn.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -180,9 +184,14 @@ class Storage:
         for number, script in enumerate(self._migrations[current:], start=current + 1):
             # executescript commits first; BEGIN ... COMMIT makes each step atomic.
             async with self._lock:
-                await self._conn.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                )
+                try:
+                    await self._conn.executescript(
+                        f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                    )
+                except BaseException:
+                    if self._conn.in_transaction:
+                        await self._conn.execute("ROLLBACK")
+                    raise
 
     # -- games and seats ----------------------------------------------------------
 

@@ -451,6 +451,11 @@ class FakeDiscord:
             data["values"] = values
         return self._payload(3, user_id, data, message=message)
 
+    def plant(self, channel_id: int, components: list[Payload]) -> Sent:
+        """A bot message carrying arbitrary components (an old or forged message)."""
+        rows = [{"type": 1, "components": [c]} for c in components]
+        return self._store("channel", channel_id, {"content": "", "components": rows}, [])
+
     def interaction_payload(self, type_: int, user_id: int, data: Payload) -> Payload:
         return self._payload(type_, user_id, data)
 

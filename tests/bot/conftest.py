@@ -122,6 +122,10 @@ class Table:
         if state.phase == "tunnel":
             pays = [a for a in legal if isinstance(a, PayTunnel)]
             return pays[0] if pays and self.rng.random() < 0.7 else DeclineTunnel()
+        if prefer == "draw-only":  # build up a hand
+            draws = [a for a in legal if isinstance(a, DrawFaceUp | DrawBlind)]
+            if draws:
+                return self.rng.choice(draws)
         claims = [a for a in legal if isinstance(a, Claim)]
         stations = [a for a in legal if isinstance(a, BuildStation)]
         hand = engine.private_view(state, seat).hand

@@ -1,0 +1,112 @@
+"""Slash commands during a game: board, hand, status, autocomplete from legal actions."""
+
+from __future__ import annotations
+
+import engine
+from bot.client import TTRBot
+from bot.config import Settings
+from bot.testing import FakeDiscord
+from engine import BuildStation, Claim
+
+
+async def _turn(table):
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    return state
+
+
+async def test_board_hand_and_status(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    user = table.seat_user(state, 0)
+    ex = await table.slash(user, "hand")
+    assert ex.reply.ephemeral and "Your hand" in ex.text
+    assert ex.reply.files[0][1].startswith(b"HAND")
+    assert any(c.startswith(f"ttr:{table.game_id}:keep") for c in ex.reply.custom_ids())
+    ex = await table.slash(user, "status")
+    assert ex.reply.ephemeral and "Setup" in ex.text and "You must act now" in ex.text
+    state = await _turn(table)
+    ex = await table.slash(table.seat_user(state, 0), "board")
+    assert not ex.reply.ephemeral and ex.callback_types == [5]
+    (post,) = [s for s in ex.replies if s.files]
+    assert post.files[0][1].startswith(b"BOARD") and f"Turn {state.turn}" in post.content
+    assert f"ttr:{table.game_id}:blind:{state.version}" in post.custom_ids()
+    ex = await table.slash(table.seat_user(state, 1 - state.current), "tickets")
+    assert "turn" in ex.text and (await table.stored_state()).version == state.version
+
+
+async def test_autocomplete_offers_the_legal_claims_and_stations(table):
+    await table.open_game(["Ana", "Ben"], "europe")
+    state = await _turn(table)
+    for _ in range(200):  # draw until the current player can claim and build
+        legal = engine.legal_actions(state, state.current)
+        if state.phase == "turn" and any(isinstance(a, Claim) for a in legal) and any(
+                isinstance(a, BuildStation) for a in legal):
+            break
+        state = await table.step(prefer="draw-only")
+    user = table.seat_user(state, state.current)
+    legal = engine.legal_actions(state, state.current)
+    routes = {str(a.route) for a in legal if isinstance(a, Claim)}
+    got = await table.fake.autocomplete(table.bot, user, "claim", "route", route="")
+    assert {c["value"] for c in got} <= routes and (len(got) == min(25, len(routes)))
+    some = next(a for a in legal if isinstance(a, Claim))
+    colours = await table.fake.autocomplete(table.bot, user, "claim", "colour",
+                                            route=str(some.route), colour="")
+    expected = {next((c for c in a.cards if c != "locomotive"), "locomotive")
+                for a in legal if isinstance(a, Claim) and a.route == some.route}
+    assert {c["value"] for c in colours} == expected
+    cities = await table.fake.autocomplete(table.bot, user, "station", "city", city="")
+    assert cities and all(c["value"] in {a.city for a in legal if isinstance(a, BuildStation)}
+                          for c in cities)
+    # Typing narrows the list; others get nothing (it is not their turn).
+    name = cities[0]["name"]
+    narrowed = await table.fake.autocomplete(table.bot, user, "station", "city", city=name[:4])
+    assert name in [c["name"] for c in narrowed]
+    other = table.seat_user(state, 1 - state.current)
+    assert await table.fake.autocomplete(table.bot, other, "claim", "route", route="") == []
+    market = await table.fake.autocomplete(table.bot, user, "draw", "card", card="")
+    assert market[0]["value"] == "deck" and len(market) >= 2
+
+
+async def test_a_claim_by_typed_city_names_with_locomotives(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    for _ in range(300):
+        claims = [a for a in engine.legal_actions(state, state.current)
+                  if isinstance(a, Claim) and a.cards.get("locomotive")]
+        if state.phase == "turn" and claims:
+            break
+        state = await table.step(prefer="draw-only")
+    action = claims[0]
+    route = state.board.map.routes[state.board.route_index[action.route]]
+    names = {c.id: c.name for c in state.board.map.cities}
+    colour = next((c for c in action.cards if c != "locomotive"), "locomotive")
+    user = table.seat_user(state, state.current)
+    ex = await table.slash(user, "claim", route=f"{names[route.a]} {names[route.b]}",
+                           colour=colour, locomotives=action.cards["locomotive"])
+    assert "You claimed" in ex.text or "tunnel" in ex.text.lower(), ex.text
+    after = await table.stored_state()
+    assert after.version == state.version + 1
+
+
+async def test_real_renderer_images_in_a_short_game(tmp_path):
+    """The real renderer behind the bot: PNG boards in the channel, PNG hands by DM."""
+    fake = FakeDiscord()
+    bot = TTRBot(Settings(token="t", db_path=str(tmp_path / "db.sqlite3")))
+    await fake.connect(bot)
+    try:
+        ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+        lobby = (await fake.slash(bot, ana, "new", map="usa")).reply
+        await fake.click(bot, ben, lobby, label="Join")
+        await fake.click(bot, ana, lobby, label="Start")
+        for uid in (ana, ben):
+            dm = fake.dms(uid)[-1]
+            assert dm.files[0][1].startswith(b"\x89PNG")
+            options = dm.control(prefix="ttr:1:keep")["options"]
+            await fake.choose(bot, uid, dm, [o["value"] for o in options])
+        board = fake.last_board()
+        assert board.files and board.files[0][1].startswith(b"\x89PNG")
+        assert fake.unexpected == []
+    finally:
+        await bot.close()

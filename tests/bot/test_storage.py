@@ -1,0 +1,127 @@
+"""Storage: migrations, the one-game-per-channel rule, atomic action writes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.storage import MIGRATIONS, SeatRow, Storage, StorageError
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Storage.open(str(tmp_path / "db.sqlite3"))
+    yield s
+    await s.close()
+
+
+async def _running_game(store: Storage, channel: int = 10) -> int:
+    row = await store.create_game(guild_id=1, channel_id=channel, map_id="usa", max_players=3,
+                                  host_id=100, host_name="Ana")
+    await store.add_seat(row.id, 101, "Ben")
+    await store.start_game(row.id, config="{}", version=0, state='{"v": 0}',
+                           seats=[SeatRow(0, 101, "Ben"), SeatRow(1, 100, "Ana")])
+    return row.id
+
+
+async def test_schema_is_migrated_once_and_reopening_is_harmless(tmp_path):
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    row = await store.create_game(guild_id=1, channel_id=5, map_id="usa", max_players=2,
+                                  host_id=1, host_name="A")
+    await store.close()
+    store = await Storage.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert await store.game(row.id) == row
+    await store.close()
+
+
+async def test_later_migrations_run_in_order_on_an_old_database(tmp_path):
+    path = str(tmp_path / "db.sqlite3")
+    first = await Storage.open(path, migrations=MIGRATIONS[:1])
+    await first.close()
+    extra = ("ALTER TABLE users ADD COLUMN locale TEXT;",
+             "CREATE INDEX users_locale ON users (locale);")
+    store = await Storage.open(path, migrations=(*MIGRATIONS[:1], *extra))
+    assert await store.schema_version() == 3
+    await store.set_dm_refused(7, 1.0)
+    await store.close()
+    with pytest.raises(StorageError, match="newer"):
+        await Storage.open(path, migrations=MIGRATIONS[:1])
+
+
+async def test_a_failed_migration_leaves_the_old_version(tmp_path):
+    path = str(tmp_path / "db.sqlite3")
+    broken = (*MIGRATIONS, "CREATE TABLE x (a INT); SELECT * FROM no_such_table;")
+    with pytest.raises(Exception, match="no_such_table"):
+        await Storage.open(path, migrations=broken)
+    store = await Storage.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    await store.close()
+
+
+async def test_one_active_game_per_channel(store):
+    row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                  host_id=1, host_name="A")
+    with pytest.raises(StorageError, match="already has a game"):
+        await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                host_id=2, host_name="B")
+    other = await store.create_game(guild_id=1, channel_id=11, map_id="usa", max_players=2,
+                                    host_id=2, host_name="B")
+    assert other.id != row.id
+    await store.remove_seat(row.id, 1)  # the lobby empties: cancelled, the channel is free
+    assert (await store.game(row.id)).status == "cancelled"
+    again = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                    host_id=3, host_name="C")
+    assert (await store.active_game(10)) == again
+
+
+async def test_lobby_seats(store):
+    row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                  host_id=1, host_name="A")
+    with pytest.raises(StorageError, match="already have a seat"):
+        await store.add_seat(row.id, 1, "A")
+    await store.add_seat(row.id, 2, "B")
+    with pytest.raises(StorageError, match="full"):
+        await store.add_seat(row.id, 3, "C")
+    game = await store.remove_seat(row.id, 1)
+    assert game is not None and game.host_id == 2  # the host role passes on
+    with pytest.raises(StorageError, match="no seat"):
+        await store.remove_seat(row.id, 1)
+
+
+async def test_action_and_snapshot_are_written_together(store):
+    gid = await _running_game(store)
+    await store.record_action(gid, seat=0, action='{"type": "draw_blind"}', events="[]",
+                              before=0, after=1, state='{"v": 1}', finished=False)
+    assert await store.snapshot(gid) == (1, '{"v": 1}')
+    # A writer that lost the race (stale version) changes nothing at all.
+    with pytest.raises(StorageError, match="not at version 0"):
+        await store.record_action(gid, seat=1, action="{}", events="[]", before=0, after=1,
+                                  state='{"v": "lost"}', finished=False)
+    assert await store.snapshot(gid) == (1, '{"v": 1}')
+    assert [a.version for a in await store.actions(gid)] == [1]
+    await store.record_action(gid, seat=1, action="{}", events=json.dumps([{"type": "x"}]),
+                              before=1, after=2, state='{"v": 2}', finished=True)
+    game = await store.game(gid)
+    assert game is not None and (game.status, game.version) == ("finished", 2)
+    with pytest.raises(StorageError):  # a finished game takes no more actions
+        await store.record_action(gid, seat=0, action="{}", events="[]", before=2, after=3,
+                                  state="{}", finished=False)
+
+
+async def test_starting_twice_is_refused(store):
+    gid = await _running_game(store)
+    with pytest.raises(StorageError, match="already started"):
+        await store.start_game(gid, config="{}", seats=[], version=0, state="{}")
+    assert [s.name for s in await store.seats(gid)] == ["Ben", "Ana"]
+
+
+async def test_dm_refusals_are_remembered(store):
+    assert await store.dm_refused_at(5) is None
+    await store.set_dm_refused(5, 123.0)
+    assert await store.dm_refused_at(5) == 123.0
+    await store.set_dm_refused(5, None)
+    assert await store.dm_refused_at(5) is None
