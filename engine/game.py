@@ -462,6 +462,9 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
     if state.turns_left == 0:
         _game_over(state, "trains", events)
         return events
+    if -1 in state.market and _cards_left(state):
+        # Cards spent since the market ran short fill its empty slots again.
+        _refill_market(state, seat, events)
     state.current = (seat + 1) % n
     state.turn += 1
     state.phase = "turn"

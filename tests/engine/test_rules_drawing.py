@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from engine import DrawBlind, DrawFaceUp, apply
-from engine.cards import LOCO
+from engine import Claim, DrawBlind, DrawFaceUp, apply
+from engine.cards import CARD_INDEX, LOCO
+
+GREEN, RED = CARD_INDEX["green"], CARD_INDEX["red"]
 
 MARKET = ["red", "blue", "green", "yellow", "black"]
 
@@ -225,3 +227,19 @@ def test_europe_uses_the_base_locomotive_rule_and_market_reset(
     set_market(state, ["loco", "loco", "red", "blue", "green"])
     set_deck_top(state, ["loco", "white", "white", "white", "white", "white"])
     assert kinds(apply(state, other, DrawFaceUp(slot=2))) == ["CardDrawn", "MarketReset"]
+
+
+def test_empty_market_slots_fill_again_once_cards_are_discarded(
+    started, set_hand, set_market, route
+):
+    """A market left short by an empty deck fills its gaps when cards come back."""
+    state = started("usa", 2, seed=3)
+    seat = state.current
+    state.deck, state.discards = [], []
+    set_market(state, ["red", None, None, None, None])
+    set_hand(state, seat, {"green": 3})
+    apply(state, seat, Claim(route=route(state, "little_rock", "new_orleans"), cards={"green": 3}))
+    # The three cards paid went to the discards, and from there into the empty slots.
+    assert state.market[0] == RED
+    assert sorted(state.market[1:]) == [-1, GREEN, GREEN, GREEN]
+    assert state.discards == [] and state.deck == []
