@@ -46,6 +46,12 @@ class TTRBot(discord.Client):
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)
         self.tree.add_command(build_group(self._service.maps))
+        await self._sync()
+        resumed = await self._service.resume()
+        if resumed:
+            log.info("posted the pending updates of %d game(s) after the restart", resumed)
+
+    async def _sync(self) -> None:
         if not self.sync_commands:
             return
         if self.settings.dev_guild_id is not None:

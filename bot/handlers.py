@@ -277,7 +277,8 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
         await service.act(game_id, interaction.user.id, action, expect_version=expect_version,
                           reply=reply)
     except Refusal as exc:
-        await responder.send(str(exc))
+        # A new private message: editing would take the controls away from a retry.
+        await refuse_late(interaction, str(exc))
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:

@@ -17,6 +17,7 @@ import json
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 DM_RETRY_SECONDS = 6 * 3600
 # Phases in which the player whose turn it is still owes the rest of that turn.
 MID_TURN = ("second_draw", "choose_tickets")
+# Games kept in memory; older idle ones are dropped and reloaded from the database on demand.
+CACHE_SIZE = 512
 
 
 class Refusal(Exception):
@@ -172,7 +175,7 @@ class GameService:
         self.storage = storage
         self.publisher = publisher
         self.maps = supported_maps()
-        self._games: dict[int, Game] = {}
+        self._games: OrderedDict[int, Game] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._post_locks: dict[int, asyncio.Lock] = {}
 
@@ -188,6 +191,8 @@ class GameService:
         """The game, from the cache or the database; call with the game's lock held."""
         game = self._games.get(game_id)
         if game is not None:
+            self._games.move_to_end(game_id)
+            self._evict()
             return game
         row = await self.storage.game(game_id)
         if row is None:
@@ -198,7 +203,16 @@ class GameService:
             rows = await self.storage.actions(game_id, after=row.posted_version)
             game.unposted = [event_from_json(e) for a in rows for e in json.loads(a.events)]
         self._games[game_id] = game
+        self._evict()
         return game
+
+    def _evict(self) -> None:
+        """Drop the least recently used idle games beyond ``CACHE_SIZE``."""
+        extra = len(self._games) - CACHE_SIZE
+        for gid in list(self._games)[:max(0, extra)]:
+            post = self._post_locks.get(gid)
+            if not self._lock(gid).locked() and not (post and post.locked()):
+                del self._games[gid]
 
     async def _load_state(self, row: GameRow) -> GameState:
         """Trust the snapshot if it is at the game's version; otherwise replay the log."""
@@ -396,6 +410,26 @@ class GameService:
             else:
                 post_lock.release()
         return outcome
+
+    async def resume(self) -> int:
+        """After a restart, publish what a crash left unposted (a last turn, the final scores).
+
+        Returns how many games were published.
+        """
+        done = 0
+        for row in await self.storage.unposted_games():
+            async with self._lock(row.id):
+                game = await self._load(row.id)
+                state = game.state
+                if state is None or state.phase in MID_TURN:
+                    continue  # mid-turn: the turn's end publishes it
+                lines = presenters.event_lines(row.map_id, game.names, game.unposted)
+                update = await self._update(game, lines, dm_seats=engine.waiting_for(state))
+                game.unposted = []
+                post_lock = await self._take_post_lock(row.id)
+            await self._publish(update, post_lock)
+            done += 1
+        return done
 
     async def _take_post_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._post_locks.setdefault(game_id, asyncio.Lock())

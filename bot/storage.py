@@ -236,6 +236,13 @@ class Storage:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY id", (status,))
         return [GameRow(*r) for r in rows]  # type: ignore[arg-type]
 
+    async def unposted_games(self) -> list[GameRow]:
+        """Started games whose last accepted actions were not (all) announced."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'finished') "
+            "AND posted_version < version ORDER BY id")
+        return [GameRow(*r) for r in rows]  # type: ignore[arg-type]
+
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._all(
             "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))

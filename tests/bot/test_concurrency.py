@@ -63,8 +63,10 @@ async def test_two_players_click_at_once_only_the_current_one_acts(table):
     assert "Offered" in mine.text and mine.reply.ephemeral
 
 
-async def test_many_games_in_parallel_channels(table):
-    """Two games in two threads of one channel, driven at the same time."""
+async def test_many_games_in_parallel_channels(table, monkeypatch):
+    """Two games in two threads of one channel, driven at the same time, with a memory
+    cache of one game (the other is reloaded from the database each time)."""
+    monkeypatch.setattr("bot.service.CACHE_SIZE", 1)
     fake = table.fake
     ana, ben, cy, di = (fake.add_user(n) for n in ("Ana", "Ben", "Cy", "Di"))
     ex1 = await fake.slash(table.bot, ana, "new", map="usa", thread=True)
@@ -82,6 +84,21 @@ async def test_many_games_in_parallel_channels(table):
         assert any("begins" in s.content for s in fake.channel_messages(t))
     games = [await table.bot.service.channel_game(t) for t in threads]
     assert [g.row.map_id for g in games if g] == ["usa", "europe"]
+    assert len(table.bot.service._games) == 1
+    # Everyone keeps their tickets at once, across both games.
+    moves = []
+    for g in games:
+        assert g is not None and g.state is not None
+        for seat in engine.waiting_for(g.state):
+            uid = g.seats[seat].user_id
+            dm = next(d for d in reversed(fake.dms(uid)) if d.custom_ids())
+            keep = next(a for a in engine.legal_actions(g.state, seat))
+            moves.append(fake.choose(table.bot, uid, dm, [str(t) for t in keep.tickets]))
+    await asyncio.gather(*moves)
+    for t in threads:
+        info = await table.bot.service.channel_game(t)
+        assert info is not None and info.state is not None and info.state.phase == "turn"
+        assert info.state.version == 2
 
 
 async def test_outsiders_and_waiting_players_are_refused_privately(table):

@@ -85,3 +85,31 @@ async def test_unposted_turn_is_published_with_the_next_post(table):
         state = await table.step()
     new = table.fake.channel_messages()[posts:]
     assert any(f"{name} drew 2 cards" in s.content for s in new), [s.content for s in new]
+
+
+async def test_a_turn_committed_but_never_posted_is_posted_at_start_up(table):
+    """A crash between the commit and the channel post: the restart posts it."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    seat = state.current
+    claim = next((a for a in engine.legal_actions(state, seat)
+                  if isinstance(a, engine.Claim)), None)
+    action = claim or engine.DrawTickets()
+    class Crash:
+        async def publish(self, update):
+            raise ConnectionResetError("the process dies before the post")
+
+    table.bot.service.publisher = Crash()
+    await table.bot.service.act(table.game_id, table.seat_user(state, seat), action)
+    posts = len(table.fake.channel_messages())
+    await table.restart()
+    new = table.fake.channel_messages()[posts:]
+    name = state.config.players[seat]
+    assert new and any(name in s.content for s in new), [s.content for s in new]
+    if claim is not None:
+        assert any(f"{name} claimed" in s.content for s in new)
+        assert new[-1].files[0][1].startswith(b"BOARD")
+    await table.restart()  # nothing is posted twice
+    assert len(table.fake.channel_messages()) == posts + len(new)
