@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -37,6 +37,10 @@ from maps import load_map
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+# Buttons whose action takes no argument (the engine picks a tunnel's extra cards).
+BUTTON_ACTIONS: dict[str, Callable[[], Action]] = {
+    "blind": DrawBlind, "tickets": DrawTickets, "pay": PayTunnel, "decline": DeclineTunnel,
+}
 MISSING: Any = discord.utils.MISSING
 
 
@@ -442,18 +446,9 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             assert c.slot is not None
             await perform(interaction, gid, DrawFaceUp(slot=c.slot), expect_version=c.version,
                           responder=responder)
-        case "blind":
-            await perform(interaction, gid, DrawBlind(), expect_version=c.version,
-                          responder=responder)
-        case "tickets":
-            await perform(interaction, gid, DrawTickets(), expect_version=c.version,
-                          responder=responder)
-        case "pay":
-            await perform(interaction, gid, PayTunnel(), expect_version=c.version,
-                          responder=responder)
-        case "decline":
-            await perform(interaction, gid, DeclineTunnel(), expect_version=c.version,
-                          responder=responder)
+        case "blind" | "tickets" | "pay" | "decline":
+            await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
+                          expect_version=c.version, responder=responder)
         case "keep":
             if not values or not all(v.isdigit() and len(v) < 10 for v in values):
                 raise Refusal("Choose the tickets to keep from the list.")

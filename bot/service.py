@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import engine
 import engine.events as engine_events
 from bot import presenters
-from bot.storage import ActionRow, GameRow, SeatRow, Storage, StorageError
+from bot.storage import GameRow, SeatRow, Storage, StorageError
 from engine import (
     ACTION_ADAPTER,
     Action,
@@ -175,6 +175,7 @@ class GameService:
         self.storage = storage
         self.publisher = publisher
         self.maps = supported_maps()
+        self.seeds: random.Random = random.SystemRandom()  # tests set a seeded one
         self._games: OrderedDict[int, Game] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._post_locks: dict[int, asyncio.Lock] = {}
@@ -254,9 +255,6 @@ class GameService:
             row = await self.storage.latest_game(channel_id)
         return None if row is None else await self.info(row.id)
 
-    async def action_log(self, game_id: int) -> list[ActionRow]:
-        return await self.storage.actions(game_id)
-
     # -- lobby --------------------------------------------------------------------------
 
     async def create(
@@ -310,7 +308,7 @@ class GameService:
             rules = load_map(game.row.map_id).rules
             if len(game.seats) < rules.players_min:
                 raise Refusal(f"At least {rules.players_min} players are needed to start.")
-            seed = random.SystemRandom().randrange(2**62) if seed is None else seed
+            seed = self.seeds.randrange(2**62) if seed is None else seed
             order = list(game.seats)
             random.Random(seed).shuffle(order)  # seat order is random (rules, setup)
             seats = [SeatRow(i, s.user_id, s.name) for i, s in enumerate(order)]

@@ -72,6 +72,7 @@ class Table:
         await self.bot.close()
         self.bot = make_bot(self.db_path)
         await self.fake.connect(self.bot)
+        self.bot.service.seeds = random.Random(self.rng.random())
 
     async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
         uid = self.users[user] if isinstance(user, str) else user
@@ -281,6 +282,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     bot = make_bot(tmp_path / "ttr.sqlite3")
     await fake.connect(bot)
     t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot)
+    bot.service.seeds = random.Random(11)  # the same games every run
     yield t
     await t.bot.close()
     assert fake.unexpected == [], fake.unexpected
