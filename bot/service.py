@@ -98,11 +98,9 @@ class Update:
     game_id: int
     channel_id: int
     version: int
-    map_id: str
     lines: list[str]
     view: PublicView
     mentions: list[str]  # '<@id>' per seat
-    waiting: list[int]  # user ids who must act now
     dms: list[DirectMessage]
     dm_closed: list[int]  # user ids known to refuse DMs who must act now
 
@@ -448,7 +446,6 @@ class GameService:
         state = game.state
         assert state is not None
         view = engine.public_view(state)
-        waiting = engine.waiting_for(state)
         dms, closed = [], []
         now = time.time()
         for seat in dm_seats:
@@ -464,9 +461,9 @@ class GameService:
                 text=self._dm_text(game, view, private)))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
-            map_id=game.row.map_id, lines=lines, view=view,
+            lines=lines, view=view,
             mentions=[f"<@{s.user_id}>" for s in game.seats],
-            waiting=[game.user_of(s) for s in waiting], dms=dms, dm_closed=closed)
+            dms=dms, dm_closed=closed)
 
     @staticmethod
     def _dm_text(game: Game, view: PublicView, private: PrivateView) -> str:
