@@ -385,12 +385,13 @@ def _reference_problems(m: MapData) -> list[str]:
             out.append(f"route {r.id} ({r.a}-{r.b}): no points for length {r.length}")
         if r.double_of is not None:
             twin = routes.get(r.double_of)
+            label = f"route {r.id} ({r.a}-{r.b})"
             if twin is None:
-                out.append(f"route {r.id}: double_of names unknown route {r.double_of}")
+                out.append(f"{label}: double_of names unknown route {r.double_of}")
             elif twin.double_of != r.id:
-                out.append(f"route {r.id}: double_of {r.double_of} is not symmetric")
+                out.append(f"{label}: double_of {r.double_of} is not symmetric")
             elif {twin.a, twin.b} != {r.a, r.b}:
-                out.append(f"route {r.id}: its double {twin.id} joins other cities")
+                out.append(f"{label}: its double {twin.id} joins other cities")
     for t in m.tickets:
         for c in t.cities:
             if c not in cities:
