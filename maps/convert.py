@@ -271,6 +271,24 @@ def _shares(source: dict[str, Any]) -> dict[str, Any]:
             "neutral_reveal_fraction": 0.5}
 
 
+def _festivals(source: dict[str, Any]) -> dict[str, Any]:
+    """Iberia's festival section: printed counts and table if the source has them."""
+    extra = source["extra"]
+    counts, table = extra.get("festival_cards_per_group"), extra.get("festival_score_table")
+    if not counts or not table:
+        return {**FESTIVALS, "piles": [], "scores": []}  # maps.estimate fills these
+    names: dict[str, list[str]] = {}
+    for c in source["cities"]:
+        if c.get("festival_group"):
+            names.setdefault(c["festival_group"], []).append(c["name"])
+    piles = [{"id": g, "name": " / ".join(names[g]), "cards": n} for g, n in counts.items()]
+    if isinstance(table, dict):  # one table per pile
+        for pile in piles:
+            pile["scores"] = table[pile["id"]]
+        table = next(iter(table.values()))
+    return {**FESTIVALS, "piles": piles, "scores": table}
+
+
 def _apply_corrections(map_id: str, data: dict[str, Any]) -> list[str]:
     applied = []
     for fix in CORRECTIONS.get(map_id, []):
@@ -352,7 +370,7 @@ def convert(map_id: str, source: dict[str, Any]) -> dict[str, Any]:
     if map_id == "world":
         rules["rails_and_sails"] = RAILS_AND_SAILS
     if map_id == "iberia":
-        rules["festivals"] = {**FESTIVALS, "piles": [], "scores": []}
+        rules["festivals"] = _festivals(source)
     board = {**BOARDS[map_id], "note": extra["coordinates"]}
     data: dict[str, Any] = {
         "id": map_id,
@@ -365,8 +383,8 @@ def convert(map_id: str, source: dict[str, Any]) -> dict[str, Any]:
         "tickets": _tickets(source),
     }
     data["notes"] += _apply_corrections(map_id, data)
-    if map_id == "iberia" and not data["tickets"]:
-        data = estimate.apply(data)
+    if map_id == "iberia":
+        data = estimate.apply(data)  # fills only what the source lacks
     return data
 
 

@@ -150,28 +150,37 @@ def festival_piles(cities: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def apply(data: dict[str, Any]) -> dict[str, Any]:
-    """Fill the estimated tickets and festival numbers into a converted Iberia map dict."""
+    """Fill Iberia's tickets and festival numbers where they are missing or estimated.
+
+    Printed values (entries without ``estimated``) are never replaced.
+    """
     out = dict(data)
-    city_ids = [c["id"] for c in data["cities"]]
-    out["tickets"] = generate_tickets(city_ids, data["routes"])
+    tickets = data["tickets"]
+    estimated_parts = []
+    if not tickets or all(t.get("estimated") for t in tickets):
+        out["tickets"] = generate_tickets([c["id"] for c in data["cities"]], data["routes"])
+        estimated_parts.append(
+            f"all 50 tickets (shortest path in spaces, +{FERRY_PREMIUM} when only a ferry "
+            "reaches the city, i.e. Palma)")
     rules = dict(data["rules"])
     festivals = dict(rules["festivals"])
-    festivals["piles"] = festival_piles(data["cities"])
-    festivals["scores"] = FESTIVAL_SCORES
-    festivals["extra_card_points"] = FESTIVAL_EXTRA_CARD
-    festivals["estimated"] = True
+    if not festivals.get("piles") or festivals.get("estimated"):
+        festivals.update(
+            piles=festival_piles(data["cities"]), scores=FESTIVAL_SCORES,
+            extra_card_points=FESTIVAL_EXTRA_CARD, estimated=True)
+        estimated_parts.append(
+            f"the festival cards per pile ({FESTIVAL_TOTAL}, Valencia "
+            f"{FESTIVAL_CARDS['valencia']}) and the festival table {FESTIVAL_SCORES} for "
+            f"1-{len(FESTIVAL_SCORES)} cards (fits the rulebook examples 3 Sevilla -> 6, "
+            f"7 Valencia -> 22); each card beyond adds {FESTIVAL_EXTRA_CARD}")
     rules["festivals"] = festivals
     out["rules"] = rules
-    out["status"] = "estimated"
     notes = [n for n in data.get("notes", []) if not n.startswith("ESTIMATED")]
-    notes.append(
-        "ESTIMATED (maps/estimate.py, no public source): all 50 tickets (shortest path in "
-        f"spaces, +{FERRY_PREMIUM} when only a ferry reaches the city, i.e. Palma), the "
-        "festival cards per pile (54, Valencia 7) and the festival table "
-        f"{FESTIVAL_SCORES} for 1-7 cards (fits the rulebook examples 3 Sevilla -> 6, "
-        f"7 Valencia -> 22); each card beyond 7 adds {FESTIVAL_EXTRA_CARD}. Replace with "
-        "the printed values when known (data change only)."
-    )
+    if estimated_parts:
+        out["status"] = "estimated"
+        notes.append(
+            "ESTIMATED (maps/estimate.py, no public source): " + "; ".join(estimated_parts)
+            + ". Replace with the printed values when known (data change only).")
     out["notes"] = notes
     return out
 

@@ -100,3 +100,34 @@ def test_partly_rough_route_is_refused() -> None:
              "tunnel": False, "double_of": None, "rough_terrain_spaces": 1, "cards_required": 4}
     with pytest.raises(ValueError, match="only 1 of 3 spaces are rough"):
         convert._route("world", route, {})
+
+
+def test_estimates_never_replace_printed_values() -> None:
+    raw = _iberia_raw()
+    for t in raw["tickets"]:
+        t["estimated"] = False
+    raw["tickets"][0]["points"] = 99
+    fest = raw["rules"]["festivals"]
+    fest["estimated"] = False
+    fest["scores"] = [5, 6]
+    out = estimate.apply(raw)
+    assert out["tickets"][0]["points"] == 99
+    assert out["rules"]["festivals"]["scores"] == [5, 6]
+    assert not any(n.startswith("ESTIMATED") for n in out["notes"])
+
+
+def test_printed_festival_data_in_the_source_is_used() -> None:
+    source: dict[str, Any] = {
+        "cities": [{"id": "porto", "name": "Porto", "festival_group": "porto"},
+                   {"id": "coimbra", "name": "Coimbra", "festival_group": "porto"},
+                   {"id": "sevilla", "name": "Sevilla", "festival_group": "sevilla"}],
+        "extra": {"festival_cards_per_group": {"porto": 4, "sevilla": 3},
+                  "festival_score_table": {"porto": [1, 2, 4, 8], "sevilla": [2, 4, 6]}},
+    }
+    fest = convert._festivals(source)
+    assert fest["piles"] == [
+        {"id": "porto", "name": "Porto / Coimbra", "cards": 4, "scores": [1, 2, 4, 8]},
+        {"id": "sevilla", "name": "Sevilla", "cards": 3, "scores": [2, 4, 6]},
+    ]
+    source["extra"]["festival_cards_per_group"] = None
+    assert convert._festivals(source)["piles"] == []  # left to maps.estimate
