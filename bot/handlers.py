@@ -200,7 +200,7 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
         name = f"Ticket to Ride – {load_map(map_id).name}" if map_id in service.maps else "TtR"
         try:
             made = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         except discord.HTTPException as exc:
             log.warning("cannot open a thread in %s: %s", channel.id, exc)
             await interaction.followup.send(

@@ -33,6 +33,8 @@ from engine import (
 )
 from maps import load_map
 
+CARDS = ("purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive")
+
 
 def json_renderer() -> Renderer:
     """A fast renderer whose bytes are the view it was given, so tests can read them back."""
@@ -61,6 +63,7 @@ class Table:
     # Every ticket ever dealt to anyone, and blind-drawn cards per turn: for leak checks.
     tickets_seen: set[tuple[str, ...]] = field(default_factory=set)
     last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
+    draws: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # seat -> this turn
     counts: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -226,6 +229,7 @@ class Table:
         ex = await self.play(state, seat, action)
         after = await self.stored_state()
         assert after.version == state.version + 1, (action, ex.text)
+        self._check_draw_lines(state, after, seat, action, ex)
         store = await Storage.open(str(self.db_path))
         try:
             last = (await store.actions(self.game_id, after=state.version))[0]
@@ -236,6 +240,26 @@ class Table:
             action = PayTunnel()
         assert (last.seat, applied) == (seat, action), ex.text
         return after
+
+    def _check_draw_lines(self, before: GameState, after: GameState, seat: int,
+                          action: engine.Action, ex: Exchange) -> None:
+        """The channel learns which market cards a player took, never the blind ones."""
+        turn = self.draws.setdefault(seat, {"blind": [], "up": []})
+        if isinstance(action, DrawBlind | DrawFaceUp):
+            gained = [engine.private_view(after, seat).hand.get(c, 0)
+                      - engine.private_view(before, seat).hand.get(c, 0) for c in CARDS]
+            colour = CARDS[gained.index(1)]
+            turn["blind" if isinstance(action, DrawBlind) else "up"].append(colour)
+        name = before.config.players[seat]
+        for sent in ex.sent:
+            for line in sent.content.splitlines() if sent.public else []:
+                if line.startswith(f"{name} drew") or line.startswith(f"{name} took"):
+                    for colour in set(turn["blind"]) - set(turn["up"]):
+                        assert colour not in line, (line, turn)
+                    if turn["blind"]:
+                        self.counts["blind_lines_checked"] = (
+                            self.counts.get("blind_lines_checked", 0) + 1)
+                    self.draws.pop(seat, None)
 
     async def play_to_end(self, prefer: str = "", limit: int = 3000) -> GameState:
         for _ in range(limit):

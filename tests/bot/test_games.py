@@ -29,6 +29,7 @@ async def test_two_player_usa_game_to_the_end(table):
     table.assert_no_secrets_before_final()
     assert {"keep_tickets", "claim"} <= set(table.counts)
     assert table.counts.get("draw_face_up", 0) + table.counts.get("draw_blind", 0) > 0
+    assert table.counts.get("blind_lines_checked", 0) > 0
 
 
 async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):

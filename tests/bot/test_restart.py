@@ -44,6 +44,7 @@ async def test_restart_in_the_middle_of_a_tunnel_decision_then_finish(table):
             break
     assert state.phase == "game_over"
     assert any("Final scores" in s.content for s in table.fake.channel_messages())
+    table.assert_no_secrets_before_final()
 
 
 async def test_a_bad_snapshot_is_rebuilt_from_the_action_log(table):
