@@ -178,6 +178,12 @@ CORRECTIONS: dict[str, list[Correction]] = {
         ),
         Correction("city", "france", "lon", None, 2.9, "see lat"),
     ],
+    "world": [
+        Correction(
+            "city", "antarctica", "name", "Antarctic Ocean (transit spot)", "Antarctic Ocean",
+            "players see this name; 'transit spot' is a data remark, kept in transit_point",
+        ),
+    ],
 }
 
 
