@@ -344,9 +344,14 @@ def _notes(map_id: str, source: dict[str, Any]) -> list[str]:
             "Board graph from one hobby transcription (smirea/ticket-to-ride, from a board "
             "photo); x/y are pixels on that 1200x924 photo. Not checked against an image here.",
             "France is an ordinary city (seed 004).",
+            "Route points 1-5: RULES.md default table (the source marks them as assumed).",
         ],
         "world": [
             "Routes: three hobby sources agree on all 130 after resolution (see route notes).",
+            "Tickets: 48 two-city tickets agree in two sources; these come from the TTS-mod "
+            "card transcription only: " + ", ".join(
+                "-".join(t["cities"]) for t in source["tickets"] if not t.get("sources_agree")
+            ) + ".",
             "Tour tickets: the TTS-mod transcription labels the values exact < any < fail; "
             "seed 002 says the highest value is for the printed order, the middle one for "
             "any order and the lowest is lost on failure, so values are assigned by rank.",
