@@ -18,8 +18,8 @@ from discord import app_commands
 import engine
 from bot import components, handlers, presenters
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
-from bot.service import GameInfo, Refusal
-from engine import BuildStation, Claim
+from bot.service import Refusal
+from engine import Action, BuildStation, Claim, GameState
 from maps import load_map
 
 log = logging.getLogger(__name__)
@@ -29,8 +29,9 @@ Choice = app_commands.Choice
 _guarded = handlers.guarded
 
 
-async def _my_state(interaction: discord.Interaction[Any]) -> tuple[GameInfo, int] | None:
-    """The channel's running game and the user's seat, for autocomplete (None: offer nothing)."""
+async def _my_game(interaction: discord.Interaction[Any]) -> tuple[str, GameState, int] | None:
+    """Map, state and seat of the asking player in this channel's running game, or None
+    (then autocomplete offers nothing)."""
     try:
         info = await channel_game(interaction)
     except Refusal:
@@ -38,7 +39,15 @@ async def _my_state(interaction: discord.Interaction[Any]) -> tuple[GameInfo, in
     seat = info.seat_of(interaction.user.id)
     if seat is None or info.state is None:
         return None
-    return info, seat
+    return info.row.map_id, info.state, seat
+
+
+async def _legal(interaction: discord.Interaction[Any]) -> tuple[str, list[Action]]:
+    found = await _my_game(interaction)
+    if found is None:
+        return "", []
+    map_id, state, seat = found
+    return map_id, engine.legal_actions(state, seat)
 
 
 def _match(current: str, label: str) -> bool:
@@ -49,65 +58,48 @@ def _match(current: str, label: str) -> bool:
 
 async def route_autocomplete(interaction: discord.Interaction[Any],
                              current: str) -> list[Choice[str]]:
-    found = await _my_state(interaction)
-    if found is None:
-        return []
-    info, seat = found
-    assert info.state is not None
+    map_id, legal = await _legal(interaction)
     colours: dict[int, list[str]] = {}
-    for a in engine.legal_actions(info.state, seat):
+    for a in legal:
         if isinstance(a, Claim):
             colours.setdefault(a.route, []).append(claim_colour(a.cards))
-    out = []
-    for route_id, paints in colours.items():
-        label = f"{presenters.route_label(info.row.map_id, route_id)} — {', '.join(paints)}"
-        if _match(current, label):
-            out.append(Choice(name=label[:100], value=str(route_id)))
-    return out[:25]
+    labels = [(f"{presenters.route_label(map_id, r)} — {', '.join(paints)}", r)
+              for r, paints in colours.items()]
+    return [Choice(name=label[:100], value=str(r)) for label, r in labels
+            if _match(current, label)][:25]
 
 
 async def colour_autocomplete(interaction: discord.Interaction[Any],
                               current: str) -> list[Choice[str]]:
-    found = await _my_state(interaction)
-    if found is None:
-        return []
-    info, seat = found
-    assert info.state is not None
+    """Colours for the route (``/ttr claim``) or city (``/ttr station``) already chosen."""
+    _, legal = await _legal(interaction)
     ns = interaction.namespace
-    out: list[Choice[str]] = []
-    for a in engine.legal_actions(info.state, seat):
-        wanted = (
-            (isinstance(a, Claim) and str(a.route) == str(getattr(ns, "route", "")))
-            or (isinstance(a, BuildStation) and a.city == getattr(ns, "city", None)))
-        if not isinstance(a, Claim | BuildStation) or not wanted:
-            continue
-        pay = presenters.cards_text(a.cards)
-        colour = claim_colour(a.cards)
-        if current.lower() in colour:
-            out.append(Choice(name=f"{colour} (pay {pay})"[:100], value=colour))
+    route, city = str(getattr(ns, "route", "")), getattr(ns, "city", None)
+    out = []
+    for a in legal:
+        if (isinstance(a, Claim) and str(a.route) == route) or (
+                isinstance(a, BuildStation) and a.city == city):
+            colour = claim_colour(a.cards)
+            if current.lower() in colour:
+                out.append(Choice(name=f"{colour} (pay {presenters.cards_text(a.cards)})"[:100],
+                                  value=colour))
     return out[:25]
 
 
 async def city_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
-    found = await _my_state(interaction)
-    if found is None:
-        return []
-    info, seat = found
-    assert info.state is not None
-    cities = sorted({a.city for a in engine.legal_actions(info.state, seat)
-                     if isinstance(a, BuildStation)})
-    named = sorted((presenters.city_name(info.row.map_id, c), c) for c in cities)
+    map_id, legal = await _legal(interaction)
+    cities = {a.city for a in legal if isinstance(a, BuildStation)}
+    named = sorted((presenters.city_name(map_id, c), c) for c in cities)
     return [Choice(name=n, value=c) for n, c in named if _match(current, n)][:25]
 
 
 async def card_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
-    found = await _my_state(interaction)
+    found = await _my_game(interaction)
     options = [Choice(name="The deck (blind)", value="deck")]
     if found is not None:
-        assert found[0].state is not None
-        market = engine.public_view(found[0].state).market
+        market = engine.public_view(found[1]).market
         options += [Choice(name=f"Slot {i + 1}: {c}", value=str(i + 1))
                     for i, c in enumerate(market) if c]
     return [c for c in options if _match(current, c.name)]
