@@ -258,8 +258,7 @@ def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
             return (f"You claimed {presenters.route_label(map_id, e.route)} for {e.points} "
                     f"points.{over}", None)
         if isinstance(e, TunnelDeclined):
-            why = "" if e.could_pay else " You could not pay the extra cards."
-            return f"The tunnel was not built; your cards are back in your hand.{why}{over}", None
+            return f"The tunnel was not built; your cards are back in your hand.{over}", None
         if isinstance(e, StationBuilt):
             return f"You built a station in {presenters.city_name(map_id, e.city)}.{over}", None
     return "Done." + over, None

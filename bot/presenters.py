@@ -162,7 +162,6 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
             return (f"{who} tried the tunnel {route_label(map_id, e.route)}: "
                     f"revealed {shown} → {need}")
         case TunnelDeclined():
-            # ``could_pay`` says something about the hand: never shown.
             return (f"{who} gave up the tunnel {route_label(map_id, e.route)} "
                     "and took the cards back")
         case StationBuilt():

@@ -15,8 +15,10 @@ from engine.actions import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    GiveNeutralShare,
     KeepTickets,
     PayTunnel,
+    TakeShare,
 )
 from engine.errors import IllegalAction
 from engine.game import apply, legal_actions, new_game, replay, waiting_for

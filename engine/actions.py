@@ -60,6 +60,20 @@ class BuildStation(_Action):
     cards: CardCounts
 
 
+class TakeShare(_Action):
+    """Pennsylvania: take the top share of one company shown on the route just claimed."""
+
+    type: Literal["take_share"] = "take_share"
+    company: str
+
+
+class GiveNeutralShare(_Action):
+    """Pennsylvania, 2 players: put one shown company's top share into the neutral pile."""
+
+    type: Literal["give_neutral_share"] = "give_neutral_share"
+    company: str
+
+
 Action = Annotated[
     KeepTickets
     | DrawFaceUp
@@ -68,7 +82,9 @@ Action = Annotated[
     | Claim
     | PayTunnel
     | DeclineTunnel
-    | BuildStation,
+    | BuildStation
+    | TakeShare
+    | GiveNeutralShare,
     Field(discriminator="type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

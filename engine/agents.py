@@ -37,7 +37,12 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
         keep = rng.sample(offer, rng.randint(state.keep_min[seat], len(offer)))
         return KeepTickets(tickets=[board.t_ids[t] for t in keep])
     if phase == "tunnel":
-        return PayTunnel() if rng.random() < 0.75 else DeclineTunnel()
+        tunnel = state.tunnel
+        assert tunnel is not None
+        affordable = payment.cheapest_tunnel_extra(state.hands[seat], tunnel.extra, tunnel.color)
+        return PayTunnel() if affordable and rng.random() < 0.75 else DeclineTunnel()
+    if phase not in ("turn", "second_draw"):  # a map module's decision: few options
+        return rng.choice(legal_actions(state, seat))
     if phase == "turn":
         hand = state.hands[seat]
         owner, lengths = state.owner, board.r_len

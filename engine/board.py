@@ -32,6 +32,12 @@ class Board:
     r_any_sub: tuple[int, ...]  # cards that may replace one coloured card (0: none)
     r_twin: tuple[int, ...]  # index of the parallel route, -1 if none
     r_points: tuple[int, ...]
+    # Graph nodes of each route's ends. A city that does not connect through (Pennsylvania's
+    # Ontario) has one node per neighbour, so no chain of routes passes through it.
+    r_na: tuple[int, ...]
+    r_nb: tuple[int, ...]
+    n_nodes: int
+    city_nodes: tuple[tuple[int, ...], ...]
     routes_at: tuple[tuple[int, ...], ...]  # city index -> indexes of routes touching it
     t_ids: tuple[int, ...]
     t_index: dict[int, int]
@@ -61,6 +67,19 @@ def board_for(map_id: str) -> Board:
     for i, r in enumerate(m.routes):
         routes_at[cidx[r.a]].append(i)
         routes_at[cidx[r.b]].append(i)
+    nodes: dict[tuple[int, int], int] = {}  # (split city, neighbour) -> its extra node
+
+    def node(city: str, other: str) -> int:
+        c = cidx[city]
+        if m.cities[c].connects_through:
+            return c
+        return nodes.setdefault((c, cidx[other]), len(m.cities) + len(nodes))
+
+    r_na = tuple(node(r.a, r.b) for r in m.routes)
+    r_nb = tuple(node(r.b, r.a) for r in m.routes)
+    city_nodes = [[i] for i in range(len(m.cities))]
+    for (c, _), extra in nodes.items():
+        city_nodes[c] = [*(n for n in city_nodes[c] if n != c), extra]
     return Board(
         map=m,
         rules=m.rules,
@@ -78,6 +97,10 @@ def board_for(map_id: str) -> Board:
         r_any_sub=tuple(r.any_cards_substitute or 0 for r in m.routes),
         r_twin=tuple(-1 if r.double_of is None else ridx[r.double_of] for r in m.routes),
         r_points=tuple(m.rules.route_points[r.length] for r in m.routes),
+        r_na=r_na,
+        r_nb=r_nb,
+        n_nodes=len(m.cities) + len(nodes),
+        city_nodes=tuple(tuple(x) for x in city_nodes),
         routes_at=tuple(tuple(x) for x in routes_at),
         t_ids=tuple(t.id for t in m.tickets),
         t_index={t.id: i for i, t in enumerate(m.tickets)},

@@ -62,7 +62,6 @@ class TunnelRevealed:
 class TunnelDeclined:
     seat: int
     route: int
-    could_pay: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +69,14 @@ class StationBuilt:
     seat: int
     city: str
     cards: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ShareTaken:
+    """``seat`` took a share (for the neutral investor if ``neutral``); which one is secret."""
+
+    seat: int
+    neutral: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +117,7 @@ Event = (
     | TunnelRevealed
     | TunnelDeclined
     | StationBuilt
+    | ShareTaken
     | LastRound
     | TurnSkipped
     | TurnStarted

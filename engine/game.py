@@ -69,7 +69,7 @@ def new_game(config: GameConfig) -> GameState:
     rng.shuffle(deck)
     state.deck = deck
     for hand in state.hands:
-        for _ in range(4):
+        for _ in range(rules.starting_cards):
             hand[deck.pop()] += 1
     _refill_market(state, 0, [])
     board = state.board
@@ -85,6 +85,8 @@ def new_game(config: GameConfig) -> GameState:
         state.keep_min[seat] = min(deal.keep_min, len(offer))
     state.ticket_deck = regular  # undealt long tickets leave the game unseen
     state.first_player = state.current = rng.randrange(n)
+    for module in rule_modules(state):
+        module.setup(state)
     return state
 
 
@@ -127,6 +129,9 @@ def require_turn(state: GameState, seat: int, *phases: str) -> None:
         raise IllegalAction(f"It is {player_name(state, seat=state.current)}'s turn, not yours.")
     if phase in phases:
         return
+    for module in rule_modules(state):
+        if phase in module.phases:
+            raise IllegalAction(module.phases[phase])
     raise IllegalAction(
         {
             "second_draw": "Finish your draw first: take a second card from the market "
@@ -371,8 +376,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     )
     if extra == 0:
         return _finish_tunnel(state, tunnel, [0] * len(pay), events)
-    if payment.cheapest_tunnel_extra(hand, extra, colour) is None:
-        return _decline_tunnel_now(state, tunnel, events, could_pay=False)
+    # Even a player who cannot pay gets the decision: skipping it would tell the table so.
     state.tunnel = tunnel
     state.phase = "tunnel"
     return events
@@ -386,6 +390,9 @@ def _complete_claim(
     state.trains[seat] -= board.r_len[r]
     state.scores[seat] += board.r_points[r]
     events.append(RouteClaimed(seat, board.route_ids[r], names_from_counts(pay), board.r_points[r]))
+    for module in rule_modules(state):
+        if module.on_claim(state, seat, r, events):
+            return events  # a decision of the module's is pending; it ends the turn
     return end_turn(state, events)
 
 
@@ -401,7 +408,7 @@ def _finish_tunnel(
 
 
 def _decline_tunnel_now(
-    state: GameState, tunnel: TunnelPending, events: list[Event], could_pay: bool
+    state: GameState, tunnel: TunnelPending, events: list[Event]
 ) -> list[Event]:
     hand = state.hands[tunnel.seat]
     for c, n in enumerate(tunnel.paid):
@@ -409,7 +416,7 @@ def _decline_tunnel_now(
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
     state.phase = "turn"
-    events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route], could_pay))
+    events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route]))
     return end_turn(state, events)
 
 
@@ -426,7 +433,9 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
     if action.cards is None:
         extra = payment.cheapest_tunnel_extra(hand, tunnel.extra, tunnel.color)
         if extra is None:
-            raise IllegalAction(f"The tunnel needs {tunnel.extra} more {played}; you cannot pay.")
+            raise IllegalAction(
+                f"The tunnel needs {tunnel.extra} more {played}; you cannot pay, so decline it."
+            )
     else:
         chosen = counts_from_names(action.cards)
         if chosen is None or not payment.tunnel_extra_ok(chosen, tunnel.extra, tunnel.color):
@@ -443,7 +452,7 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
     require_turn(state, seat, "tunnel")
     assert state.tunnel is not None
-    return _decline_tunnel_now(state, state.tunnel, [], could_pay=True)
+    return _decline_tunnel_now(state, state.tunnel, [])
 
 
 # Turn order and the end -------------------------------------------------------------------
@@ -490,6 +499,8 @@ def _game_over(state: GameState, reason: str, events: list[Event]) -> None:
 
     state.phase = "game_over"
     state.reason = reason
+    for module in rule_modules(state):
+        module.on_game_over(state)
     final = final_scores(state)
     events.append(GameEnded(state.current, reason, tuple(final.winners)))
 
@@ -519,6 +530,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         # Every subset is legal; offer the minimal keeps and keeping all.
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
         return [KeepTickets(tickets=list(k)) for k in _keep_choices(offer, state.keep_min[seat])]
+    for module in rule_modules(state):
+        if phase in module.phases:
+            return module.phase_actions(state, seat)
     hand = state.hands[seat]
     if phase == "tunnel":
         assert state.tunnel is not None

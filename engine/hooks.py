@@ -16,15 +16,44 @@ Handler = Callable[["GameState", int, "Action"], "list[Event]"]
 class RuleModule:
     # Action types this module handles, with their handlers.
     handlers: ClassVar[dict[type[Any], Handler]] = {}
+    # Phases this module adds (decisions it leaves pending), with what to tell a player
+    # who tries something else meanwhile.
+    phases: ClassVar[dict[str, str]] = {}
+
+    def setup(self, state: GameState) -> None:
+        """Initialise this module's part of ``state.ext`` when a game starts."""
 
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
         """Extra actions ``seat`` may take as the main action of a turn."""
+        return []
+
+    def phase_actions(self, state: GameState, seat: int) -> list[Action]:
+        """What ``seat`` may do in one of this module's phases."""
         return []
 
     def can_act(self, state: GameState, seat: int) -> bool:
         """Whether ``seat`` could take one of this module's turn actions."""
         return False
 
+    def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
+        """React to a completed claim; True if it left a decision pending (the turn goes on)."""
+        return False
+
+    def on_game_over(self, state: GameState) -> None:
+        """Last changes before the final scoring (e.g. reveal a hidden pile)."""
+
     def borrowed_routes(self, state: GameState, seat: int) -> list[int]:
         """Route indexes of other players that count for ``seat``'s tickets at the end."""
         return []
+
+    def final_points(self, state: GameState) -> list[dict[str, int]]:
+        """Per seat, the map's extra points at the end, by a label players read."""
+        return [{} for _ in range(state.n_players)]
+
+    def public_fields(self, state: GameState) -> dict[str, Any]:
+        """Fields of ``PublicView`` this module fills (public facts only)."""
+        return {}
+
+    def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
+        """Fields of ``PrivateView`` this module fills for ``seat``."""
+        return {}

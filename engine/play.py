@@ -13,14 +13,14 @@ import sys
 from engine import GameConfig, apply, new_game, public_view, waiting_for
 from engine.agents import random_action
 from engine.events import GameEnded, LastRound, RouteClaimed, StationBuilt
-from maps import map_ids
+from engine.modules import playable_maps
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--map", default="usa", choices=map_ids())
+    parser.add_argument("--map", default="usa", choices=playable_maps())
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{p.rank}. {p.name:<4}{p.routes:7}{tickets:9}{p.tickets_completed:6}"
             f"{p.longest_path:6}{bonus:7}{p.unused_stations_bonus:10}{p.total:7}"
         )
+    for p in final.players:
+        if p.extras:
+            print(f"   {p.name}: " + ", ".join(f"{k} {v:+}" for k, v in p.extras.items()))
     print("winner: " + ", ".join(state.config.players[s] for s in final.winners))
     return 0
 

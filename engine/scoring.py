@@ -15,21 +15,26 @@ def ticket_network(state: GameState, seat: int) -> list[int]:
     routes = [r for r, s in enumerate(state.owner) if s == seat]
     for module in rule_modules(state):
         routes += module.borrowed_routes(state, seat)
-    return components(len(board.city_ids), [(board.r_a[r], board.r_b[r]) for r in routes])
+    return components(board.n_nodes, [(board.r_na[r], board.r_nb[r]) for r in routes])
 
 
 def connected_tickets(state: GameState, seat: int) -> set[int]:
     """Indexes of ``seat``'s tickets that are completed now."""
     labels = ticket_network(state, seat)
     board = state.board
-    return {t for t in state.tickets[seat] if labels[board.t_a[t]] == labels[board.t_b[t]]}
+    nodes = board.city_nodes
+    return {
+        t
+        for t in state.tickets[seat]
+        if {labels[n] for n in nodes[board.t_a[t]]} & {labels[n] for n in nodes[board.t_b[t]]}
+    }
 
 
 def longest_path(state: GameState, seat: int) -> int:
     board = state.board
     return longest_trail(
         [
-            (board.r_a[r], board.r_b[r], board.r_len[r])
+            (board.r_na[r], board.r_nb[r], board.r_len[r])
             for r, s in enumerate(state.owner)
             if s == seat
         ]
@@ -48,6 +53,10 @@ def final_scores(state: GameState) -> FinalScores:
     best_path, most_done = max(longest), max(completed)
     stations_per = rules.stations.per_player if rules.stations else 0
     unused_points = rules.stations.unused_points if rules.stations else 0
+    extras: list[dict[str, int]] = [{} for _ in range(n)]
+    for module in rule_modules(state):
+        for seat, points in enumerate(module.final_points(state)):
+            extras[seat].update(points)
     rows: list[PlayerScore] = []
     for seat in range(n):
         tickets = [
@@ -70,6 +79,7 @@ def final_scores(state: GameState) -> FinalScores:
             + path_bonus
             + tickets_bonus
             + unused * unused_points
+            + sum(extras[seat].values())
         )
         rows.append(
             PlayerScore(
@@ -83,6 +93,7 @@ def final_scores(state: GameState) -> FinalScores:
                 most_tickets_bonus=tickets_bonus,
                 stations_used=stations_per - unused,
                 unused_stations_bonus=unused * unused_points,
+                extras=extras[seat],
                 total=total,
                 rank=0,
             )

@@ -8,17 +8,26 @@ render, and the renderer never needs the full state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.cards import CARD_NAMES
 
 if TYPE_CHECKING:
+    from engine.hooks import RuleModule
     from engine.state import GameState
 
 Phase = Literal[
-    "choose_initial_tickets", "turn", "second_draw", "choose_tickets", "tunnel", "game_over"
+    "choose_initial_tickets",
+    "turn",
+    "second_draw",
+    "choose_tickets",
+    "tunnel",
+    "choose_share",
+    "choose_neutral_share",
+    "game_over",
 ]
 
 
@@ -64,6 +73,9 @@ class PublicView(_View):
     last_round: bool
     tunnel: PendingTunnel | None = None
     final: FinalScores | None = None
+    # Pennsylvania: shares left in each company's stack, and the neutral pile's size.
+    share_stacks: dict[str, int] = {}
+    neutral_shares: int = 0
 
 
 class TicketView(_View):
@@ -80,6 +92,9 @@ class PrivateView(_View):
     tickets: list[TicketView]
     offered: list[TicketView]  # tickets drawn and waiting for the keep decision
     keep_min: int  # how many of ``offered`` must be kept (0 when nothing is offered)
+    # Pennsylvania: share numbers held per company, and companies to choose from now.
+    shares: dict[str, list[int]] = {}
+    share_options: list[str] = []
 
 
 class TicketResult(_View):
@@ -99,6 +114,7 @@ class PlayerScore(_View):
     most_tickets_bonus: int
     stations_used: int
     unused_stations_bonus: int
+    extras: dict[str, int] = {}  # the map's own points by label (e.g. "PRR shares, 1st")
     total: int
     rank: int  # 1 = winner; equal ranks share the place
 
@@ -166,6 +182,7 @@ def public_view(state: GameState) -> PublicView:
             extra=tunnel.extra,
         ),
         final=final_scores(state) if over else None,
+        **_module_fields(state, lambda m: m.public_fields(state)),
     )
 
 
@@ -194,4 +211,16 @@ def private_view(state: GameState, seat: int) -> PrivateView:
         tickets=[ticket(t) for t in state.tickets[seat]],
         offered=[ticket(t) for t in state.offered[seat]],
         keep_min=state.keep_min[seat],
+        **_module_fields(state, lambda m: m.private_fields(state, seat)),
     )
+
+
+def _module_fields(
+    state: GameState, fields: Callable[[RuleModule], dict[str, Any]]
+) -> dict[str, Any]:
+    from engine.game import rule_modules
+
+    out: dict[str, Any] = {}
+    for module in rule_modules(state):
+        out.update(fields(module))
+    return out

@@ -9,9 +9,11 @@ from __future__ import annotations
 from functools import cache
 
 from engine.hooks import RuleModule
+from engine.modules.shares import Shares
 from engine.modules.stations import Stations
+from maps import load_map, map_ids
 
-MODULES: dict[str, RuleModule] = {"stations": Stations()}
+MODULES: dict[str, RuleModule] = {"stations": Stations(), "shares": Shares()}
 
 
 class UnsupportedMap(ValueError):
@@ -26,5 +28,6 @@ def modules_for(map_id: str, names: tuple[str, ...]) -> tuple[RuleModule, ...]:
     return tuple(MODULES[n] for n in names)
 
 
-def supported(names: list[str]) -> bool:
-    return all(n in MODULES for n in names)
+def playable_maps() -> list[str]:
+    """Maps whose every mechanic this engine implements."""
+    return [m for m in map_ids() if all(n in MODULES for n in load_map(m).rules.modules)]

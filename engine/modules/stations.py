@@ -89,15 +89,15 @@ class Stations(RuleModule):
         own_stations = sorted(c for c, s in state.stations.items() if s == seat)
         if not own_stations or not state.tickets[seat]:
             return []
-        edges = [(board.r_a[r], board.r_b[r]) for r in range(len(owner)) if owner[r] == seat]
+        edges = [(board.r_na[r], board.r_nb[r]) for r in range(len(owner)) if owner[r] == seat]
         choices = [
             [
-                (board.r_a[r], board.r_b[r], r)
+                (board.r_na[r], board.r_nb[r], r)
                 for r in board.routes_at[city]
                 if owner[r] >= 0 and owner[r] != seat
             ]
             for city in own_stations
         ]
         tickets = [(board.t_a[t], board.t_b[t], board.t_points[t]) for t in state.tickets[seat]]
-        _, chosen = best_station_assignment(len(board.city_ids), edges, choices, tickets)
+        _, chosen = best_station_assignment(board.n_nodes, edges, choices, tickets)
         return [r for r in chosen if r is not None]

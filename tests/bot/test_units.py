@@ -53,7 +53,7 @@ def test_draw_lines_never_name_a_blind_card():
 def test_claim_and_ticket_lines_are_public_facts_only():
     lines = event_lines("europe", ["Ana"], [
         RouteClaimed(0, 1, {"red": 2}, 2), TicketsKept(0, 2, 1),
-        TunnelDeclined(0, 1, could_pay=False),
+        TunnelDeclined(0, 1),
     ])
     assert lines[0] == f"Ana claimed {route_label('europe', 1)} for 2 points, paying 2 red"
     assert lines[1] == "Ana kept 2 of 3 destination tickets"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Claim, DeclineTunnel, DrawBlind, PayTunnel, apply, public_view
+from engine import Claim, DeclineTunnel, DrawBlind, PayTunnel, apply, legal_actions, public_view
 from engine.cards import LOCO
 
 # München–Venezia: blue tunnel of length 2. Paris–Zürich: gray tunnel of length 3.
@@ -69,7 +69,6 @@ def test_declining_returns_the_played_cards_and_ends_the_turn(
     apply(state, seat, Claim(route=r, cards={"blue": 2}))
     events = apply(state, seat, DeclineTunnel())
     assert kinds(events) == ["TunnelDeclined", "TurnStarted"]
-    assert events[0].could_pay is True
     assert state.hands[seat][cards("blue")] == 3
     assert state.owner[state.board.route_index[r]] == -1
     assert state.trains[seat] == 45
@@ -95,17 +94,22 @@ def test_no_match_claims_the_tunnel_at_once(started, set_hand, set_deck_top, rou
     )
 
 
-def test_tunnel_is_declined_automatically_when_the_player_cannot_pay(
-    started, set_hand, set_deck_top, route, cards, kinds
+def test_a_player_who_cannot_pay_still_gets_the_decision(
+    started, set_hand, set_deck_top, route, cards, kinds, illegal
 ):
+    """Skipping the decision would tell the table the hand cannot pay; only Decline is legal."""
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"blue": 2, "red": 5})
     set_deck_top(state, ["blue", "red", "red"])
     r = route(state, *MV)
     events = apply(state, seat, Claim(route=r, cards={"blue": 2}))
-    assert kinds(events) == ["TunnelRevealed", "TunnelDeclined", "TurnStarted"]
-    assert events[1].could_pay is False
+    assert kinds(events) == ["TunnelRevealed"]
+    assert state.phase == "tunnel" and state.current == seat
+    assert legal_actions(state, seat) == [DeclineTunnel()]
+    illegal(state, seat, PayTunnel(), "1 more blue cards or locomotives")
+    events = apply(state, seat, DeclineTunnel())
+    assert kinds(events) == ["TunnelDeclined", "TurnStarted"]
     assert state.hands[seat][cards("blue")] == 2
     assert state.owner[state.board.route_index[r]] == -1
     assert state.current == 1 - seat
@@ -140,7 +144,7 @@ def test_only_locomotives_played_extra_must_be_locomotives(
     assert state.owner[state.board.route_index[r]] == seat
 
 
-def test_only_locomotives_played_without_a_spare_locomotive_declines(
+def test_only_locomotives_played_cannot_pay_with_colour_cards(
     started, set_hand, set_deck_top, route, cards, kinds
 ):
     state = started("europe", 2)
@@ -148,7 +152,10 @@ def test_only_locomotives_played_without_a_spare_locomotive_declines(
     set_hand(state, seat, {"locomotive": 2, "blue": 3})
     set_deck_top(state, ["blue", "locomotive", "red"])
     events = apply(state, seat, Claim(route=route(state, *MV), cards={"locomotive": 2}))
-    assert kinds(events) == ["TunnelRevealed", "TunnelDeclined", "TurnStarted"]
+    assert kinds(events) == ["TunnelRevealed"] and events[0].extra == 1
+    assert legal_actions(state, seat) == [DeclineTunnel()]  # blue cards do not count
+    events = apply(state, seat, DeclineTunnel())
+    assert kinds(events) == ["TunnelDeclined", "TurnStarted"]
     assert state.hands[seat][LOCO] == 2 and state.hands[seat][cards("blue")] == 3
 
 
@@ -203,8 +210,9 @@ def test_extra_cards_come_from_the_rest_of_the_hand(started, set_hand, set_deck_
     seat = state.current
     set_hand(state, seat, {"blue": 2})  # both spent on the claim itself
     set_deck_top(state, ["locomotive", "red", "red"])
-    events = apply(state, seat, Claim(route=route(state, *MV), cards={"blue": 2}))
-    assert kinds(events)[1] == "TunnelDeclined"
+    apply(state, seat, Claim(route=route(state, *MV), cards={"blue": 2}))
+    # The two blue cards on the table cannot pay the extra card as well.
+    assert legal_actions(state, seat) == [DeclineTunnel()]
 
 
 def test_short_deck_reshuffles_the_discards_to_reveal_three(started, set_hand, route, cards, kinds):

@@ -1,0 +1,166 @@
+"""Pennsylvania's railroad shares.
+
+Claiming a route that shows company logos takes the top share of one shown
+company (the player chooses when several have shares left). In a 2-player
+game a neutral investor also gets one shown company's top share, face down;
+half of its pile is revealed before scoring and takes places from the players.
+Shares are secret: events and the public view only say that one was taken.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from engine.actions import Action, GiveNeutralShare, TakeShare
+from engine.errors import IllegalAction
+from engine.events import Event, ShareTaken
+from engine.game import end_turn, require_turn
+from engine.hooks import Handler, RuleModule
+from engine.state import GameState
+from maps.model import Shares as SharesConfig
+
+PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+def _config(state: GameState) -> SharesConfig:
+    shares = state.board.rules.shares
+    assert shares is not None
+    return shares
+
+
+def _ext(state: GameState) -> dict[str, Any]:
+    ext: dict[str, Any] = state.ext["shares"]
+    return ext
+
+
+def _stack_size(state: GameState, company: str) -> int:
+    return next(c.shares for c in _config(state).companies if c.id == company)
+
+
+def _available(state: GameState, route: int) -> list[str]:
+    taken = _ext(state)["taken"]
+    return [c for c in state.board.map.routes[route].shares if taken[c] < _stack_size(state, c)]
+
+
+def _neutral_game(state: GameState) -> bool:
+    return state.n_players in _config(state).neutral_investor_players
+
+
+def _take(state: GameState, seat: int, company: str, neutral: bool, events: list[Event]) -> None:
+    ext = _ext(state)
+    ext["taken"][company] += 1
+    share = [company, ext["taken"][company]]
+    (ext["neutral"] if neutral else ext["held"][seat]).append(share)
+    events.append(ShareTaken(seat, neutral))
+
+
+def _advance(state: GameState, seat: int, route: int, neutral: bool, events: list[Event]) -> bool:
+    """Hand out the claim's shares; True if a choice is left to ``seat``."""
+    while True:
+        options = _available(state, route)
+        if not options:
+            return False
+        if len(options) > 1:
+            _ext(state)["pending"] = {"route": route, "neutral": neutral, "options": options}
+            state.phase = "choose_neutral_share" if neutral else "choose_share"
+            return True
+        _take(state, seat, options[0], neutral, events)
+        if neutral or not _neutral_game(state):
+            return False
+        neutral = True
+
+
+def _choose(state: GameState, seat: int, company: str, neutral: bool) -> list[Event]:
+    require_turn(state, seat, "choose_neutral_share" if neutral else "choose_share")
+    ext = _ext(state)
+    pending = ext["pending"]
+    if company not in pending["options"]:
+        raise IllegalAction(f"Choose one of: {', '.join(pending['options'])}.")
+    events: list[Event] = []
+    _take(state, seat, company, neutral, events)
+    ext["pending"] = None
+    state.phase = "turn"
+    if (
+        not neutral
+        and _neutral_game(state)
+        and _advance(state, seat, pending["route"], True, events)
+    ):
+        return events
+    return end_turn(state, events)
+
+
+def take_share(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, TakeShare)
+    return _choose(state, seat, action.company, neutral=False)
+
+
+def give_neutral_share(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, GiveNeutralShare)
+    return _choose(state, seat, action.company, neutral=True)
+
+
+class Shares(RuleModule):
+    handlers: ClassVar[dict[type, Handler]] = {
+        TakeShare: take_share,
+        GiveNeutralShare: give_neutral_share,
+    }
+    phases: ClassVar[dict[str, str]] = {
+        "choose_share": "Choose which company's share to take for your route first.",
+        "choose_neutral_share": "Choose which company's share goes to the neutral investor first.",
+    }
+
+    def setup(self, state: GameState) -> None:
+        state.ext["shares"] = {
+            "taken": {c.id: 0 for c in _config(state).companies},
+            "held": [[] for _ in range(state.n_players)],
+            "neutral": [],
+            "revealed": [],
+            "pending": None,
+        }
+
+    def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
+        return _advance(state, seat, route, False, events)
+
+    def phase_actions(self, state: GameState, seat: int) -> list[Action]:
+        options = _ext(state)["pending"]["options"]
+        if state.phase == "choose_neutral_share":
+            return [GiveNeutralShare(company=c) for c in options]
+        return [TakeShare(company=c) for c in options]
+
+    def on_game_over(self, state: GameState) -> None:
+        ext = _ext(state)
+        pile = list(ext["neutral"])
+        state.rng.shuffle(pile)
+        ext["revealed"] = pile[: math.ceil(len(pile) * _config(state).neutral_reveal_fraction)]
+
+    def final_points(self, state: GameState) -> list[dict[str, int]]:
+        ext = _ext(state)
+        out: list[dict[str, int]] = [{} for _ in range(state.n_players)]
+        for company in _config(state).companies:
+            # (shares held, first share number, seat); the neutral investor is seat -1.
+            investors = []
+            for seat, held in [*enumerate(ext["held"]), (-1, ext["revealed"])]:
+                numbers = [n for c, n in held if c == company.id]
+                if numbers:
+                    investors.append((-len(numbers), min(numbers), seat))
+            for place, (_, _, seat) in enumerate(sorted(investors)):
+                if seat >= 0 and place < len(company.scores):
+                    out[seat][f"{company.id} shares ({PLACES[place]})"] = company.scores[place]
+        return out
+
+    def public_fields(self, state: GameState) -> dict[str, Any]:
+        ext = _ext(state)
+        return {
+            "share_stacks": {c.id: c.shares - ext["taken"][c.id] for c in _config(state).companies},
+            "neutral_shares": len(ext["neutral"]),
+        }
+
+    def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
+        ext = _ext(state)
+        held: dict[str, list[int]] = {}
+        for company, number in ext["held"][seat]:
+            held.setdefault(company, []).append(number)
+        pending = ext["pending"]
+        mine = pending is not None and state.current == seat
+        return {"shares": held, "share_options": list(pending["options"]) if mine else []}
