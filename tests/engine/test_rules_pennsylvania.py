@@ -120,7 +120,7 @@ def test_who_holds_which_share_is_not_public(started, set_hand, route):
     seat = state.current
     set_hand(state, seat, {"green": 2})
     events = claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
-    assert [e for e in events if type(e).__name__ == "ShareTaken"][0] == ShareTaken(seat, False)
+    assert ShareTaken(seat, False) in events
     before = public_view(state)
     held = state.ext["shares"]["held"]
     held[0], held[1], held[2] = held[2], held[0], held[1]
