@@ -57,3 +57,13 @@ async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
     final = next(s for s in public if "Final scores" in s.content)
     view = json.loads(final.files[0][1][5:])
     assert len(view["final"]["players"]) == 4
+
+
+async def test_two_player_nordic_game_to_the_end(table):
+    """Nordic's own payments (substitutes on ferries) and free face-up locomotives via the bot."""
+    await table.open_game(["Ana", "Ben"], "nordic")
+    state = await table.play_to_end()
+    assert state.phase == "game_over"
+    assert len([s for s in table.fake.channel_messages() if "Final scores" in s.content]) == 1
+    table.assert_no_secrets_before_final()
+    assert table.counts.get("claim", 0) > 0
