@@ -74,6 +74,20 @@ class GiveNeutralShare(_Action):
     company: str
 
 
+class DraftPick(_Action):
+    """Iberia: pick one ticket from the packet in front of you in a ticket draft."""
+
+    type: Literal["draft_pick"] = "draft_pick"
+    ticket: int
+
+
+class TakeFestival(_Action):
+    """Iberia: take the festival cards of this pile (when the route claimed reaches two)."""
+
+    type: Literal["take_festival"] = "take_festival"
+    pile: str
+
+
 Action = Annotated[
     KeepTickets
     | DrawFaceUp
@@ -84,7 +98,9 @@ Action = Annotated[
     | DeclineTunnel
     | BuildStation
     | TakeShare
-    | GiveNeutralShare,
+    | GiveNeutralShare
+    | DraftPick
+    | TakeFestival,
     Field(discriminator="type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

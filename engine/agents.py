@@ -22,7 +22,7 @@ from engine.actions import (
     PayTunnel,
 )
 from engine.cards import LOCO, names_from_counts
-from engine.game import claim_problem, legal_actions
+from engine.game import claim_problem, legal_actions, tickets_closed
 from engine.modules.stations import station_cost
 from engine.state import GameState
 
@@ -60,7 +60,7 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
                 options = payment.cheapest_claims(board, r, hand)
                 return Claim(route=board.route_ids[r], cards=names_from_counts(rng.choice(options)))
         roll = rng.random()
-        if roll < 0.04 and state.ticket_deck:
+        if roll < 0.04 and tickets_closed(state) is None:
             return DrawTickets()
         if roll > 0.97 and state.stations_left[seat]:
             costs = payment.cheapest_stations(hand, station_cost(state, seat))

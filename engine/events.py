@@ -80,6 +80,36 @@ class ShareTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class FestivalCardPlaced:
+    """A festival card came off the deck and was laid face up at its city's pile."""
+
+    seat: int
+    pile: str
+
+
+@dataclass(frozen=True, slots=True)
+class FestivalCardsTaken:
+    """``seat`` took the festival cards lying at one end of its route (which and how many
+    is secret, though the board shows the pile gone)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TicketDraftStarted:
+    """Every player is dealt tickets to draft (``second``: the draft card came up)."""
+
+    seat: int
+    second: bool
+    per_player: int
+
+
+@dataclass(frozen=True, slots=True)
+class DraftPicked:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class LastRound:
     """``seat`` ended a turn with few pieces: everyone gets their final turn(s)."""
 
@@ -118,6 +148,10 @@ Event = (
     | TunnelDeclined
     | StationBuilt
     | ShareTaken
+    | FestivalCardPlaced
+    | FestivalCardsTaken
+    | TicketDraftStarted
+    | DraftPicked
     | LastRound
     | TurnSkipped
     | TurnStarted

@@ -23,7 +23,14 @@ from engine.actions import (
     PayTunnel,
 )
 from engine.board import board_for
-from engine.cards import CARD_NAMES, LOCO, counts_from_names, describe_cards, names_from_counts
+from engine.cards import (
+    CARD_NAMES,
+    LOCO,
+    N_CARDS,
+    counts_from_names,
+    describe_cards,
+    names_from_counts,
+)
 from engine.errors import IllegalAction
 from engine.events import (
     CardDrawn,
@@ -100,6 +107,9 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     if not 0 <= seat < state.n_players:
         raise IllegalAction("You are not seated in this game.")
     handler = _handlers_for(state.board.map.id).get(type(action))
+    for module in rule_modules(state):
+        if state.phase in module.phases:
+            handler = module.phase_handlers.get(type(action), handler)
     if handler is None:
         raise IllegalAction(f"This map has no action {action.type!r}.")
     events = handler(state, seat, action)
@@ -113,6 +123,9 @@ def waiting_for(state: GameState) -> list[int]:
         return []
     if state.phase == "choose_initial_tickets":
         return [s for s in range(state.n_players) if state.offered[s]]
+    for module in rule_modules(state):
+        if state.phase in module.phases:
+            return module.waiting_for(state)
     return [state.current]
 
 
@@ -154,7 +167,12 @@ def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
         state.deck, state.discards = state.discards, []
         state.rng.shuffle(state.deck)
         events.append(DeckReshuffled(seat, len(state.deck)))
-    return state.deck.pop()
+    card = state.deck.pop()
+    if card >= N_CARDS:  # a map's special card (Iberia's festivals): its module places it
+        for module in rule_modules(state):
+            module.on_special_card(state, seat, card, events)
+        return _draw_card(state, seat, events)
+    return card
 
 
 def _refill_market(state: GameState, seat: int, events: list[Event]) -> None:
@@ -237,10 +255,22 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
 # Tickets ----------------------------------------------------------------------------------
 
 
+def tickets_closed(state: GameState) -> str | None:
+    """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
+    if not state.ticket_deck:
+        return "There are no destination tickets left to draw."
+    for module in rule_modules(state):
+        why = module.tickets_closed(state)
+        if why:
+            return why
+    return None
+
+
 def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     require_turn(state, seat, "turn")
-    if not state.ticket_deck:
-        raise IllegalAction("There are no destination tickets left to draw.")
+    closed = tickets_closed(state)
+    if closed:
+        raise IllegalAction(closed)
     rules = state.board.rules.draw_tickets
     deck = state.ticket_deck
     offer = [deck.pop() for _ in range(min(rules.deal, len(deck)))]
@@ -250,11 +280,10 @@ def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     return [TicketsDrawn(seat, len(offer))]
 
 
-def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
-    assert isinstance(action, KeepTickets)
-    setup = state.phase == "choose_initial_tickets"
-    if not setup:
-        require_turn(state, seat, "choose_tickets")
+def chosen_tickets(
+    state: GameState, seat: int, action: KeepTickets, keep_max: int | None = None
+) -> tuple[list[int], list[int]]:
+    """Check a choice among ``seat``'s offered tickets; (kept, returned) ticket indexes."""
     offer = state.offered[seat]
     if not offer:
         raise IllegalAction("You have already chosen your destination tickets.")
@@ -268,18 +297,30 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
             raise IllegalAction(f"You chose ticket {board.ticket_name(t)} twice.")
         keep.append(t)
     need = state.keep_min[seat]
+    if keep_max is not None and not need <= len(keep) <= keep_max:
+        exactly = f"exactly {need}" if need == keep_max else f"{need} to {keep_max}"
+        raise IllegalAction(f"Keep {exactly} of your {len(offer)} tickets; you chose {len(keep)}.")
     if len(keep) < need:
         raise IllegalAction(
             f"Keep at least {need} of your {len(offer)} tickets; you chose {len(keep)}."
         )
-    returned = [t for t in offer if t not in keep]
     state.tickets[seat].extend(t for t in offer if t in keep)
+    state.offered[seat] = []
+    state.keep_min[seat] = 0
+    return keep, [t for t in offer if t not in keep]
+
+
+def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, KeepTickets)
+    setup = state.phase == "choose_initial_tickets"
+    if not setup:
+        require_turn(state, seat, "choose_tickets")
+    board = state.board
+    keep, returned = chosen_tickets(state, seat, action)
     for t in returned:
         # Unkept long tickets leave the game; others follow the map's rule.
         if not board.t_long[t] and board.rules.returned_tickets == "bottom":
             state.ticket_deck.insert(0, t)
-    state.offered[seat] = []
-    state.keep_min[seat] = 0
     events: list[Event] = [TicketsKept(seat, len(keep), len(returned))]
     if not setup:
         return end_turn(state, events)
@@ -287,7 +328,7 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
         state.phase = "turn"
         state.turn = 1
         events.append(TurnStarted(state.current, state.turn))
-        _skip_stuck(state, events)
+        skip_stuck(state, events)
     return events
 
 
@@ -474,15 +515,23 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
     if -1 in state.market and _cards_left(state):
         # Cards spent since the market ran short fill its empty slots again.
         _refill_market(state, seat, events)
-    state.current = (seat + 1) % n
+    for module in rule_modules(state):
+        if module.interrupts_turn_order(state, events):
+            return events  # the module calls next_turn when its interlude is over
+    return next_turn(state, events)
+
+
+def next_turn(state: GameState, events: list[Event]) -> list[Event]:
+    """Hand the turn to the next seat (passing those who cannot act)."""
+    state.current = (state.current + 1) % state.n_players
     state.turn += 1
     state.phase = "turn"
     events.append(TurnStarted(state.current, state.turn))
-    _skip_stuck(state, events)
+    skip_stuck(state, events)
     return events
 
 
-def _skip_stuck(state: GameState, events: list[Event]) -> None:
+def skip_stuck(state: GameState, events: list[Event]) -> None:
     """Pass the turn of a player with no legal action; a full round of passes ends the game."""
     if can_act(state, state.current):
         return
@@ -507,7 +556,9 @@ def _game_over(state: GameState, reason: str, events: list[Event]) -> None:
 
 def can_act(state: GameState, seat: int) -> bool:
     """Whether ``seat`` has any legal action at the start of a turn."""
-    if _cards_left(state) or any(c != -1 for c in state.market) or state.ticket_deck:
+    if _cards_left(state) or any(c != -1 for c in state.market):
+        return True
+    if tickets_closed(state) is None:
         return True
     if any(m.can_act(state, seat) for m in rule_modules(state)):
         return True
@@ -552,7 +603,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         actions.append(DrawBlind())
     if second:
         return actions
-    if state.ticket_deck:
+    if tickets_closed(state) is None:
         actions.append(DrawTickets())
     board = state.board
     for r in range(len(state.owner)):

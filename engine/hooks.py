@@ -19,6 +19,12 @@ class RuleModule:
     # Phases this module adds (decisions it leaves pending), with what to tell a player
     # who tries something else meanwhile.
     phases: ClassVar[dict[str, str]] = {}
+    # Handlers that take over an action type while one of this module's phases is on.
+    phase_handlers: ClassVar[dict[type[Any], Handler]] = {}
+
+    def waiting_for(self, state: GameState) -> list[int]:
+        """Seats that must act in one of this module's phases."""
+        return [state.current]
 
     def setup(self, state: GameState) -> None:
         """Initialise this module's part of ``state.ext`` when a game starts."""
@@ -38,6 +44,17 @@ class RuleModule:
     def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
         """React to a completed claim; True if it left a decision pending (the turn goes on)."""
         return False
+
+    def on_special_card(self, state: GameState, seat: int, card: int, events: list[Event]) -> None:
+        """A card beyond the train suits came off the deck; place it (the deck draws again)."""
+
+    def interrupts_turn_order(self, state: GameState, events: list[Event]) -> bool:
+        """At a turn's end: True if this module starts an interlude (it calls ``next_turn``)."""
+        return False
+
+    def tickets_closed(self, state: GameState) -> str | None:
+        """Why this map forbids drawing tickets now, or None."""
+        return None
 
     def on_game_over(self, state: GameState) -> None:
         """Last changes before the final scoring (e.g. reveal a hidden pile)."""

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.cards import CARD_NAMES
 
 if TYPE_CHECKING:
+    from engine.board import Board
     from engine.hooks import RuleModule
     from engine.state import GameState
 
@@ -27,6 +28,9 @@ Phase = Literal[
     "tunnel",
     "choose_share",
     "choose_neutral_share",
+    "draft",
+    "draft_keep",
+    "choose_festival",
     "game_over",
 ]
 
@@ -76,6 +80,8 @@ class PublicView(_View):
     # Pennsylvania: shares left in each company's stack, and the neutral pile's size.
     share_stacks: dict[str, int] = {}
     neutral_shares: int = 0
+    # Iberia: festival cards lying at each pile's city (pile id -> count).
+    festival_piles: dict[str, int] = {}
 
 
 class TicketView(_View):
@@ -95,6 +101,12 @@ class PrivateView(_View):
     # Pennsylvania: share numbers held per company, and companies to choose from now.
     shares: dict[str, list[int]] = {}
     share_options: list[str] = []
+    # Iberia: festival cards held per pile, piles to choose from, the draft packet in front
+    # of the player, and the most tickets that may be kept (None: no limit).
+    festival_cards: dict[str, int] = {}
+    festival_options: list[str] = []
+    draft_packet: list[TicketView] = []
+    keep_max: int | None = None
 
 
 class TicketResult(_View):
@@ -186,6 +198,16 @@ def public_view(state: GameState) -> PublicView:
     )
 
 
+def ticket_view(board: Board, t: int, connected: bool = False) -> TicketView:
+    return TicketView(
+        id=board.t_ids[t],
+        cities=list(board.map.tickets[t].cities),
+        points=board.t_points[t],
+        long=board.t_long[t],
+        connected=connected,
+    )
+
+
 def private_view(state: GameState, seat: int) -> PrivateView:
     from engine.scoring import connected_tickets
 
@@ -193,13 +215,7 @@ def private_view(state: GameState, seat: int) -> PrivateView:
     done = connected_tickets(state, seat)
 
     def ticket(t: int) -> TicketView:
-        return TicketView(
-            id=board.t_ids[t],
-            cities=list(board.map.tickets[t].cities),
-            points=board.t_points[t],
-            long=board.t_long[t],
-            connected=t in done,
-        )
+        return ticket_view(board, t, t in done)
 
     hand = [
         n + (state.tunnel.paid[c] if state.tunnel and state.tunnel.seat == seat else 0)

@@ -9,11 +9,16 @@ from __future__ import annotations
 from functools import cache
 
 from engine.hooks import RuleModule
+from engine.modules.festivals import Festivals
 from engine.modules.shares import Shares
 from engine.modules.stations import Stations
 from maps import load_map, map_ids
 
-MODULES: dict[str, RuleModule] = {"stations": Stations(), "shares": Shares()}
+MODULES: dict[str, RuleModule] = {
+    "stations": Stations(),
+    "shares": Shares(),
+    "festivals": Festivals(),
+}
 
 
 class UnsupportedMap(ValueError):

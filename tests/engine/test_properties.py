@@ -24,13 +24,15 @@ from engine import (
 from engine.agents import random_action
 from engine.board import board_for
 from engine.cards import LOCO, N_CARDS
+from engine.modules.festivals import DRAFT_CARD, FESTIVAL_BASE
 
-MAPS = ("usa", "europe", "nordic")
+MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia")
 MAX_ACTIONS = 3000
 
 
 def card_counts(state: GameState) -> Counter[int]:
-    cards: Counter[int] = Counter(state.deck)
+    """Train cards wherever they are (special cards such as festivals left out)."""
+    cards: Counter[int] = Counter(c for c in state.deck if c < N_CARDS)
     cards.update(state.discards)
     cards.update(c for c in state.market if c >= 0)
     for hand in state.hands:
@@ -66,10 +68,17 @@ def check_invariants(state: GameState) -> None:
             for r, s in enumerate(state.owner)
             if board.r_twin[r] >= 0
         )
+    check_module_items(state)
     # Tickets: no ticket is in two places; regular ones are never lost when returned to the bottom.
     placed = list(state.ticket_deck)
     for seat in range(state.n_players):
         placed += state.tickets[seat] + state.offered[seat]
+    draft = state.ext.get("festivals", {}).get("draft")
+    if draft and state.phase == "draft":
+        placed += [t for packet in draft["packets"] for t in packet]
+        placed += [t for picked in draft["picked"] for t in picked]
+    elif draft:  # keeping: the picks are offered; the unkept wait to go back
+        placed += draft.get("returned", [])
     assert len(placed) == len(set(placed))
     regular = sum(1 for t in placed if not board.t_long[t])
     total_regular = sum(1 for long in board.t_long if not long)
@@ -77,6 +86,26 @@ def check_invariants(state: GameState) -> None:
         assert regular == total_regular
     else:
         assert regular <= total_regular
+
+
+def check_module_items(state: GameState) -> None:
+    """Shares and festival cards are conserved."""
+    rules = state.board.rules
+    if rules.shares:
+        shares = state.ext["shares"]
+        for company in rules.shares.companies:
+            held = sum(1 for h in shares["held"] for c, _ in h if c == company.id)
+            neutral = sum(1 for c, _ in shares["neutral"] if c == company.id)
+            assert held + neutral == shares["taken"][company.id] <= company.shares
+    if rules.festivals:
+        festivals = state.ext["festivals"]
+        for i, pile in enumerate(rules.festivals.piles):
+            in_deck = state.deck.count(FESTIVAL_BASE + i)
+            held = sum(h.get(pile.id, 0) for h in festivals["held"])
+            assert in_deck + festivals["piles"][pile.id] + held == pile.cards
+        assert state.deck.count(DRAFT_CARD) == (
+            0 if festivals["second_draft_due"] or festivals["second_draft_done"] else 1
+        ) or state.phase in ("draft", "draft_keep")
 
 
 def check_snapshot(state: GameState) -> None:
@@ -140,6 +169,7 @@ def play_checked(
             + player.longest_path_bonus
             + player.most_tickets_bonus
             + player.unused_stations_bonus
+            + sum(player.extras.values())
         )
         assert parts == player.total
     return state, log
@@ -173,8 +203,10 @@ def test_thousands_of_random_games_end_with_invariants() -> None:
 
 def test_every_legal_action_is_accepted() -> None:
     """legal_actions never lists an action that apply refuses."""
-    for seed in range(6):
-        state = new_game(GameConfig(map_id=MAPS[seed % 3], players=["A", "B", "C"], seed=seed))
+    for seed in range(10):
+        state = new_game(
+            GameConfig(map_id=MAPS[seed % len(MAPS)], players=["A", "B", "C"], seed=seed)
+        )
         rng = random.Random(seed)
         for _ in range(400):
             if state.phase == "game_over":

@@ -1,0 +1,296 @@
+"""Iberia: festival cards in the train deck, and ticket drafts.
+
+Setup: after hands and market are dealt, the festival cards are shuffled into
+the train deck and the draft card goes in at a depth set by the player count;
+the first tickets are drafted (pick one, pass the packet on) and each player
+keeps exactly four. A festival card drawn (blind or into the market) is laid
+at its city's pile and replaced. The draft card, when drawn, sets off a second
+draft once the current turn is over; drawing tickets is closed until then.
+Claiming a route takes the festival cards lying at one of its cities (the
+player chooses when both ends have some); sets score by the printed table.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.actions import Action, DraftPick, KeepTickets, TakeFestival
+from engine.errors import IllegalAction
+from engine.events import (
+    DraftPicked,
+    Event,
+    FestivalCardPlaced,
+    FestivalCardsTaken,
+    TicketDraftStarted,
+    TicketsKept,
+    TurnStarted,
+)
+from engine.game import chosen_tickets, end_turn, next_turn, require_turn, skip_stuck
+from engine.hooks import Handler, RuleModule
+from engine.state import GameState
+from engine.views import ticket_view
+from maps.model import Festivals as FestivalsConfig
+
+DRAFT_CARD = 15  # deck codes from N_CARDS up are special cards, never in a hand
+FESTIVAL_BASE = 16  # + pile index
+
+
+def _config(state: GameState) -> FestivalsConfig:
+    festivals = state.board.rules.festivals
+    assert festivals is not None
+    return festivals
+
+
+def _ext(state: GameState) -> dict[str, Any]:
+    ext: dict[str, Any] = state.ext["festivals"]
+    return ext
+
+
+def _city_piles(state: GameState, route: int) -> list[str]:
+    """Festival piles at the ends of ``route`` that have cards lying, in end order."""
+    board, piles = state.board, _ext(state)["piles"]
+    out: list[str] = []
+    for city in (board.r_a[route], board.r_b[route]):
+        pile = board.map.cities[city].festival_pile
+        if pile is not None and piles.get(pile, 0) and pile not in out:
+            out.append(pile)
+    return out
+
+
+def _take_pile(state: GameState, seat: int, pile: str, events: list[Event]) -> None:
+    ext = _ext(state)
+    held = ext["held"][seat]
+    held[pile] = held.get(pile, 0) + ext["piles"][pile]
+    ext["piles"][pile] = 0
+    events.append(FestivalCardsTaken(seat))
+
+
+# Drafts -----------------------------------------------------------------------------------
+
+
+def _start_draft(state: GameState, second: bool, events: list[Event]) -> bool:
+    """Deal the packets; False if there are too few tickets to draft at all."""
+    draft = _config(state).draft
+    n, deck = state.n_players, state.ticket_deck
+    per = min(draft.deal, len(deck) // n)
+    if per == 0:
+        return False
+    packets = [[deck.pop() for _ in range(per)] for _ in range(n)]
+    _ext(state)["draft"] = {
+        "second": second,
+        "keep": min(draft.keep, per),
+        "packets": packets,
+        "picked": [[] for _ in range(n)],
+        "done": [False] * n,
+    }
+    state.phase = "draft"
+    events.append(TicketDraftStarted(state.current, second, per))
+    return True
+
+
+def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, DraftPick)
+    draft = _ext(state)["draft"]
+    if draft["done"][seat]:
+        raise IllegalAction("You have picked this round; wait for the others.")
+    t = state.board.t_index.get(action.ticket, -1)
+    if t not in draft["packets"][seat]:
+        raise IllegalAction(f"Ticket {action.ticket} is not in the packet in front of you.")
+    draft["packets"][seat].remove(t)
+    draft["picked"][seat].append(t)
+    draft["done"][seat] = True
+    events: list[Event] = [DraftPicked(seat)]
+    if not all(draft["done"]):
+        return events
+    n = state.n_players
+    if any(draft["packets"]):
+        step = _pass_direction(state, draft["second"])
+        draft["packets"] = [draft["packets"][(s - step) % n] for s in range(n)]
+        draft["done"] = [False] * n
+        return events
+    for s in range(n):
+        state.offered[s] = draft["picked"][s]
+        state.keep_min[s] = draft["keep"]
+    state.phase = "draft_keep"
+    return events
+
+
+def _pass_direction(state: GameState, second: bool) -> int:
+    """+1 when packets go to the next seat (left), -1 when to the previous (right)."""
+    draft = _config(state).draft
+    return 1 if (draft.second_pass if second else draft.first_pass) == "left" else -1
+
+
+def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, KeepTickets)
+    ext = _ext(state)
+    draft = ext["draft"]
+    keep, returned = chosen_tickets(state, seat, action, keep_max=draft["keep"])
+    draft.setdefault("returned", []).extend(returned)
+    events: list[Event] = [TicketsKept(seat, len(keep), len(returned))]
+    if any(state.offered):
+        return events
+    unkept = draft["returned"]
+    state.rng.shuffle(unkept)
+    where = (
+        _config(state).draft.second_unkept if draft["second"] else _config(state).draft.first_unkept
+    )
+    if where == "bottom":
+        state.ticket_deck[:0] = unkept
+    elif where == "shuffle_in":
+        state.ticket_deck.extend(unkept)
+        state.rng.shuffle(state.ticket_deck)
+    ext["draft"] = None
+    if draft["second"]:
+        ext["second_draft_done"] = True
+        return next_turn(state, events)
+    state.phase = "turn"
+    state.turn = 1
+    events.append(TurnStarted(state.current, state.turn))
+    skip_stuck(state, events)
+    return events
+
+
+def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, TakeFestival)
+    require_turn(state, seat, "choose_festival")
+    ext = _ext(state)
+    options = ext["choice"]
+    if action.pile not in options:
+        raise IllegalAction(
+            "Choose the festival cards of one end of your route: "
+            + " or ".join(_pile_name(state, p) for p in options)
+            + "."
+        )
+    events: list[Event] = []
+    _take_pile(state, seat, action.pile, events)
+    ext["choice"] = None
+    state.phase = "turn"
+    return end_turn(state, events)
+
+
+def _pile_name(state: GameState, pile: str) -> str:
+    return next(p.name for p in _config(state).piles if p.id == pile)
+
+
+class Festivals(RuleModule):
+    handlers: ClassVar[dict[type, Handler]] = {DraftPick: draft_pick, TakeFestival: take_festival}
+    phase_handlers: ClassVar[dict[type, Handler]] = {KeepTickets: draft_keep}
+    phases: ClassVar[dict[str, str]] = {
+        "draft": "The ticket draft is on: pick a ticket from your packet first.",
+        "draft_keep": "The ticket draft is on: choose the tickets you keep first.",
+        "choose_festival": "Choose which city's festival cards to take first.",
+    }
+
+    def setup(self, state: GameState) -> None:
+        config = _config(state)
+        rng = state.rng
+        # The common setup offered tickets; Iberia drafts them instead.
+        for seat in range(state.n_players):
+            state.ticket_deck.extend(state.offered[seat])
+            state.offered[seat] = []
+            state.keep_min[seat] = 0
+        rng.shuffle(state.ticket_deck)
+        deck = state.deck
+        for i, pile in enumerate(config.piles):
+            deck.extend([FESTIVAL_BASE + i] * pile.cards)
+        rng.shuffle(deck)
+        depth = round(config.draft_card_depth[state.n_players] * len(deck))
+        deck.insert(len(deck) - depth, DRAFT_CARD)  # the top of the deck is its end
+        state.ext["festivals"] = {
+            "piles": {p.id: 0 for p in config.piles},
+            "held": [{} for _ in range(state.n_players)],
+            "draft": None,
+            "second_draft_due": False,
+            "second_draft_done": False,
+            "choice": None,
+        }
+        _start_draft(state, second=False, events=[])
+
+    def waiting_for(self, state: GameState) -> list[int]:
+        if state.phase == "draft":
+            return [s for s, done in enumerate(_ext(state)["draft"]["done"]) if not done]
+        if state.phase == "draft_keep":
+            return [s for s in range(state.n_players) if state.offered[s]]
+        return [state.current]
+
+    def phase_actions(self, state: GameState, seat: int) -> list[Action]:
+        ext = _ext(state)
+        board = state.board
+        if state.phase == "draft":
+            return [DraftPick(ticket=board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
+        if state.phase == "draft_keep":
+            offer = [board.t_ids[t] for t in state.offered[seat]]
+            return [KeepTickets(tickets=list(k)) for k in combinations(offer, state.keep_min[seat])]
+        return [TakeFestival(pile=p) for p in ext["choice"]]
+
+    def on_special_card(self, state: GameState, seat: int, card: int, events: list[Event]) -> None:
+        ext = _ext(state)
+        if card == DRAFT_CARD:
+            ext["second_draft_due"] = True  # set aside; the draft follows this turn
+            return
+        pile = _config(state).piles[card - FESTIVAL_BASE].id
+        ext["piles"][pile] += 1
+        events.append(FestivalCardPlaced(seat, pile))
+
+    def interrupts_turn_order(self, state: GameState, events: list[Event]) -> bool:
+        ext = _ext(state)
+        if not ext["second_draft_due"] or ext["second_draft_done"]:
+            return False
+        ext["second_draft_due"] = False
+        if _start_draft(state, second=True, events=events):
+            return True
+        ext["second_draft_done"] = True
+        return False
+
+    def tickets_closed(self, state: GameState) -> str | None:
+        if (
+            _config(state).tickets_locked_until_second_draft
+            and not _ext(state)["second_draft_done"]
+        ):
+            return (
+                "Destination tickets can be drawn only after the second ticket draft, "
+                "which starts when its card comes up from the deck."
+            )
+        return None
+
+    def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
+        piles = _city_piles(state, route)
+        if len(piles) == 1:
+            _take_pile(state, seat, piles[0], events)
+        elif len(piles) == 2:
+            _ext(state)["choice"] = piles
+            state.phase = "choose_festival"
+            return True
+        return False
+
+    def final_points(self, state: GameState) -> list[dict[str, int]]:
+        config = _config(state)
+        out: list[dict[str, int]] = []
+        for held in _ext(state)["held"]:
+            out.append(
+                {
+                    f"{_pile_name(state, pile)} festival ({n} card{'s' * (n > 1)})": config.points(
+                        pile, n
+                    )
+                    for pile, n in held.items()
+                    if n
+                }
+            )
+        return out
+
+    def public_fields(self, state: GameState) -> dict[str, Any]:
+        return {"festival_piles": dict(_ext(state)["piles"])}
+
+    def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
+        ext = _ext(state)
+        draft = ext["draft"]
+        packet = draft["packets"][seat] if draft and state.phase == "draft" else []
+        choosing = ext["choice"] is not None and state.current == seat
+        return {
+            "festival_cards": {p: n for p, n in ext["held"][seat].items() if n},
+            "festival_options": list(ext["choice"]) if choosing else [],
+            "draft_packet": [ticket_view(state.board, t) for t in packet],
+            "keep_max": draft["keep"] if draft and state.phase == "draft_keep" else None,
+        }
