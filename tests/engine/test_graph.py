@@ -1,0 +1,321 @@
+"""Tests for engine.graph: checked by hand-made cases and against tiny brute forces."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.graph import best_station_assignment, components, longest_trail, trail_in_order
+
+# --------------------------------------------------------------------------- brute forces
+
+
+def brute_longest(edges):
+    """Longest trail by trying every trail from every city (no cleverness at all)."""
+    best = 0
+
+    def walk(v, used, run):
+        nonlocal best
+        best = max(best, run)
+        for i, (a, b, length) in enumerate(edges):
+            if i not in used and v in (a, b):
+                walk(b if v == a else a, used | {i}, run + length)
+
+    for v in {c for a, b, _ in edges for c in (a, b)}:
+        walk(v, frozenset(), 0)
+    return best
+
+
+def brute_in_order(edges, stops):
+    """Enumerate every trail from stops[0]; is stops a subsequence of its cities?"""
+
+    def is_subsequence(seq):
+        it = iter(seq)
+        return all(any(c == s for c in it) for s in stops)
+
+    def walk(path, used):
+        if is_subsequence(path):
+            return True
+        v = path[-1]
+        for i, (a, b) in enumerate(edges):
+            if i not in used and v in (a, b) and walk([*path, b if v == a else a], used | {i}):
+                return True
+        return False
+
+    return walk([stops[0]], frozenset())
+
+
+def brute_stations(n, own, choices, tickets):
+    """Every combination of raw candidates; the documented tie order picks the winner."""
+    best_key, best = None, None
+    for combo in product(*[[None, *c] for c in choices]):
+        borrowed = [(a, b) for a, b, _ in (x for x in combo if x is not None)]
+        label = components(n, [*own, *borrowed])
+        score = sum(p if label[a] == label[b] else -p for a, b, p in tickets)
+        chosen = tuple(None if x is None else x[2] for x in combo)
+        ids = [r for r in chosen if r is not None]
+        key = (-score, len(ids), sorted(ids), [1 << 62 if r is None else r for r in chosen])
+        if best_key is None or key < best_key:
+            best_key, best = key, (score, chosen)
+    return best
+
+
+# --------------------------------------------------------------------------- longest_trail
+
+
+def test_empty_is_zero():
+    assert longest_trail([]) == 0
+
+
+def test_single_edge_and_simple_path():
+    assert longest_trail([(0, 1, 4)]) == 4
+    assert longest_trail([(0, 1, 1), (1, 2, 2), (2, 3, 3)]) == 6
+
+
+def test_cycle_counts_every_edge():
+    assert longest_trail([(0, 1, 1), (1, 2, 2), (2, 0, 3)]) == 6
+
+
+def test_cycle_with_tail_goes_around_the_loop():
+    loop = [(0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 0, 1)]
+    assert longest_trail([*loop, (0, 4, 5)]) == 9
+
+
+def test_figure_eight():
+    eight = [(0, 1, 2), (1, 2, 2), (2, 0, 2), (0, 3, 3), (3, 4, 3), (4, 0, 3)]
+    assert longest_trail(eight) == 15
+    # Tails at 1 and 3: four odd cities, so one edge (the short tail) stays unused.
+    assert longest_trail([*eight, (1, 5, 4), (3, 6, 1)]) == 19
+
+
+def test_star_uses_only_two_arms():
+    assert longest_trail([(0, 1, 1), (0, 2, 2), (0, 3, 3)]) == 5
+    assert longest_trail([(0, 1, 1), (0, 2, 2), (0, 3, 3), (0, 4, 4)]) == 7
+
+
+def test_parallel_edges():
+    assert longest_trail([(0, 1, 2), (0, 1, 3)]) == 5
+    assert longest_trail([(0, 1, 1), (1, 0, 2), (0, 1, 3)]) == 6
+    assert longest_trail([(0, 1, 2), (0, 1, 3), (1, 2, 4), (1, 3, 6)]) == 15
+
+
+def test_disconnected_components_take_the_best_not_the_sum():
+    assert longest_trail([(0, 1, 4), (1, 2, 4), (5, 6, 1), (6, 7, 1), (7, 5, 1)]) == 8
+    assert longest_trail([(0, 1, 1), (5, 6, 2), (6, 7, 2), (7, 5, 2)]) == 6
+
+
+def test_usa_outside_case():
+    portland, slc, helena, las_vegas, los_angeles, denver, kansas_city = range(7)
+    routes = [
+        (portland, slc, 6),
+        (helena, slc, 3),
+        (las_vegas, slc, 3),
+        (las_vegas, los_angeles, 2),
+        (denver, slc, 3),
+        (denver, kansas_city, 4),
+    ]
+    assert longest_trail(routes) == 13
+
+
+def test_degree_two_chains_and_many_odd_cities():
+    # A ladder: rails 0-1-2-3 and 4-5-6-7, rungs i-(i+4); every inner city has degree 3.
+    ladder = [(0, 1, 1), (1, 2, 1), (2, 3, 1), (4, 5, 1), (5, 6, 1), (6, 7, 1)]
+    ladder += [(i, i + 4, 2) for i in range(4)]
+    assert longest_trail(ladder) == brute_longest(ladder)
+    # Same ladder with every edge subdivided (degree-2 cities everywhere).
+    split = []
+    for n, (a, b, length) in enumerate(ladder):
+        mid = 100 + n
+        split += [(a, mid, length), (mid, b, 1)]
+    assert longest_trail(split) == brute_longest(split)
+
+
+multigraphs = st.lists(
+    st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 6)).filter(
+        lambda e: e[0] != e[1]
+    ),
+    max_size=8,
+)
+
+
+@given(multigraphs)
+@settings(max_examples=400, deadline=None)
+def test_longest_trail_matches_brute_force(edges):
+    assert longest_trail(edges) == brute_longest(edges)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(1, 4)).filter(
+            lambda e: e[0] != e[1]
+        ),
+        min_size=8,
+        max_size=11,
+    )
+)
+@settings(max_examples=60, deadline=None)
+def test_longest_trail_matches_brute_force_bigger(edges):
+    assert longest_trail(edges) == brute_longest(edges)
+
+
+def test_longest_trail_on_a_dense_random_network_is_fast_and_bounded():
+    rng = random.Random(7)
+    edges = []
+    for _ in range(40):
+        a = rng.randrange(25)
+        b = (a + rng.randint(1, 4)) % 25
+        edges.append((a, b, rng.randint(1, 6)))
+    result = longest_trail(edges)
+    assert 0 < result <= sum(length for _, _, length in edges)
+
+
+# --------------------------------------------------------------------------- components
+
+
+def test_components_labels():
+    label = components(6, [(0, 1), (1, 2), (4, 5)])
+    assert label[0] == label[1] == label[2]
+    assert label[4] == label[5]
+    assert len({label[0], label[3], label[4]}) == 3
+    assert label == [0, 0, 0, 3, 4, 4]  # the smallest city of each component
+    assert components(3, []) == [0, 1, 2]
+
+
+# --------------------------------------------------------------------------- stations
+
+
+def test_station_joint_choice_beats_greedy():
+    a, b, c, d = 0, 1, 2, 3
+    # Station 1 (at a) can borrow a-b (r11) or a-c (r12); station 2 (at c) can borrow c-d (r21).
+    # Alone, a-b is station 1's best (it completes a-b); jointly a-c + c-d completes a-d (8).
+    choices = [[(a, b, 11), (a, c, 12)], [(c, d, 21)]]
+    tickets = [(a, b, 5), (a, d, 8)]
+    assert best_station_assignment(4, [], choices, tickets) == (3, (12, 21))
+    assert brute_stations(4, [], choices, tickets) == (3, (12, 21))
+
+
+def test_station_borrowing_nothing_is_best():
+    own = [(0, 1), (1, 2)]
+    # Candidates join cities already connected, or cities no ticket cares about.
+    choices = [[(0, 2, 5), (1, 0, 6)], [(3, 4, 7)]]
+    assert best_station_assignment(5, own, choices, [(0, 2, 9)]) == (9, (None, None))
+    # No stations at all: just the own network.
+    assert best_station_assignment(5, own, [], [(0, 2, 9), (0, 4, 3)]) == (6, ())
+
+
+def test_station_scores_failed_tickets_negative():
+    assert best_station_assignment(4, [(0, 1)], [[]], [(0, 1, 4), (2, 3, 7)]) == (-3, (None,))
+
+
+def test_station_ties_are_deterministic():
+    tickets = [(0, 1, 5)]
+    # Two routes do the same job: the lower id wins, whatever the input order.
+    assert best_station_assignment(2, [], [[(0, 1, 7), (1, 0, 3)]], tickets) == (5, (3,))
+    assert best_station_assignment(2, [], [[(1, 0, 3), (0, 1, 7)]], tickets) == (5, (3,))
+    # Two stations could each complete the ticket: borrow once, the lower id.
+    assert best_station_assignment(2, [], [[(0, 1, 9)], [(0, 1, 4)]], tickets) == (5, (None, 4))
+    assert best_station_assignment(2, [], [[(0, 1, 4)], [(0, 1, 9)]], tickets) == (5, (4, None))
+    # Different pairs of components that complete the same ticket: lowest id again.
+    own = [(0, 2), (1, 3)]
+    assert best_station_assignment(4, own, [[(2, 3, 8), (0, 1, 6)]], tickets) == (5, (6,))
+
+
+route_pool = st.lists(
+    st.tuples(st.integers(0, 6), st.integers(0, 6)).filter(lambda e: e[0] != e[1]),
+    min_size=1,
+    max_size=7,
+)
+
+
+@st.composite
+def station_cases(draw):
+    own = draw(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=5))
+    pool = [(a, b, 10 + i) for i, (a, b) in enumerate(draw(route_pool))]
+    n_stations = draw(st.integers(0, 3))
+    choices = [
+        draw(st.lists(st.sampled_from(pool), max_size=4, unique=True)) for _ in range(n_stations)
+    ]
+    tickets = draw(
+        st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 12)), max_size=5)
+    )
+    return own, choices, tickets
+
+
+@given(station_cases())
+@settings(max_examples=300, deadline=None)
+def test_station_assignment_matches_brute_force(case):
+    own, choices, tickets = case
+    assert best_station_assignment(7, own, choices, tickets) == brute_stations(
+        7, own, choices, tickets
+    )
+
+
+# --------------------------------------------------------------------------- trail_in_order
+
+
+def test_in_order_on_a_path_depends_on_the_order():
+    a, b, c = 0, 1, 2
+    edges = [(a, b), (a, c)]  # b - a - c
+    assert trail_in_order(edges, [b, a, c])
+    assert trail_in_order(edges, [c, a, b])
+    # All connected, but the middle stop is a leaf: b -> c -> a would need a-c twice.
+    assert not trail_in_order(edges, [b, c, a])
+    assert not trail_in_order(edges, [a, b, c])
+
+
+def test_in_order_needs_passing_a_city_twice():
+    a, b, c, d, e = 0, 1, 2, 3, 4
+    # Bow tie around c: triangles c-a-b and c-d-e.
+    bowtie = [(c, a), (a, b), (b, c), (c, d), (d, e), (e, c)]
+    # a -> e -> b: a-c-e-d-c-b passes c twice.
+    assert trail_in_order(bowtie, [a, e, b])
+    assert trail_in_order(bowtie, [a, d, e, b])
+    # As a star around c, e -> b would need c-e twice.
+    star = [(c, a), (c, e), (c, b)]
+    assert not trail_in_order(star, [a, e, b])
+
+
+def test_in_order_cycle_and_revisiting_a_stop():
+    p, q, r = 0, 1, 2
+    assert trail_in_order([(p, q), (q, r), (r, p)], [q, p, r])
+    assert not trail_in_order([(p, q), (q, r)], [q, p, r])
+    # Parallel routes let the trail come back.
+    assert trail_in_order([(p, q), (q, p), (q, r)], [q, p, r])
+
+
+def test_in_order_disconnected_or_missing_stop():
+    assert not trail_in_order([(0, 1), (2, 3)], [0, 1, 2])
+    assert not trail_in_order([(0, 1)], [0, 1, 5])
+    assert trail_in_order([], [4])
+
+
+def test_in_order_ignores_dead_ends_and_non_stop_loops():
+    # Stops 0 -> 5 -> 9 along a chain with side spurs and a loop hanging off a non-stop city.
+    edges = [(0, 1), (1, 5), (5, 6), (6, 9), (1, 20), (20, 21), (6, 30), (30, 31), (31, 6)]
+    assert trail_in_order(edges, [0, 5, 9])
+    assert not trail_in_order(edges, [0, 9, 5])
+    # Going around the loop 6-30-31 allows 9 ... no: 9 is a leaf, a trail cannot leave it.
+    assert not trail_in_order(edges, [5, 9, 6])
+    assert trail_in_order(edges, [5, 30, 6, 9])
+
+
+@st.composite
+def tour_cases(draw):
+    edges = draw(
+        st.lists(
+            st.tuples(st.integers(0, 6), st.integers(0, 6)).filter(lambda e: e[0] != e[1]),
+            max_size=8,
+        )
+    )
+    stops = draw(st.lists(st.integers(0, 6), min_size=2, max_size=5, unique=True))
+    return edges, stops
+
+
+@given(tour_cases())
+@settings(max_examples=400, deadline=None)
+def test_trail_in_order_matches_brute_force(case):
+    edges, stops = case
+    assert trail_in_order(edges, stops) == brute_in_order(edges, stops)
