@@ -18,7 +18,7 @@ from discord import app_commands
 import engine
 from bot import components, handlers, presenters
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
-from bot.service import Refusal
+from bot.service import Refusal, decisions
 from engine import Action, BuildStation, Claim, GameState
 from maps import load_map
 
@@ -217,6 +217,10 @@ def build_group(maps: list[str]) -> app_commands.Group:
             seat = info.seat_of(interaction.user.id)
             if seat is not None and seat in engine.waiting_for(info.state):
                 text += "\n👉 You must act now: press **My hand** or use the commands."
+                # Only the chooser reads the options (this answer is ephemeral).
+                options = [presenters.choice_label(a) for a in decisions(info.state, seat)]
+                if options:
+                    text += f"\nYour options: {' · '.join(options)}."
             await Responder(interaction).send(text)
         await _guarded(interaction, run())
 

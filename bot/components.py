@@ -4,19 +4,26 @@ Every control's custom_id is ``ttr:<game>:<action>[:<arg>]``. One
 ``DynamicItem`` class matches the whole ``ttr:`` namespace, so clicks keep
 working after a restart with nothing to re-register per message; the id is
 parsed strictly in the callback and anything malformed gets a short,
-quiet refusal. Draw and tunnel buttons carry the state version they were
-drawn for: a click on an older board (a double click) is refused.
+quiet refusal. Draw, tunnel and choice buttons carry the state version they
+were drawn for: a click on an older board (a double click) is refused.
+
+A map module's decision (Pennsylvania: which company's share to take) needs
+no control of its own: its options are ``engine.legal_actions`` in that
+phase, and button ``pick:<i>.<version>`` chooses the i-th of them, labelled by
+``presenters.CHOICES``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 from bot import presenters
+from engine.actions import Action
 from engine.views import PrivateView, PublicView
 
 CUSTOM_ID = re.compile(
@@ -25,6 +32,9 @@ CUSTOM_ID = re.compile(
 )
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep"})
 VERSIONED = frozenset({"blind", "tickets", "pay", "decline"})
+SLOTTED = frozenset({"up", "pick"})  # <slot or option>.<version>
+# Discord shows at most 25 buttons on a message (5 rows of 5).
+MAX_CHOICES = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +63,7 @@ def parse_custom_id(custom_id: str) -> ControlId | None:
         return ControlId(game, action) if arg is None else None
     if action in VERSIONED:
         return ControlId(game, action, int(arg)) if arg and "." not in arg else None
-    if action == "up" and arg and "." in arg:
+    if action in SLOTTED and arg and "." in arg:
         slot, version = arg.split(".")
         return ControlId(game, action, int(version), int(slot))
     return None
@@ -149,11 +159,23 @@ def tunnel_buttons(game_id: int, version: int) -> list[Control]:
     ]
 
 
+def choice_buttons(game_id: int, version: int, choices: Sequence[Action]
+                   ) -> list[Control]:
+    """One button per option of a module decision, in the engine's order."""
+    return [
+        _button(ControlId(game_id, "pick", version, i), presenters.choice_label(a),
+                style=discord.ButtonStyle.primary if i else discord.ButtonStyle.success,
+                row=i // 5)
+        for i, a in enumerate(choices[:MAX_CHOICES])
+    ]
+
+
 def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View | None:
     """The controls under a board post, from public facts only."""
     if view.phase == "game_over":
         return None
-    if view.phase == "choose_initial_tickets":
+    if view.phase == "choose_initial_tickets" or presenters.is_decision(view.phase):
+        # The options of a decision go to the chooser privately (DM, "My hand").
         return _frozen(hand_button(game_id))
     if view.tunnel is not None:
         return _frozen(*tunnel_buttons(game_id, version), hand_button(game_id, row=1))
@@ -177,10 +199,14 @@ def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
 
 def private_view_controls(
     game_id: int, map_id: str, private: PrivateView, public: PublicView, version: int,
+    choices: Sequence[Action] = (),
 ) -> discord.ui.View | None:
-    """Controls for one player's private message: what they must decide now."""
+    """Controls for one player's private message: what they must decide now
+    (``choices``: the options of a module decision, from ``service.decisions``)."""
     if private.offered:
         return _frozen(keep_select(game_id, map_id, private))
+    if choices:
+        return _frozen(*choice_buttons(game_id, version, choices))
     if public.tunnel is not None and public.tunnel.seat == private.seat:
         return _frozen(*tunnel_buttons(game_id, version))
     if public.phase == "second_draw" and public.current == private.seat:

@@ -19,7 +19,7 @@ import engine
 from bot import components, presenters
 from bot.components import ControlId
 from bot.images import Renderer
-from bot.service import GameInfo, GameService, Outcome, Refusal
+from bot.service import GameInfo, GameService, Outcome, Pick, Refusal, decisions
 from engine import (
     Action,
     BuildStation,
@@ -231,11 +231,28 @@ def claim_colour(cards: dict[str, int]) -> str:
 
 def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     """The actor's private answer: what they got and what they must decide next."""
+    text, controls = _result(outcome)
+    got = presenters.shares_gained(outcome.before, outcome.after)
+    if got:
+        text = f"{text}\nYour new share{'s' if len(got) > 1 else ''}: {', '.join(got)}."
+    if outcome.choices:  # a map's own decision waits: its options as buttons
+        text = (f"{text}\n👉 Now {presenters.decision_help(outcome.view.phase)}:")
+        controls = components.private_view_controls(
+            outcome.game_id, outcome.view.map_id, outcome.after, outcome.view,
+            outcome.version, outcome.choices)
+    return text, controls
+
+
+def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     action, view, after = outcome.action, outcome.view, outcome.after
     map_id, gid = view.map_id, outcome.game_id
     over = "\n🏁 That was the last turn: the final scores are in the channel." \
         if view.phase == "game_over" else ""
     mine_now = view.current == outcome.seat and view.phase != "game_over"
+    done = presenters.choice_done(action)
+    if done is not None:
+        end = "" if outcome.choices or view.phase == "game_over" else " Your turn is over."
+        return done + end + over, None
     if isinstance(action, DrawFaceUp | DrawBlind):
         text = f"You drew {presenters.drawn_text(outcome.before, after)}."
         if mine_now and view.phase == "second_draw":
@@ -255,8 +272,9 @@ def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
                 components.private_view_controls(gid, map_id, after, view, outcome.version))
     for e in outcome.events:
         if isinstance(e, RouteClaimed):
-            return (f"You claimed {presenters.route_label(map_id, e.route)} for {e.points} "
-                    f"points.{over}", None)
+            points = f"{e.points} point{'' if e.points == 1 else 's'}"
+            return (f"You claimed {presenters.route_label(map_id, e.route)} for {points}."
+                    f"{over}", None)
         if isinstance(e, TunnelDeclined):
             return f"The tunnel was not built; your cards are back in your hand.{over}", None
         if isinstance(e, StationBuilt):
@@ -264,7 +282,7 @@ def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     return "Done." + over, None
 
 
-async def perform(interaction: discord.Interaction[Any], game_id: int, action: Action, *,
+async def perform(interaction: discord.Interaction[Any], game_id: int, action: Action | Pick, *,
                   expect_version: int | None = None, responder: Responder | None = None) -> None:
     """Apply an action for the interaction's user and answer them privately."""
     responder = responder or Responder(interaction)
@@ -290,11 +308,15 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     seat, state = seated(info, interaction.user.id)
     private = engine.private_view(state, seat)
     public = engine.public_view(state)
+    choices = decisions(state, seat)
     controls = components.private_view_controls(
-        game_id, info.row.map_id, private, public, state.version)
+        game_id, info.row.map_id, private, public, state.version, choices)
+    text = presenters.hand_text(info.row.map_id, private)
+    if choices:
+        text += f"\n👉 Now {presenters.decision_help(state.phase)}:"
     png = await asyncio.to_thread(bot.renderer.hand, private, info.row.map_id)
     await Responder(interaction).send(
-        presenters.hand_text(info.row.map_id, private), view=controls,
+        text, view=controls,
         files=[discord.File(io.BytesIO(png), filename="hand.png")])
 
 
@@ -444,6 +466,10 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
         case "up":
             assert c.slot is not None
             await perform(interaction, gid, DrawFaceUp(slot=c.slot), expect_version=c.version,
+                          responder=responder)
+        case "pick":
+            assert c.slot is not None
+            await perform(interaction, gid, Pick(c.slot), expect_version=c.version,
                           responder=responder)
         case "blind" | "tickets" | "pay" | "decline":
             await perform(interaction, gid, BUTTON_ACTIONS[c.action](),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from engine.actions import Action
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -19,6 +20,7 @@ from engine.events import (
     LastRound,
     MarketReset,
     RouteClaimed,
+    ShareTaken,
     StationBuilt,
     TicketsDrawn,
     TicketsKept,
@@ -29,7 +31,7 @@ from engine.events import (
 )
 from engine.views import PrivateView, PublicView, TicketView
 from maps import load_map
-from maps.model import MapData, Route
+from maps.model import MapData, Route, Shares
 
 CARD_ORDER = ("purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive")
 EMOJI = {
@@ -41,6 +43,19 @@ PHASE_HELP = {
     "second_draw": "take a second card (face-up or from the deck)",
     "choose_tickets": "choose which new destination tickets to keep",
     "tunnel": "pay the tunnel's extra cards or decline it",
+    "choose_share": "choose which company's share to take for the route just claimed",
+    "choose_neutral_share": "choose which company's share goes to the neutral investor",
+}
+# Phases of the common rules, each with its own controls. Any other phase is a decision of a
+# map's rule module: its legal actions become buttons labelled by ``CHOICES``.
+BASE_PHASES = frozenset(
+    {"choose_initial_tickets", "turn", "second_draw", "choose_tickets", "tunnel", "game_over"})
+# Module decisions by action type: the button's label, and what the chooser reads after
+# (both formatted with the action's fields). A new map decision adds a row here.
+CHOICES: dict[str, tuple[str, str]] = {
+    "take_share": ("Take a {company} share", "Share taken."),
+    "give_neutral_share": ("Give {company} to the neutral investor",
+                           "The neutral investor got a {company} share."),
 }
 
 
@@ -94,6 +109,37 @@ def clip(text: str, limit: int = 1900) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# -- module decisions ------------------------------------------------------------------
+
+
+def is_decision(phase: str) -> bool:
+    """Whether ``phase`` is a decision of a map's rule module (answered by choice buttons)."""
+    return phase not in BASE_PHASES
+
+
+def _fields(action: Action) -> dict[str, object]:
+    return action.model_dump(exclude={"type"})
+
+
+def choice_label(action: Action) -> str:
+    """A button's label for one option of a module decision ('Take a PRR share')."""
+    row = CHOICES.get(action.type)
+    if row is None:  # a decision without its row yet still gets a readable button
+        args = ", ".join(str(v) for v in _fields(action).values() if v is not None)
+        return f"{action.type.replace('_', ' ').capitalize()} {args}".strip()[:80]
+    return row[0].format(**_fields(action))[:80]
+
+
+def choice_done(action: Action) -> str | None:
+    """What the chooser reads after choosing (private), or None for a plain 'Done'."""
+    row = CHOICES.get(action.type)
+    return row[1].format(**_fields(action)) if row else None
+
+
+def decision_help(phase: str) -> str:
+    return PHASE_HELP.get(phase, "make your choice")
 
 
 # -- public: events -------------------------------------------------------------------
@@ -175,6 +221,10 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
         case LastRound():
             return (f"🚂 Last round! {who} is almost out of trains: "
                     f"{_plural(e.turns_left, 'turn')} left in the game.")
+        case ShareTaken():
+            # Never which company: shares are secret until the final scoring.
+            return (f"{who} gave a share to the neutral investor" if e.neutral
+                    else f"{who} took a share")
         case TurnSkipped():
             return f"{who} cannot do anything and passes."
         case GameEnded():
@@ -201,6 +251,9 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
     if view.phase == "choose_initial_tickets":
         waiting = [mentions[p.seat] for p in view.players if p.deciding]
         text = (f"{', '.join(waiting)}: choose the destination tickets you keep "
+                "(check your DMs or press **My hand**).")
+    elif is_decision(view.phase) and view.current is not None:
+        text = (f"{mentions[view.current]}: {decision_help(view.phase)} "
                 "(check your DMs or press **My hand**).")
     else:
         assert view.current is not None
@@ -234,12 +287,22 @@ def status_text(view: PublicView) -> str:
         lines.append("🚂 This is the last round.")
     lines.append(f"Market {market_text(view)} · deck {view.deck} · discards {view.discards} · "
                  f"tickets {view.tickets_left}")
+    if view.share_stacks:
+        lines.append(stacks_text(view))
     for p in view.players:
         station = f", {_plural(p.stations, 'station')}" if p.stations else ""
         lines.append(f"• {p.name}: {_plural(p.score, 'point')}, {_plural(p.trains, 'train')}"
                      f"{station}, {_plural(p.hand_size, 'card')}, "
                      f"{_plural(p.tickets, 'ticket')}")
     return "\n".join(lines)
+
+
+def stacks_text(view: PublicView) -> str:
+    """The share stacks left on the table (public, like the physical stacks)."""
+    stacks = " · ".join(f"{c} {n}" for c, n in view.share_stacks.items())
+    neutral = (f" · neutral investor's pile {view.neutral_shares}" if view.neutral_shares
+               else "")
+    return f"Share stacks: {stacks}{neutral}"
 
 
 def final_text(view: PublicView) -> str:
@@ -257,6 +320,7 @@ def final_text(view: PublicView) -> str:
             parts.append(f"most tickets +{p.most_tickets_bonus}")
         if p.unused_stations_bonus:
             parts.append(f"stations +{p.unused_stations_bonus}")
+        parts.extend(f"{label} {points:+d}" for label, points in p.extras.items())
         crown = " 👑" if p.seat in final.winners else ""
         lines.append(f"{p.rank}. **{p.name}** {p.total}{crown} — {', '.join(parts)}")
     for p in sorted(final.players, key=lambda p: p.seat):
@@ -294,8 +358,10 @@ def rules_text(map_id: str) -> str:
     ]
     if r.longest_path_bonus:
         lines.append(f"Longest continuous path: +{r.longest_path_bonus}.")
+    else:
+        lines.append("No longest-path bonus.")
     if r.most_tickets_bonus:
-        lines.append(f"Most completed tickets: +{r.most_tickets_bonus}.")
+        lines.append(f"Globetrotter, most completed tickets: +{r.most_tickets_bonus}.")
     if r.stations is not None:
         s = r.stations
         lines.append(
@@ -307,7 +373,31 @@ def rules_text(map_id: str) -> str:
                      "locomotive costs one more card. Pay or give up.")
     if any(x.ferry_locomotives for x in m.routes):
         lines.append("Ferries need one locomotive per locomotive symbol.")
+    if r.shares is not None:
+        lines.extend(_shares_rules(r.shares))
     return "\n".join(lines)
+
+
+def _shares_rules(shares: Shares) -> list[str]:
+    tables = ", ".join(f"{c.id} {'/'.join(map(str, c.scores))} ({c.shares} shares)"
+                       for c in shares.companies)
+    lines = [
+        "Shares: claiming a route that shows company logos also gives you the top share of one "
+        "of those companies (you choose; an empty stack cannot be chosen). Your shares are "
+        "secret until the end.",
+        "At the end each company pays the players with the most of its shares, by place "
+        "(a tie goes to whoever holds the lower-numbered share): " + tables + ".",
+    ]
+    if shares.neutral_investor_players:
+        counts = "/".join(map(str, shares.neutral_investor_players))
+        part = ("half" if shares.neutral_reveal_fraction == 0.5
+                else f"{round(shares.neutral_reveal_fraction * 100)}%")
+        lines.append(
+            f"With {counts} players a neutral investor plays along: each time you take a share, "
+            "you also put the top share of one of the route's companies face down in its pile. "
+            f"At the end {part} of that pile (rounded "
+            "up) is revealed; those shares take places in the majorities but score nothing.")
+    return lines
 
 
 # -- private: only for ephemeral replies and DMs ------------------------------------------
@@ -330,7 +420,22 @@ def hand_text(map_id: str, view: PrivateView) -> str:
     if view.offered:
         lines.append(f"**Offered — keep at least {view.keep_min}:**")
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.offered)
+    if view.shares:
+        lines.append(f"**Your shares:** {shares_text(view.shares)}")
     return "\n".join(lines)
+
+
+def shares_text(shares: dict[str, list[int]]) -> str:
+    """'PRR ×2 (#1, #4) · B&O ×1 (#3)' (private)."""
+    return " · ".join(
+        f"{c} ×{len(numbers)} ({', '.join(f'#{n}' for n in sorted(numbers))})"
+        for c, numbers in shares.items() if numbers)
+
+
+def shares_gained(before: PrivateView, after: PrivateView) -> list[str]:
+    """'PRR #4' for each share the player got by an action (private)."""
+    return [f"{c} #{n}" for c, numbers in after.shares.items()
+            for n in sorted(numbers) if n not in before.shares.get(c, [])]
 
 
 def drawn_text(before: PrivateView, after: PrivateView) -> str:

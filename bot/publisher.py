@@ -70,8 +70,8 @@ class DiscordPublisher:
             png = await asyncio.to_thread(self.renderer.hand, dm.private, dm.map_id)
             channel = await self.client.create_dm(discord.Object(dm.user_id))
             controls = (components.private_view_controls(
-                dm.game_id, dm.map_id, dm.private, dm.public, dm.version)
-                if dm.choose_tickets else None)
+                dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
+                if dm.choose_tickets or dm.choices else None)
             await channel.send(presenters.clip(dm.text),
                                file=discord.File(io.BytesIO(png), filename="hand.png"),
                                view=controls or discord.utils.MISSING)

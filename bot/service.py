@@ -32,6 +32,7 @@ from engine import (
     GameConfig,
     GameState,
     IllegalAction,
+    KeepTickets,
     PrivateView,
     PublicView,
 )
@@ -50,6 +51,26 @@ CACHE_SIZE = 512
 
 class Refusal(Exception):
     """Something a user may not do now; ``str(exc)`` is the short reply they get."""
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Option ``index`` of the decision waiting for the player (a choice button's action).
+
+    It names an entry of ``decisions(state, seat)`` at the version the button was drawn
+    for, so the bot needs no encoding of each module's actions in custom_ids.
+    """
+
+    index: int
+
+
+def decisions(state: GameState, seat: int) -> list[Action]:
+    """The options of a map module's decision ``seat`` must make now (e.g. which share to
+    take), one button each; empty in the common phases, which have their own controls."""
+    if not presenters.is_decision(state.phase) or seat not in engine.waiting_for(state):
+        return []
+    # A ticket keep is a select, never a button per combination.
+    return [a for a in engine.legal_actions(state, seat) if not isinstance(a, KeepTickets)]
 
 
 @dataclass
@@ -89,6 +110,7 @@ class DirectMessage:
     private: PrivateView
     public: PublicView
     choose_tickets: bool  # attach the keep-tickets select
+    choices: tuple[Action, ...] = ()  # a module decision's options, as buttons
 
 
 @dataclass(frozen=True)
@@ -126,6 +148,7 @@ class Outcome:
     after: PrivateView
     view: PublicView
     published: bool  # a channel post follows (the turn ended or a tunnel was revealed)
+    choices: tuple[Action, ...] = ()  # a module decision the actor must make now
 
 
 @dataclass(frozen=True)
@@ -154,9 +177,8 @@ def event_from_json(d: dict[str, Any]) -> Event:
     return cls(**fields)  # type: ignore[no-any-return]
 
 
-# Maps whose every decision has its command or component here; the engine may know more
-# (Pennsylvania's share choices still need their buttons).
-BOT_MAPS = ("usa", "europe", "nordic")
+# Maps whose every decision has its command or component here; the engine may know more.
+BOT_MAPS = ("usa", "europe", "nordic", "pennsylvania")
 
 
 def supported_maps() -> list[str]:
@@ -339,14 +361,16 @@ class GameService:
     # -- actions --------------------------------------------------------------------------
 
     async def act(
-        self, game_id: int, user_id: int, action: Action, *, expect_version: int | None = None,
+        self, game_id: int, user_id: int, action: Action | Pick, *,
+        expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
         ``expect_version`` comes from a button: a click on an older board is refused,
         so a double click cannot draw twice. ``reply`` answers the actor once the
-        action is stored, before the channel hears of it.
+        action is stored, before the channel hears of it. A ``Pick`` always needs
+        its version: its index means something only in the state it was drawn for.
         """
         async with self._lock(game_id):
             game = await self._load(game_id)
@@ -363,6 +387,9 @@ class GameService:
                     and seat in waiting_before):
                 raise Refusal("Those buttons are out of date: use the newest ones "
                               "(or the slash commands).")
+            if isinstance(action, Pick):
+                action = self._picked(state, seat, action, expect_version)
+            phase_before = state.phase
             before = engine.private_view(state, seat)
             version = state.version
             try:
@@ -387,19 +414,24 @@ class GameService:
                 game.row = dataclasses.replace(game.row, version=state.version)
             game.unposted.extend(events)
             waiting_after = engine.waiting_for(state)
-            # Mid-turn (second card, ticket choice) only the actor hears back; a tunnel
-            # reveal and everything that ends a turn is published.
-            publish = not (state.phase in MID_TURN and state.current == seat)
+            choices = decisions(state, seat)
+            # Mid-turn (second card, ticket choice, the next step of a module decision) only
+            # the actor hears back; a tunnel reveal, a new module decision and everything
+            # that ends a turn is published.
+            still_deciding = bool(choices) and presenters.is_decision(phase_before)
+            publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
             update = None
             if publish:
                 lines = presenters.event_lines(game.row.map_id, game.names, game.unposted)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
+                if choices:  # the actor's new decision also goes by DM, with its buttons
+                    fresh.append(seat)
                 update = await self._update(game, lines, dm_seats=fresh)
                 game.unposted = []
             outcome = Outcome(
                 game_id=game_id, version=state.version, seat=seat, action=action, events=events,
                 before=before, after=engine.private_view(state, seat),
-                view=engine.public_view(state), published=publish)
+                view=engine.public_view(state), published=publish, choices=tuple(choices))
             post_lock = await self._take_post_lock(game_id)
         try:
             if reply is not None:
@@ -413,6 +445,17 @@ class GameService:
             else:
                 post_lock.release()
         return outcome
+
+    @staticmethod
+    def _picked(state: GameState, seat: int, pick: Pick, version: int | None) -> Action:
+        if version != state.version:
+            raise Refusal("Those buttons are out of date: use the newest ones.")
+        options = decisions(state, seat)
+        if not options:
+            raise Refusal("You have nothing to choose now.")
+        if not 0 <= pick.index < len(options):
+            raise Refusal("That choice is not valid (any more).")
+        return options[pick.index]
 
     async def resume(self) -> int:
         """After a restart, publish what a crash left unposted (a last turn, the final scores).
@@ -465,6 +508,7 @@ class GameService:
             dms.append(DirectMessage(
                 game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
+                choices=tuple(decisions(state, seat)),
                 text=self._dm_text(game, view, private)))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
@@ -478,6 +522,8 @@ class GameService:
         if private.offered:
             head = (f"Choose your destination tickets in {where}: keep at least "
                     f"{private.keep_min}.")
+        elif presenters.is_decision(view.phase):
+            head = f"In {where}: {presenters.decision_help(view.phase)}."
         else:
             head = f"Your turn in {where}: {presenters.PHASE_HELP.get(view.phase, 'act')}."
         return f"{head}\n{presenters.hand_text(view.map_id, private)}"

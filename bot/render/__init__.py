@@ -19,13 +19,21 @@ from .demo import empty_view
 from .final import draw_final
 from .hand import draw_hand
 from .palette import CARD_ORDER, PANEL_BG
-from .panel import key_line, legend_block, market_block, players_block, title_block
+from .panel import (
+    key_line,
+    legend_block,
+    market_block,
+    players_block,
+    stacks_block,
+    title_block,
+)
 
 __all__ = ["MAX_BYTES", "render_board", "render_final", "render_hand"]
 
 Format = Literal["PNG", "WEBP"]
 MAX_BYTES = 1_500_000
 HEADER_H = 214
+STACKS_H = 40  # a row of share stacks under the header (maps with shares)
 SIDE_W = 500
 
 
@@ -48,10 +56,15 @@ def encode(img: Image.Image, fmt: str = "PNG", palette: Image.Image | None = Non
     return buf.getvalue()
 
 
+def header_height(map_id: str) -> int:
+    """The panel above a landscape map: taller on maps with share stacks to show."""
+    return HEADER_H + (STACKS_H if base_for(map_id).map.rules.shares is not None else 0)
+
+
 def map_offset(map_id: str) -> tuple[int, int]:
     """Where the map's top-left corner sits in the board image."""
     lay = base_for(map_id).layout
-    return (0, HEADER_H) if lay.width >= lay.height else (0, 0)
+    return (0, header_height(map_id)) if lay.width >= lay.height else (0, 0)
 
 
 def board_image(view: PublicView) -> Image.Image:
@@ -59,15 +72,19 @@ def board_image(view: PublicView) -> Image.Image:
     base = base_for(view.map_id)
     m = base.map
     mp = draw_map(view)
+    shares = m.rules.shares is not None
     if mp.width >= mp.height:
-        img = Image.new("RGBA", (mp.width, mp.height + HEADER_H), (*PANEL_BG, 255))
-        img.paste(mp, (0, HEADER_H))
+        top = header_height(view.map_id)
+        img = Image.new("RGBA", (mp.width, mp.height + top), (*PANEL_BG, 255))
+        img.paste(mp, (0, top))
         market_w = 5 * 54 + 4 * 12
         title_block(img, 24, 18, 330, view, m)
         players_block(img, 380, 18, mp.width - 380 - market_w - 70, view, m)
         market_block(img, mp.width - market_w - 24, 18, market_w, view)
         if view.tunnel is None:
             key_line(img, mp.width - market_w - 24, 150, market_w, m)
+        if shares:
+            stacks_block(img, 24, HEADER_H - 4, mp.width - 48, view, m)
     else:
         img = Image.new("RGBA", (mp.width + SIDE_W, mp.height), (*PANEL_BG, 255))
         img.paste(mp, (0, 0))
@@ -75,6 +92,8 @@ def board_image(view: PublicView) -> Image.Image:
         y = title_block(img, x, 28, w, view, m) + 24
         y = players_block(img, x, y, w, view, m) + 28
         y = market_block(img, x, y, w, view) + 28
+        if shares:
+            y = stacks_block(img, x, y, w, view, m) + 28
         legend_block(img, x, y, w, m)
     return img.convert("RGB")
 

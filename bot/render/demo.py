@@ -92,6 +92,7 @@ def empty_view(map_id: str, players: int = 3) -> PublicView:
         closed=[],
         stations={},
         last_round=False,
+        **_stacks(m, None, players),
     )
 
 
@@ -118,7 +119,35 @@ def mid_view(map_id: str, seed: int = 1, players: int = 4, claims: int = 30) -> 
         closed=_closed(m, claimed, players),
         stations=stations,
         last_round=False,
+        **_stacks(m, rng, players),
     )
+
+
+def _stacks(m: MapData, rng: random.Random | None, players: int) -> dict[str, object]:
+    """Share stacks on the table: full at the start (``rng`` None), else partly taken."""
+    if m.rules.shares is None:
+        return {}
+    stacks = {
+        c.id: c.shares if rng is None else rng.randrange(0, c.shares + 1)
+        for c in m.rules.shares.companies
+    }
+    neutral = players in m.rules.shares.neutral_investor_players
+    pile = rng.randrange(1, 9) if neutral and rng is not None else 0
+    return {"share_stacks": stacks, "neutral_shares": pile}
+
+
+def _share_points(m: MapData, players: int, rng: random.Random) -> list[dict[str, int]]:
+    """Per seat, share points by the engine's labels ('PRR shares (1st)'), places dealt
+    at random among the players."""
+    out: list[dict[str, int]] = [{} for _ in range(players)]
+    if m.rules.shares is None:
+        return out
+    places = ("1st", "2nd", "3rd", "4th", "5th")
+    for c in m.rules.shares.companies:
+        seats = rng.sample(range(players), min(players, len(c.scores)))
+        for place, seat in enumerate(seats[: rng.randrange(0, len(seats) + 1)]):
+            out[seat][f"{c.id} shares ({places[place]})"] = c.scores[place]
+    return out
 
 
 def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
@@ -138,10 +167,12 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
     per = m.rules.stations.per_player if m.rules.stations else 0
     unused_pts = m.rules.stations.unused_points if m.rules.stations else 0
     results = []
+    extras = _share_points(m, players, rng)
     for p, tickets in scores:
         bonus = m.rules.longest_path_bonus if p.seat == longest else 0
         stations_bonus = p.stations * unused_pts
-        total = p.score + sum(t.points for t in tickets) + bonus + stations_bonus
+        total = (p.score + sum(t.points for t in tickets) + bonus + stations_bonus
+                 + sum(extras[p.seat].values()))
         results.append(
             PlayerScore(
                 seat=p.seat,
@@ -154,6 +185,7 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
                 most_tickets_bonus=0,
                 stations_used=per - p.stations,
                 unused_stations_bonus=stations_bonus,
+                extras=extras[p.seat],
                 total=total,
                 rank=0,
             )
@@ -196,12 +228,17 @@ def hand_view(map_id: str, seed: int = 1, seat: int = 0, offered: bool = True) -
 
     kept = [ticket(i, i % 2 == 0) for i in range(min(3, len(picks)))]
     offer = [ticket(i, False) for i in range(3, len(picks))] if offered else []
+    shares: dict[str, list[int]] = {}
+    if m.rules.shares is not None:
+        for c in rng.sample(m.rules.shares.companies, 3):
+            shares[c.id] = sorted(rng.sample(range(1, c.shares + 1), min(c.shares, 2)))
     return PrivateView(
         seat=seat,
         hand=hand,
         tickets=kept,
         offered=offer,
         keep_min=m.rules.draw_tickets.keep_min if offer else 0,
+        shares=shares,
     )
 
 

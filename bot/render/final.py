@@ -5,6 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine.views import FinalScores, PlayerScore, PublicView
+from maps.model import MapData
 
 from .board import base_for, draw_map, paste
 from .fonts import font
@@ -22,30 +23,46 @@ from .palette import (
 )
 from .panel import fit_text
 from .shapes import mark_sprite
+from .shares import companies, company_fill, draw_tag, split_extra
 
 WIDTH = 1600
 PAD = 32
 ROW_H = 44
+GRID_ROW = 34
 GOOD: RGB = hex_rgb("#3fb16a")
 BAD: RGB = hex_rgb("#e0564a")
 MEDALS: dict[int, RGB] = {1: hex_rgb("#f5c542"), 2: hex_rgb("#c9ced6"), 3: hex_rgb("#cd8a4f")}
 REASONS = {"trains": "a player ran low on trains", "stalled": "no one could make a move"}
 
 
-def _columns(final: FinalScores) -> list[tuple[str, int]]:
-    cols = [("Routes", 110), ("Tickets done", 160), ("Tickets failed", 160), ("Longest path", 160)]
+SHARES: RGB = hex_rgb("#a77bdb")  # the share points' part of a score bar
+
+
+def _extras_title(m: MapData) -> str:
+    return "Shares" if m.rules.shares is not None else "Map bonus"
+
+
+def _columns(final: FinalScores, m: MapData) -> list[tuple[str, int]]:
+    cols = [("Routes", 110), ("Tickets done", 160), ("Tickets failed", 160)]
+    if m.rules.longest_path_bonus or any(p.longest_path_bonus for p in final.players):
+        cols.append(("Longest path", 160))
     if any(p.most_tickets_bonus for p in final.players):
         cols.append(("Most tickets", 140))
     if any(p.unused_stations_bonus or p.stations_used for p in final.players):
         cols.append(("Stations", 140))
+    if any(p.extras for p in final.players):
+        cols.append((_extras_title(m), 150))
     cols.append(("Total", 120))
     return cols
 
 
-def _cells(p: PlayerScore, cols: list[tuple[str, int]]) -> list[tuple[str, str, RGB]]:
+def _cells(
+    p: PlayerScore, cols: list[tuple[str, int]], m: MapData
+) -> list[tuple[str, str, RGB]]:
     """(main text, small text, colour) per column."""
     won = [t.points for t in p.tickets if t.points > 0]
     lost = [t.points for t in p.tickets if t.points < 0]
+    extra = sum(p.extras.values())
     values: dict[str, tuple[str, str, RGB]] = {
         "Routes": (str(p.routes), "", PANEL_FG),
         "Tickets done": (f"+{sum(won)}", f"{len(won)}", GOOD),
@@ -65,9 +82,87 @@ def _cells(p: PlayerScore, cols: list[tuple[str, int]]) -> list[tuple[str, str, 
             ACCENT if p.most_tickets_bonus else PANEL_DIM,
         ),
         "Stations": (f"+{p.unused_stations_bonus}", f"{p.stations_used} used", PANEL_FG),
+        _extras_title(m): (
+            f"{extra:+d}" if extra else "0",
+            f"{len(p.extras)}" if p.extras else "",
+            SHARES if extra > 0 else (BAD if extra < 0 else PANEL_DIM),
+        ),
         "Total": (str(p.total), "", ACCENT if p.rank == 1 else PANEL_FG),
     }
     return [values[name] for name, _ in cols]
+
+
+def _bar_parts(p: PlayerScore) -> tuple[int, int, int, int, int]:
+    """Routes, tickets won, bonuses, positive map points, and everything lost (as > 0)."""
+    won = sum(max(0, t.points) for t in p.tickets)
+    lost = -sum(min(0, t.points) for t in p.tickets) - sum(min(0, v) for v in p.extras.values())
+    bonus = p.longest_path_bonus + p.most_tickets_bonus + max(0, p.unused_stations_bonus)
+    extra = sum(max(0, v) for v in p.extras.values())
+    return max(0, p.routes), won, bonus, extra, lost
+
+
+def _share_grid_height(final: FinalScores, m: MapData) -> int:
+    if not companies(m) or not any(p.extras for p in final.players):
+        return 0
+    return 30 + 44 + 34 + len(final.players) * GRID_ROW
+
+
+def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) -> int:
+    """Pennsylvania: each company's tag over a column of what each player's shares scored
+    there (points and place)."""
+    if not companies(m) or not any(p.extras for p in order):
+        return y
+    d = ImageDraw.Draw(img)
+    y += 30
+    d.text((PAD, y), "Share majorities", font=font(20, "bold"), fill=PANEL_FG)
+    d.text(
+        (PAD + 210, y + 4),
+        "points by company; the place in the majority beside them",
+        font=font(14),
+        fill=PANEL_DIM,
+    )
+    y += 44
+    comps = companies(m)
+    col_w = (WIDTH - 2 * PAD - 260) // len(comps)
+    x0 = PAD + 260
+    for i, c in enumerate(comps):
+        cx = x0 + i * col_w + col_w // 2
+        w = int(font(14, "bold").getlength(c.id)) + 14
+        draw_tag(d, cx - w / 2, y, c.id, company_fill(m, c.id))
+    y += 34
+    for p in order:
+        d.text(
+            (PAD, y + GRID_ROW // 2),
+            fit_text(p.name, 17, "bold", 240),
+            font=font(17, "bold"),
+            fill=PANEL_FG,
+            anchor="lm",
+        )
+        scored: dict[str, tuple[int, str]] = {}
+        for label, points in p.extras.items():
+            found = split_extra(label, m)
+            if found is not None:
+                scored[found[0]] = (points, found[1])
+        for i, c in enumerate(comps):
+            cx = x0 + i * col_w + col_w // 2
+            if c.id not in scored:
+                d.text((cx, y + GRID_ROW // 2), "–", font=font(17), fill=PANEL_DIM, anchor="mm")
+                continue
+            points, place = scored[c.id]
+            main, small = f"+{points}", place
+            big = font(18, "bold")
+            tw = big.getlength(main) + 6 + font(13).getlength(small)
+            left = cx - tw / 2
+            d.text((left, y + GRID_ROW // 2), main, font=big, fill=SHARES, anchor="lm")
+            d.text(
+                (left + big.getlength(main) + 6, y + GRID_ROW // 2 + 1),
+                small,
+                font=font(13),
+                fill=PANEL_DIM,
+                anchor="lm",
+            )
+        y += GRID_ROW
+    return y
 
 
 def _medal(d: ImageDraw.ImageDraw, cx: int, cy: int, rank: int) -> None:
@@ -81,7 +176,7 @@ def draw_final(view: PublicView) -> Image.Image:
     assert final is not None
     base = base_for(view.map_id)
     order = sorted(final.players, key=lambda p: (p.rank, p.seat))
-    cols = _columns(final)
+    cols = _columns(final, base.map)
     city = {c.id: c.name for c in base.map.cities}
     bars_h = len(order) * 56 + 40
     table_h = 40 + len(order) * ROW_H
@@ -91,7 +186,8 @@ def draw_final(view: PublicView) -> Image.Image:
     if map_h > 1100:  # a portrait map: keep the picture from getting too tall
         map_h = 1100
         map_w = round(mp.width * map_h / mp.height)
-    height = PAD + 110 + table_h + 30 + bars_h + 20 + map_h + PAD
+    grid_h = _share_grid_height(final, base.map)
+    height = PAD + 110 + table_h + grid_h + 30 + bars_h + 20 + map_h + PAD
     img = Image.new("RGBA", (WIDTH, height), (*PANEL_BG, 255))
     d = ImageDraw.Draw(img)
 
@@ -148,7 +244,7 @@ def draw_final(view: PublicView) -> Image.Image:
             anchor="lm",
         )
         cx = cx0
-        for (main, small, col), (name, w) in zip(_cells(p, cols), cols, strict=True):
+        for (main, small, col), (name, w) in zip(_cells(p, cols, base.map), cols, strict=True):
             big = font(22 if name == "Total" else 19, "bold")
             if small:
                 tw = big.getlength(main) + 8 + font(13).getlength(small)
@@ -166,6 +262,8 @@ def draw_final(view: PublicView) -> Image.Image:
             cx += w
         y += ROW_H
 
+    y = _share_grid(img, y, order, base.map)
+
     # Score bars: what each total is made of (failed tickets go left of zero).
     y += 30
     parts_legend: list[tuple[str, RGB]] = [
@@ -174,24 +272,17 @@ def draw_final(view: PublicView) -> Image.Image:
         ("bonuses", ACCENT),
         ("failed", BAD),
     ]
+    if any(p.extras for p in order):
+        parts_legend.insert(3, (_extras_title(base.map).lower(), SHARES))
     lx = PAD
     for label, swatch in parts_legend:
         d.rounded_rectangle((lx, y + 2, lx + 16, y + 16), radius=3, fill=swatch)
         d.text((lx + 22, y), label, font=font(15), fill=PANEL_DIM)
         lx += 40 + int(font(15).getlength(label))
     y += 32
-    most = max(
-        [1]
-        + [
-            p.routes
-            + sum(max(0, t.points) for t in p.tickets)
-            + p.longest_path_bonus
-            + p.most_tickets_bonus
-            + max(0, p.unused_stations_bonus)
-            for p in order
-        ]
-    )
-    least = max([0] + [-sum(min(0, t.points) for t in p.tickets) for p in order])
+    parts = {p.seat: _bar_parts(p) for p in order}
+    most = max([1] + [sum(parts[p.seat][:4]) for p in order])
+    least = max([0] + [parts[p.seat][4] for p in order])
     bar_w = WIDTH - 2 * PAD - 260 - 60  # room for the total after the bar
     k = bar_w / (most + least)
     zero = PAD + 260 + least * k
@@ -203,11 +294,14 @@ def draw_final(view: PublicView) -> Image.Image:
             fill=PANEL_FG,
             anchor="lm",
         )
-        won = sum(max(0, t.points) for t in p.tickets)
-        lost = -sum(min(0, t.points) for t in p.tickets)
-        bonus = p.longest_path_bonus + p.most_tickets_bonus + max(0, p.unused_stations_bonus)
+        routes, won, bonus, extra, lost = parts[p.seat]
         x0 = zero
-        for value, col in ((p.routes, player_fill(p.seat)), (won, GOOD), (bonus, ACCENT)):
+        for value, col in (
+            (routes, player_fill(p.seat)),
+            (won, GOOD),
+            (bonus, ACCENT),
+            (extra, SHARES),
+        ):
             if value > 0:
                 d.rectangle((x0, y, x0 + value * k, y + 24), fill=col)
                 x0 += value * k

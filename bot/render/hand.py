@@ -19,12 +19,14 @@ from .palette import (
     PANEL_FG,
     RGB,
     hex_rgb,
+    ink_on,
     player_fill,
     player_shape,
     shade,
 )
 from .panel import fit_text
 from .shapes import card_sprite, mark_sprite
+from .shares import company_fill, draw_tag, tag_width
 
 WIDTH = 1120
 PAD = 28
@@ -32,6 +34,8 @@ CARD_W, CARD_H = 86, 124
 TILE_W, TILE_H = (WIDTH - 2 * PAD - 20) // 2, 104
 THUMB_W, THUMB_H = 150, TILE_H - 16
 DONE: RGB = hex_rgb("#3fb16a")
+CHIPS_PER_ROW = 5
+CHIP_W, CHIP_H = (WIDTH - 2 * PAD - (CHIPS_PER_ROW - 1) * 12) // CHIPS_PER_ROW, 60
 
 _thumb_lock = threading.Lock()
 _thumbs: dict[str, Image.Image] = {}
@@ -121,6 +125,52 @@ def _tickets(
     return y + ((len(tickets) + 1) // 2) * (TILE_H + 14)
 
 
+def _shares_height(view: PrivateView) -> int:
+    held = [c for c, numbers in view.shares.items() if numbers]
+    rows = -(-len(held) // CHIPS_PER_ROW)
+    return (34 + rows * (CHIP_H + 12) + 8 if held else 0) + (44 if view.share_options else 0)
+
+
+def _shares(img: Image.Image, y: int, view: PrivateView, map_id: str) -> int:
+    """One chip per company held: its colour, the count and the share numbers; then the
+    companies to choose from when a share choice waits."""
+    m = base_for(map_id).map
+    d = ImageDraw.Draw(img)
+    held = [(c, sorted(n)) for c, n in view.shares.items() if n]
+    if held:
+        total = sum(len(n) for _, n in held)
+        d.text(
+            (PAD, y),
+            f"Shares  ({total} in {len(held)} compan{'y' if len(held) == 1 else 'ies'})",
+            font=font(16, "bold"),
+            fill=PANEL_DIM,
+        )
+        y += 34
+        for i, (company, numbers) in enumerate(held):
+            col, row = i % CHIPS_PER_ROW, i // CHIPS_PER_ROW
+            x, cy = PAD + col * (CHIP_W + 12), y + row * (CHIP_H + 12)
+            fill = company_fill(m, company)
+            ink = ink_on(fill)
+            d.rounded_rectangle((x, cy, x + CHIP_W, cy + CHIP_H), radius=10, fill=fill,
+                                outline=INK, width=2)
+            d.text((x + 12, cy + 8), company, font=font(20, "bold"), fill=ink)
+            d.text((x + CHIP_W - 12, cy + 6), f"× {len(numbers)}", font=font(22, "bold"),
+                   fill=ink, anchor="ra")
+            listed = "  ".join(f"#{n}" for n in numbers)
+            d.text((x + 12, cy + 36), fit_text(listed, 14, "regular", CHIP_W - 24),
+                   font=font(14), fill=ink)
+        y += -(-len(held) // CHIPS_PER_ROW) * (CHIP_H + 12) + 8
+    if view.share_options:
+        label = "Share choice waiting:"
+        d.text((PAD, y + 12), label, font=font(18, "bold"), fill=ACCENT, anchor="lm")
+        x = PAD + int(font(18, "bold").getlength(label)) + 14
+        for company in view.share_options:
+            draw_tag(d, x, y, company, company_fill(m, company), size=15)
+            x += tag_width(company, 15) + 8
+        y += 44
+    return y
+
+
 def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
     known = [c for c in CARD_ORDER if view.hand.get(c, 0) > 0]
     other = sorted(c for c, n in view.hand.items() if n > 0 and c not in CARD_ORDER)
@@ -134,16 +184,18 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
     )
     if view.offered:
         height += 60 + offer_rows * (TILE_H + 14)
-    height += PAD
+    height += _shares_height(view) + PAD
     img = Image.new("RGBA", (WIDTH, height), (*PANEL_BG, 255))
     d = ImageDraw.Draw(img)
     base = base_for(map_id)
     paste(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
     d.text((PAD + 54, PAD - 2), "Your hand", font=font(30, "title"), fill=PANEL_FG)
     total = sum(view.hand.values())
+    shares = sum(len(n) for n in view.shares.values())
     d.text(
         (PAD + 56, PAD + 36),
-        f"{base.map.name}  ·  {total} cards  ·  {len(view.tickets)} tickets",
+        f"{base.map.name}  ·  {total} cards  ·  {len(view.tickets)} tickets"
+        + (f"  ·  {shares} shares" if shares else ""),
         font=font(16),
         fill=PANEL_DIM,
     )
@@ -173,6 +225,7 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
                 anchor="mm",
             )
     y += card_rows * (CARD_H + 44) + 20
+    y = _shares(img, y, view, map_id)
     done = sum(1 for t in view.tickets if t.connected)
     d.text(
         (PAD, y),

@@ -14,12 +14,14 @@ from .palette import (
     PANEL_BG,
     PANEL_DIM,
     PANEL_FG,
+    RGB,
     SUIT_LETTER,
     player_fill,
     player_shape,
     shade,
 )
 from .shapes import card_sprite, mark_sprite
+from .shares import companies, company_fill, draw_tag, tag_width
 
 CARD_W, CARD_H = 54, 78
 
@@ -32,6 +34,8 @@ def phase_text(view: PublicView) -> str:
         "second_draw": f"{who} draws a second card",
         "choose_tickets": f"{who} is choosing tickets",
         "tunnel": f"{who} decides whether to pay for a tunnel",
+        "choose_share": f"{who} is choosing a share",
+        "choose_neutral_share": f"{who} gives the neutral investor a share",
         "game_over": "Game over",
     }.get(view.phase, view.phase)
 
@@ -48,9 +52,11 @@ def fit_text(text: str, size: int, face: Face, width: float) -> str:
 
 def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
-    title = font(32, "title")
-    name = fit_text(m.name, 32, "title", w - 120)
-    d.text((x, y), name, font=title, fill=PANEL_FG)
+    # The largest title size that fits beside the turn number, then an ellipsis.
+    size = next((n for n in (32, 28, 24) if font(n, "title").getlength(m.name) <= w - 120), 24)
+    title = font(size, "title")
+    name = fit_text(m.name, size, "title", w - 120)
+    d.text((x, y + (32 - size) // 2), name, font=title, fill=PANEL_FG)
     d.text(
         (x + title.getlength(name) + 16, y + 28),
         f"Turn {view.turn}",
@@ -177,6 +183,28 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView) -> 
             paste(img, card_sprite(card, 34, 48), x + i * 40, y)
         y += 54
     return y
+
+
+def stacks_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
+    """Pennsylvania: the share stacks left on the table (public), wrapped into ``w`` px."""
+    d = ImageDraw.Draw(img)
+    label = "Share stacks"
+    d.text((x, y + 12), label, font=font(14, "bold"), fill=PANEL_DIM, anchor="lm")
+    cx, top = x + int(font(14, "bold").getlength(label)) + 14, y
+    tags: list[tuple[str, RGB, bool]] = []
+    for c in companies(m):
+        left = view.share_stacks.get(c.id, c.shares)
+        tags.append((f"{c.id}  {left}", company_fill(m, c.id), left == 0))
+    shares = m.rules.shares
+    if view.neutral_shares or (shares and len(view.players) in shares.neutral_investor_players):
+        tags.append((f"neutral pile  {view.neutral_shares}", shade(PANEL_BG, 1.6), False))
+    for text, fill, empty in tags:
+        tw = tag_width(text)
+        if cx + tw > x + w:  # wrap under the first tag
+            cx, y = x, y + 30
+        draw_tag(d, cx, y, text, fill, dim=empty)
+        cx += tw + 8
+    return max(y, top) + 26
 
 
 def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:

@@ -28,8 +28,10 @@ from engine import (
     DrawFaceUp,
     DrawTickets,
     GameState,
+    GiveNeutralShare,
     KeepTickets,
     PayTunnel,
+    TakeShare,
 )
 from maps import load_map
 
@@ -65,6 +67,8 @@ class Table:
     last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
     draws: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # seat -> this turn
     counts: dict[str, int] = field(default_factory=dict)
+    # Where each answered module decision's button was clicked ("reply", "dm", "hand").
+    choice_sources: dict[str, int] = field(default_factory=dict)
 
     @property
     def uid(self) -> dict[str, int]:
@@ -126,6 +130,8 @@ class Table:
         if state.phase == "tunnel":
             pays = [a for a in legal if isinstance(a, PayTunnel)]
             return pays[0] if pays and self.rng.random() < 0.7 else DeclineTunnel()
+        if state.phase in ("choose_share", "choose_neutral_share"):
+            return self.rng.choice(legal)
         if prefer == "draw-only":  # build up a hand
             draws = [a for a in legal if isinstance(a, DrawFaceUp | DrawBlind)]
             if draws:
@@ -202,6 +208,8 @@ class Table:
             case BuildStation():
                 ex = await self.slash(user, "station", city=action.city,
                                       colour=colour_of(action.cards))
+            case TakeShare() | GiveNeutralShare():
+                ex = await self._choose_share(state, user, action)
             case _:
                 raise AssertionError(action)
         self.counts[action.type] = self.counts.get(action.type, 0) + 1
@@ -211,6 +219,43 @@ class Table:
             if not sent.public and sent.custom_ids():
                 self.last_private[user] = sent
         return ex
+
+    async def _choose_share(self, state: GameState, user: int,
+                            action: TakeShare | GiveNeutralShare) -> Exchange:
+        """Click the share button in the last private answer, the DM or "My hand"."""
+        label = (f"Take a {action.company} share" if isinstance(action, TakeShare)
+                 else f"Give {action.company} to the neutral investor")
+        legal = engine.legal_actions(state, self.seat_of(state, user))
+        labels = sorted(
+            f"Take a {a.company} share" if isinstance(a, TakeShare)
+            else f"Give {a.company} to the neutral investor"
+            for a in legal if isinstance(a, TakeShare | GiveNeutralShare))
+        dm = self._dm_with(user, "pick", state.version)
+        sources: list[tuple[str, Sent | None]] = [
+            ("reply", self.last_private.get(user)), ("dm", dm), ("hand", None)]
+        where, msg = self.rng.choice([s for s in sources if s[0] == "hand" or s[1] is not None])
+        if msg is None:
+            msg = (await self.click(user, self.fake.last_board(), label="My hand")).reply
+            # The hand image shows the shares; its text names the options only to them.
+            assert msg.ephemeral and msg.files[0][1].startswith(b"HAND")
+        msg = self.fake.message(msg.id)
+        shown = sorted(c.get("label", "") for c in msg.controls()
+                       if c.get("custom_id", "").startswith(f"ttr:{self.game_id}:pick:"))
+        assert shown == labels, (shown, labels)  # every option, each a button
+        self.choice_sources[where] = self.choice_sources.get(where, 0) + 1
+        return await self.click(user, msg, label=label)
+
+    def seat_of(self, state: GameState, user: int) -> int:
+        return next(s for s in range(state.n_players) if self.seat_user(state, s) == user)
+
+    def _dm_with(self, user: int, action: str, version: int) -> Sent | None:
+        """The newest DM of this game with ``action`` controls drawn for ``version``."""
+        for dm in reversed(self.fake.dms(user)):
+            latest = self.fake.message(dm.id)
+            if any(c.startswith(f"ttr:{self.game_id}:{action}:") and c.endswith(f".{version}")
+                   for c in latest.custom_ids()):
+                return latest
+        return None
 
     def _dm_with_select(self, user: int) -> Sent | None:
         for dm in reversed(self.fake.dms(user)):
@@ -278,14 +323,25 @@ class Table:
         public = self.fake.channel_messages()
         final_at = next(i for i, s in enumerate(public) if "Final scores" in s.content)
         assert final_at > 0
+        shares = map_data.rules.shares
+        # A company named as a word ("B&O" but not "Erie"), or a count of shares.
+        company = re.compile(r"(?<![\w&])(" + "|".join(
+            re.escape(c.id) for c in (shares.companies if shares else [])) + r")(?![\w&])")
         for sent in public[:final_at]:
             for name, data in sent.files:
                 assert not data.startswith(b"HAND"), name
                 if data.startswith(b"BOARD"):
                     keys = set(json.loads(data[5:]))
-                    assert not keys & {"hand", "tickets", "offered"}, keys
+                    assert not keys & {"hand", "tickets", "offered", "shares",
+                                       "share_options"}, keys
             for line in sent.content.splitlines():
                 assert "Your hand" not in line and "Offered" not in line, line
+                if shares is not None:
+                    assert not company.search(line), line
+                    assert not re.search(r"\d+ shares?\b|shares?:", line), line
+                    if "took a share" in line:
+                        self.counts["share_lines_checked"] = (
+                            self.counts.get("share_lines_checked", 0) + 1)
                 for cities in self.tickets_seen:
                     a, b = names[cities[0]], names[cities[-1]]
                     assert f"{a} → {b}" not in line, line
@@ -293,6 +349,26 @@ class Table:
                         assert not (a in line and b in line), (cities, line)
         assert self.tickets_seen
 
+
+    def assert_hands_show_shares(self, state: GameState) -> None:
+        """Each player's private hand images (DM or "My hand") list their shares: every share
+        shown is one that player holds at the end (shares are never lost)."""
+        held = state.ext["shares"]["held"]
+        for seat in range(state.n_players):
+            user = self.seat_user(state, seat)
+            mine = {(c, n) for c, n in held[seat]}
+            shown: set[tuple[str, int]] = set()
+            for sent in self.fake.sent:
+                if sent.public or sent.user_id != user:
+                    continue
+                for _, data in sent.files:
+                    if data.startswith(b"HAND"):
+                        view = json.loads(data[4:])
+                        assert view["seat"] == seat
+                        shown |= {(c, n) for c, ns in view["shares"].items() for n in ns}
+            assert shown <= mine, (shown, mine)
+            if mine:
+                assert shown, f"seat {seat} holds shares but no hand image showed one"
 
 
 def make_bot(db_path: Path, renderer: Renderer | None = None) -> TTRBot:

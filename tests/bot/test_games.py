@@ -67,3 +67,56 @@ async def test_two_player_nordic_game_to_the_end(table):
     assert len([s for s in table.fake.channel_messages() if "Final scores" in s.content]) == 1
     table.assert_no_secrets_before_final()
     assert table.counts.get("claim", 0) > 0
+
+
+def _final(table):
+    public = table.fake.channel_messages()
+    finals = [s for s in public if "Final scores" in s.content]
+    assert len(finals) == 1
+    return finals[0], json.loads(finals[0].files[0][1][5:])
+
+
+async def test_two_player_pennsylvania_with_shares_and_the_neutral_investor(table):
+    await table.open_game(["Ana", "Ben"], "pennsylvania")
+    state = await table.play_to_end()
+
+    assert state.phase == "game_over"
+    # Share choices were answered with the buttons of each private place they appear in.
+    assert table.counts.get("take_share", 0) >= 3
+    assert table.counts.get("give_neutral_share", 0) >= 3
+    assert set(table.choice_sources) == {"reply", "dm", "hand"}
+    public = table.fake.channel_messages()
+    assert any("Ana took a share" in s.content or "Ben took a share" in s.content
+               for s in public)
+    assert any("gave a share to the neutral investor" in s.content for s in public)
+    # While a choice waits the board offers only "My hand"; the prompt names no company.
+    prompts = [s for s in public if "choose which company's share" in s.content]
+    assert prompts and all(s.custom_ids() == [f"ttr:{table.game_id}:hand"] for s in prompts)
+    table.assert_no_secrets_before_final()
+    assert table.counts["share_lines_checked"] > 0
+    table.assert_hands_show_shares(state)
+    # The final scores show each player's share points by company, in the text and image.
+    final, view = _final(table)
+    extras = {p["seat"]: p["extras"] for p in view["final"]["players"]}
+    assert any(extras.values())
+    for p in view["final"]["players"]:
+        for label, points in p["extras"].items():
+            assert f"{label} +{points}" in final.content
+            assert " shares (" in label
+
+
+async def test_three_player_pennsylvania_has_no_neutral_investor(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "pennsylvania")
+    state = await table.play_to_end()
+
+    assert state.phase == "game_over"
+    assert table.counts.get("take_share", 0) >= 3
+    assert "give_neutral_share" not in table.counts
+    public = table.fake.channel_messages()
+    assert not any("neutral" in s.content for s in public)
+    table.assert_no_secrets_before_final()
+    assert table.counts["share_lines_checked"] > 0
+    table.assert_hands_show_shares(state)
+    final, view = _final(table)
+    assert sum(sum(p["extras"].values()) for p in view["final"]["players"]) > 0
+    assert "shares (1st)" in final.content

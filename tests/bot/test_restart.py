@@ -114,3 +114,25 @@ async def test_a_turn_committed_but_never_posted_is_posted_at_start_up(table):
         assert new[-1].files[0][1].startswith(b"BOARD")
     await table.restart()  # nothing is posted twice
     assert len(table.fake.channel_messages()) == posts + len(new)
+
+
+async def test_restart_while_a_share_choice_waits_then_its_dm_button_works(table):
+    await table.open_game(["Ana", "Ben"], "pennsylvania")
+    state = await _play_until(table, "choose_share")
+    user = table.seat_user(state, state.current)
+    dm = table._dm_with(user, "pick", state.version)
+    assert dm is not None and "choose which company's share" in dm.content
+    reply = table.last_private[user]
+
+    await table.restart()
+
+    option = engine.legal_actions(state, state.current)[-1]
+    ex = await table.click(user, dm, label=f"Take a {option.company} share")
+    after = await table.stored_state()
+    assert after.version == state.version + 1, ex.text
+    assert after.ext["shares"]["held"][state.current][-1][0] == option.company
+    assert f"{option.company} #" in ex.text  # the chooser reads which share they got
+    # The same choice offered in the earlier private answer is now out of date.
+    stale = await table.click(user, reply, prefix=f"ttr:{table.game_id}:pick:0.")
+    assert "out of date" in stale.text
+    assert (await table.stored_state()).version == after.version

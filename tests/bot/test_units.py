@@ -4,17 +4,33 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from bot.components import ControlId, parse_custom_id
 from bot.config import ConfigError, Settings
-from bot.presenters import clip, event_lines, route_label
+from bot.presenters import (
+    choice_done,
+    choice_label,
+    clip,
+    event_lines,
+    is_decision,
+    prompt_text,
+    route_label,
+    rules_text,
+    status_text,
+)
+from bot.service import decisions
+from engine import DrawFaceUp, GiveNeutralShare, TakeShare
+from engine.cards import CARD_INDEX
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
     RouteClaimed,
+    ShareTaken,
     TicketsKept,
     TunnelDeclined,
     TurnStarted,
 )
+from maps import load_map
 
 
 @pytest.mark.parametrize("control", [
@@ -84,3 +100,71 @@ def test_settings_from_environment():
         Settings.from_env({})
     with pytest.raises(ConfigError, match="numeric"):
         Settings.from_env({"DISCORD_TOKEN": "t", "TTR_DEV_GUILD_ID": "my-server"})
+
+
+def test_choice_buttons_round_trip_and_reject_bad_args():
+    control = ControlId(5, "pick", 88, 2)
+    assert str(control) == "ttr:5:pick:2.88"
+    assert parse_custom_id(str(control)) == control
+    for bad in ("ttr:5:pick", "ttr:5:pick:2", "ttr:5:pick:x.1", "ttr:5:pick:1.2.3"):
+        assert parse_custom_id(bad) is None
+
+
+def test_share_lines_never_name_the_company():
+    lines = event_lines("pennsylvania", ["Ana", "Ben"], [
+        ShareTaken(0, False), ShareTaken(0, True), ShareTaken(1, False)])
+    assert lines == ["Ana took a share", "Ana gave a share to the neutral investor",
+                     "Ben took a share"]
+
+
+def test_module_decisions_are_labelled_from_the_presenter_table():
+    assert is_decision("choose_share") and is_decision("choose_neutral_share")
+    assert not any(is_decision(p) for p in ("turn", "second_draw", "tunnel", "game_over",
+                                            "choose_tickets", "choose_initial_tickets"))
+    assert choice_label(TakeShare(company="B&O")) == "Take a B&O share"
+    assert choice_label(GiveNeutralShare(company="PRR")) == "Give PRR to the neutral investor"
+    assert choice_done(GiveNeutralShare(company="PRR")) == (
+        "The neutral investor got a PRR share.")
+    # A decision without a row still gets a readable button.
+    assert choice_label(DrawFaceUp(slot=3)) == "Draw face up 3"
+
+
+def test_pennsylvania_rules_and_status_text():
+    text = rules_text("pennsylvania")
+    for part in ("Shares:", "neutral investor", "Globetrotter", "+15", "No longest-path",
+                 "PRR 30/21/14/9/6"):
+        assert part in text, part
+    assert "Longest continuous path: +10" in rules_text("usa")
+    view = engine.public_view(_share_choice_state())
+    status = status_text(view)
+    assert "must choose which company's share to take" in status
+    assert "Share stacks: PRR 15" in status  # the stacks are public, like on the table
+    prompt = prompt_text(view, ["<@1>", "<@2>", "<@3>"])
+    assert "choose which company's share" in prompt and "My hand" in prompt
+
+
+def _share_choice_state():
+    """A 3-player Pennsylvania game just after a claim that asks for a share choice."""
+    state = engine.new_game(engine.GameConfig(map_id="pennsylvania", players=["A", "B", "C"],
+                                              seed=1))
+    for seat in range(3):
+        offer = engine.private_view(state, seat).offered
+        engine.apply(state, seat, engine.KeepTickets(tickets=[t.id for t in offer]))
+    m = load_map("pennsylvania")
+    seat = state.current
+    route = next(r for r in m.routes if len(r.shares) >= 2 and r.color != "gray")
+    state.hands[seat][CARD_INDEX[route.color]] += route.length  # a test hand, not a draw
+    engine.apply(state, seat, engine.Claim(route=route.id, cards={route.color: route.length}))
+    assert state.phase == "choose_share"
+    return state
+
+
+def test_decisions_are_the_engine_options_for_the_chooser_only():
+    state = _share_choice_state()
+    seat = state.current
+    options = decisions(state, seat)
+    assert options and all(isinstance(a, TakeShare) for a in options)
+    assert {a.company for a in options} == set(engine.private_view(state, seat).share_options)
+    assert decisions(state, (seat + 1) % 3) == []
+    keep = engine.new_game(engine.GameConfig(map_id="usa", players=["A", "B"], seed=1))
+    assert decisions(keep, 0) == []  # the common phases have their own controls

@@ -7,7 +7,7 @@ import math
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import maps
 from bot.render import (
@@ -179,7 +179,7 @@ def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
     assert any(_dist(px, player_fill(0)) < 12 for px in near)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("map_id", [m for m in ("usa", "europe") if m in MAP_IDS])
+@pytest.mark.parametrize("map_id", [m for m in ("usa", "europe", "pennsylvania") if m in MAP_IDS])
 def test_views_from_a_real_engine_game(map_id: str) -> None:
     from bot.render.demo import engine_views
 
@@ -194,3 +194,70 @@ def test_views_from_a_real_engine_game(map_id: str) -> None:
         for route, seat in end.claimed.items()
     )
     assert shown >= 0.9 * len(end.claimed)
+
+
+def _near(img: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int],
+          tol: float = 10) -> int:
+    """How many pixels in ``box`` are within ``tol`` of ``colour`` in every channel."""
+    crop = img.convert("RGB").crop(box)
+    diff = ImageChops.difference(crop, Image.new("RGB", crop.size, colour))
+    r, g, b = (band.point(lambda v: 255 if v < tol else 0) for band in diff.split())
+    return ImageChops.multiply(ImageChops.multiply(r, g), b).histogram()[255]
+
+
+def _company(company: str) -> tuple[int, int, int]:
+    from bot.render.shares import company_fill
+
+    return company_fill(maps.load_map("pennsylvania"), company)
+
+
+def test_hand_shows_shares_per_company_and_a_waiting_choice() -> None:
+    plain = PrivateView(seat=0, hand={"red": 2}, tickets=[], offered=[], keep_min=0)
+    held = plain.model_copy(update={"shares": {"PRR": [1, 4], "B&O": [3]}})
+    choosing = held.model_copy(update={"share_options": ["ERIE", "LV"]})
+    a, b, c = (_open(render_hand(v, "pennsylvania")) for v in (plain, held, choosing))
+    assert a.height < b.height < c.height
+    whole = (0, 0, b.width, b.height)
+    for company in ("PRR", "B&O"):
+        assert _near(a, _company(company), whole) == 0
+        assert _near(b, _company(company), whole) > 5000  # a chip in the company's colour
+    for company in ("ERIE", "LV"):  # the options, as tags
+        assert _near(b, _company(company), whole) == 0
+        assert _near(c, _company(company), (0, 0, c.width, c.height)) > 200
+
+
+def test_pennsylvania_board_shows_the_share_stacks_in_the_header() -> None:
+    from bot.render import HEADER_H, header_height
+
+    view = mid_view("pennsylvania", seed=4, players=2)
+    assert view.share_stacks and view.neutral_shares
+    assert header_height("pennsylvania") > HEADER_H == header_height("usa")
+    img = board_image(view)
+    row = (0, HEADER_H - 6, img.width, header_height("pennsylvania"))
+    full = {c: n for c, n in view.share_stacks.items() if n}
+    assert full
+    for company in full:
+        assert _near(img, _company(company), row) > 150, company
+    # The same stacks, all taken: every tag is dimmed.
+    empty = view.model_copy(update={"share_stacks": dict.fromkeys(view.share_stacks, 0)})
+    gone = board_image(empty)
+    # (BR&P's near-black would match the panel's own dark edges.)
+    assert all(_near(gone, _company(c), row) < 20 for c in full if c != "BR&P")
+    _check_size(render_board(view))
+
+
+def test_final_scores_break_down_the_share_points() -> None:
+    from bot.render.final import SHARES
+
+    view = final_view("pennsylvania", seed=5, players=3)
+    assert view.final is not None and any(p.extras for p in view.final.players)
+    bare = view.model_copy(update={"final": view.final.model_copy(update={
+        "players": [p.model_copy(update={"extras": {}}) for p in view.final.players]})})
+    with_extras, without = _open(render_final(view)), _open(render_final(bare))
+    assert with_extras.height > without.height  # the share majorities table
+    top = (0, 0, with_extras.width, with_extras.height - 900)  # above the map
+    assert _near(with_extras, SHARES, top) > 2000  # share points and bar segments
+    assert _near(without, SHARES, top) == 0
+    scored = {label.split()[0] for p in view.final.players for label in p.extras}
+    for company in scored:  # each company's tag heads its column
+        assert _near(with_extras, _company(company), top) > 100, company
