@@ -24,13 +24,22 @@ class KeepTickets(_Action):
     tickets: list[int]
 
 
+Deck = Literal["train", "ship"]
+
+
 class DrawFaceUp(_Action):
+    """Take a face-up card; Rails & Sails: ``refill`` names the deck that replaces it."""
+
     type: Literal["draw_face_up"] = "draw_face_up"
     slot: int = Field(ge=0, le=9)
+    refill: Deck | None = None
 
 
 class DrawBlind(_Action):
+    """Draw the top card of a deck (Rails & Sails has a train and a ship deck)."""
+
     type: Literal["draw_blind"] = "draw_blind"
+    deck: Deck = "train"
 
 
 class DrawTickets(_Action):
@@ -88,6 +97,30 @@ class TakeFestival(_Action):
     pile: str
 
 
+class ChoosePieces(_Action):
+    """Rails & Sails setup: the secret split of the starting pieces."""
+
+    type: Literal["choose_pieces"] = "choose_pieces"
+    trains: int = Field(ge=0)
+    ships: int = Field(ge=0)
+
+
+class BuildHarbor(_Action):
+    """Rails & Sails: build a harbor in a harbor city your routes reach."""
+
+    type: Literal["build_harbor"] = "build_harbor"
+    city: str
+    cards: CardCounts
+
+
+class ExchangePieces(_Action):
+    """Rails & Sails: swap pieces with your reserve, 1 point each; ``trains`` > 0 takes
+    trains for ships, < 0 ships for trains."""
+
+    type: Literal["exchange_pieces"] = "exchange_pieces"
+    trains: int
+
+
 Action = Annotated[
     KeepTickets
     | DrawFaceUp
@@ -100,7 +133,10 @@ Action = Annotated[
     | TakeShare
     | GiveNeutralShare
     | DraftPick
-    | TakeFestival,
+    | TakeFestival
+    | ChoosePieces
+    | BuildHarbor
+    | ExchangePieces,
     Field(discriminator="type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from engine.cards import GRAY, color_index
+from engine.cards import ALL_CARD_KINDS, GRAY, N_CARDS, color_index
 from maps import load_map
 from maps.model import MapData, Rules
 
@@ -45,6 +45,7 @@ class Board:
     t_b: tuple[int, ...]
     t_points: tuple[int, ...]
     t_long: tuple[bool, ...]
+    hand_kinds: int  # card kinds a hand counts (Rails & Sails has more)
 
     def route_name(self, r: int) -> str:
         return f"{self.city_names[self.r_a[r]]}–{self.city_names[self.r_b[r]]}"
@@ -108,4 +109,5 @@ def board_for(map_id: str) -> Board:
         t_b=tuple(cidx[t.cities[-1]] for t in m.tickets),
         t_points=tuple(t.points for t in m.tickets),
         t_long=tuple(t.long for t in m.tickets),
+        hand_kinds=ALL_CARD_KINDS if m.rules.rails_and_sails else N_CARDS,
     )

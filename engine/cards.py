@@ -1,7 +1,10 @@
-"""Train-car cards as small ints: the eight suits by index, then the locomotive.
+"""Cards as small ints: the eight suits by index, then the locomotive.
 
-A hand is a list of nine counts indexed by card, which keeps the hot path on
-plain ints; names appear only at the edges (actions, views, events).
+A hand is a list of counts indexed by card (nine on the classic maps), which
+keeps the hot path on plain ints; names appear only at the edges (actions,
+views, events). Rails & Sails adds card kinds after the nine: train cards
+with the harbor symbol, single ships (all with the symbol) and double ships,
+each by suit; its jokers are the locomotive index.
 """
 
 from __future__ import annotations
@@ -13,7 +16,18 @@ from maps.model import TRAIN_COLORS
 LOCO = len(TRAIN_COLORS)  # index of the locomotive in a hand
 N_CARDS = LOCO + 1
 GRAY = -1  # route colour index of a gray route
-CARD_NAMES: tuple[str, ...] = (*TRAIN_COLORS, "locomotive")
+HARBOR_TRAIN = N_CARDS  # + suit: a train card with the harbor symbol
+SHIP = HARBOR_TRAIN + LOCO  # + suit: a single ship card (it has the harbor symbol)
+DOUBLE_SHIP = SHIP + LOCO  # + suit: a double ship card
+ALL_CARD_KINDS = DOUBLE_SHIP + LOCO
+SPECIAL = 100  # deck codes from here are a map's special cards (Iberia), never in a hand
+CARD_NAMES: tuple[str, ...] = (
+    *TRAIN_COLORS,
+    "locomotive",
+    *(f"{c}_harbor" for c in TRAIN_COLORS),
+    *(f"{c}_ship" for c in TRAIN_COLORS),
+    *(f"{c}_double_ship" for c in TRAIN_COLORS),
+)
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
@@ -21,12 +35,13 @@ def color_index(name: str) -> int:
     return GRAY if name == "gray" else CARD_INDEX[name]
 
 
-def counts_from_names(cards: Mapping[str, int]) -> list[int] | None:
-    """Nine counts from a {name: count} payment, or None if a name or count is invalid."""
-    out = [0] * N_CARDS
+def counts_from_names(cards: Mapping[str, int], kinds: int = N_CARDS) -> list[int] | None:
+    """Counts of ``kinds`` card kinds from a {name: count} payment, or None if a name or
+    count is invalid (or names a kind this map does not have)."""
+    out = [0] * kinds
     for name, n in cards.items():
-        i = CARD_INDEX.get(name)
-        if i is None or n < 0:
+        i = CARD_INDEX.get(name, kinds)
+        if i >= kinds or n < 0:
             return None
         out[i] += n
     return out

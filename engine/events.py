@@ -110,6 +110,28 @@ class DraftPicked:
 
 
 @dataclass(frozen=True, slots=True)
+class PiecesChosen:
+    """``seat`` chose its piece split (which, is secret)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HarborBuilt:
+    seat: int
+    city: str
+    cards: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PiecesExchanged:
+    """``seat`` swapped ``count`` pieces with its reserve (the direction is secret)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class LastRound:
     """``seat`` ended a turn with few pieces: everyone gets their final turn(s)."""
 
@@ -152,6 +174,9 @@ Event = (
     | FestivalCardsTaken
     | TicketDraftStarted
     | DraftPicked
+    | PiecesChosen
+    | HarborBuilt
+    | PiecesExchanged
     | LastRound
     | TurnSkipped
     | TurnStarted

@@ -27,6 +27,7 @@ from engine.cards import (
     CARD_NAMES,
     LOCO,
     N_CARDS,
+    SPECIAL,
     counts_from_names,
     describe_cards,
     names_from_counts,
@@ -168,7 +169,7 @@ def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
         state.rng.shuffle(state.deck)
         events.append(DeckReshuffled(seat, len(state.deck)))
     card = state.deck.pop()
-    if card >= N_CARDS:  # a map's special card (Iberia's festivals): its module places it
+    if card >= SPECIAL:  # a map's special card (Iberia's festivals): its module places it
         for module in rule_modules(state):
             module.on_special_card(state, seat, card, events)
         return _draw_card(state, seat, events)
@@ -325,10 +326,19 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     if not setup:
         return end_turn(state, events)
     if not any(state.offered):
-        state.phase = "turn"
-        state.turn = 1
-        events.append(TurnStarted(state.current, state.turn))
-        skip_stuck(state, events)
+        for module in rule_modules(state):
+            if module.interrupts_turn_order(state, events):
+                return events  # e.g. a setup step of the map's own; it calls first_turn
+        first_turn(state, events)
+    return events
+
+
+def first_turn(state: GameState, events: list[Event]) -> list[Event]:
+    """Setup is over: the first player starts."""
+    state.phase = "turn"
+    state.turn = 1
+    events.append(TurnStarted(state.current, state.turn))
+    skip_stuck(state, events)
     return events
 
 
@@ -392,7 +402,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         )
     pay = counts_from_names(action.cards)
     if pay is None:
-        raise IllegalAction("Unknown card name: use " + ", ".join(CARD_NAMES) + ".")
+        raise IllegalAction("Unknown card name: use " + ", ".join(CARD_NAMES[:N_CARDS]) + ".")
     colour = payment.claim_colour(board, r, pay)
     if colour == payment.NO:
         raise IllegalAction(

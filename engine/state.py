@@ -13,7 +13,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import Board, board_for
-from engine.cards import N_CARDS
 
 SNAPSHOT_VERSION = 1
 
@@ -86,7 +85,7 @@ class GameState:
         self.deck: list[int] = []  # top of the deck is the end of the list
         self.discards: list[int] = []
         self.market: list[int] = [-1] * board.rules.market_size  # -1: empty slot
-        self.hands: list[list[int]] = [[0] * N_CARDS for _ in range(n)]
+        self.hands: list[list[int]] = [[0] * board.hand_kinds for _ in range(n)]
         self.trains = [board.rules.trains] * n
         self.scores = [0] * n  # public route points
         self.owner = [-1] * len(board.route_ids)  # seat per route index

@@ -16,6 +16,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from engine.actions import Action, DraftPick, KeepTickets, TakeFestival
+from engine.cards import SPECIAL
 from engine.errors import IllegalAction
 from engine.events import (
     DraftPicked,
@@ -24,16 +25,15 @@ from engine.events import (
     FestivalCardsTaken,
     TicketDraftStarted,
     TicketsKept,
-    TurnStarted,
 )
-from engine.game import chosen_tickets, end_turn, next_turn, require_turn, skip_stuck
+from engine.game import chosen_tickets, end_turn, first_turn, next_turn, require_turn
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
 from engine.views import ticket_view
 from maps.model import Festivals as FestivalsConfig
 
-DRAFT_CARD = 15  # deck codes from N_CARDS up are special cards, never in a hand
-FESTIVAL_BASE = 16  # + pile index
+DRAFT_CARD = SPECIAL
+FESTIVAL_BASE = SPECIAL + 1  # + pile index
 
 
 def _config(state: GameState) -> FestivalsConfig:
@@ -145,11 +145,7 @@ def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
     if draft["second"]:
         ext["second_draft_done"] = True
         return next_turn(state, events)
-    state.phase = "turn"
-    state.turn = 1
-    events.append(TurnStarted(state.current, state.turn))
-    skip_stuck(state, events)
-    return events
+    return first_turn(state, events)
 
 
 def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
