@@ -353,10 +353,10 @@ class Table:
     def assert_hands_show_shares(self, state: GameState) -> None:
         """Each player's private hand images (DM or "My hand") list their shares: every share
         shown is one that player holds at the end (shares are never lost)."""
-        held = state.ext["shares"]["held"]
         for seat in range(state.n_players):
             user = self.seat_user(state, seat)
-            mine = {(c, n) for c, n in held[seat]}
+            mine = {(c, n) for c, ns in engine.private_view(state, seat).shares.items()
+                    for n in ns}
             shown: set[tuple[str, int]] = set()
             for sent in self.fake.sent:
                 if sent.public or sent.user_id != user:

@@ -130,9 +130,31 @@ async def test_restart_while_a_share_choice_waits_then_its_dm_button_works(table
     ex = await table.click(user, dm, label=f"Take a {option.company} share")
     after = await table.stored_state()
     assert after.version == state.version + 1, ex.text
-    assert after.ext["shares"]["held"][state.current][-1][0] == option.company
+    mine = engine.private_view(after, state.current).shares
+    before = engine.private_view(state, state.current).shares
+    assert len(mine[option.company]) == len(before.get(option.company, [])) + 1
     assert f"{option.company} #" in ex.text  # the chooser reads which share they got
     # The same choice offered in the earlier private answer is now out of date.
     stale = await table.click(user, reply, prefix=f"ttr:{table.game_id}:pick:0.")
     assert "out of date" in stale.text
     assert (await table.stored_state()).version == after.version
+
+
+async def test_a_share_choice_belongs_to_its_chooser_and_an_option_must_exist(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "pennsylvania")
+    state = await _play_until(table, "choose_share")
+    chooser = table.seat_user(state, state.current)
+    other = next(u for u in table.users.values() if u != chooser)
+    gid, version = table.game_id, state.version
+    cases = [(other, f"ttr:{gid}:pick:0.{version}", "nothing to choose"),
+             (chooser, f"ttr:{gid}:pick:24.{version}", "not valid"),
+             (chooser, f"ttr:{gid}:pick:0.{version - 1}", "out of date")]
+    for user, custom_id, expect in cases:
+        button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+        planted = table.fake.plant(table.fake.CHANNEL_ID, [button])
+        ex = await table.click(user, planted, custom_id=custom_id)
+        assert expect in ex.text and all(s.ephemeral for s in ex.replies), (custom_id, ex.text)
+    assert (await table.stored_state()).version == version
+    # Other commands wait for the choice; the engine says why.
+    ex = await table.slash(chooser, "draw", card="deck")
+    assert "share" in ex.text and (await table.stored_state()).version == version
