@@ -41,7 +41,8 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
         assert tunnel is not None
         affordable = payment.cheapest_tunnel_extra(state.hands[seat], tunnel.extra, tunnel.color)
         return PayTunnel() if affordable and rng.random() < 0.75 else DeclineTunnel()
-    if phase not in ("turn", "second_draw"):  # a map module's decision: few options
+    if phase not in ("turn", "second_draw") or board.rules.rails_and_sails:
+        # A map module's decision (few options), or Rails & Sails' own cards and routes.
         return rng.choice(legal_actions(state, seat))
     if phase == "turn":
         hand = state.hands[seat]

@@ -177,6 +177,9 @@ def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
 
 
 def _refill_market(state: GameState, seat: int, events: list[Event]) -> None:
+    for module in rule_modules(state):
+        if module.refill_market(state, seat, events):
+            return
     market = state.market
     for i, card in enumerate(market):
         if card == -1:
@@ -216,7 +219,10 @@ def _after_first_card(state: GameState, events: list[Event]) -> list[Event]:
 
 
 def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, DrawBlind)
     require_turn(state, seat, "turn", "second_draw")
+    if action.deck != "train":
+        raise IllegalAction("This map has only the train deck.")
     if not _cards_left(state):
         raise IllegalAction(
             "The deck and the discard pile are empty: take a face-up card or do something else."
@@ -233,6 +239,8 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
 def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawFaceUp)
     require_turn(state, seat, "turn", "second_draw")
+    if action.refill not in (None, "train"):
+        raise IllegalAction("This map has only the train deck.")
     slot = action.slot
     if slot >= len(state.market) or state.market[slot] == -1:
         raise IllegalAction(f"There is no face-up card in slot {slot + 1}.")
@@ -369,16 +377,21 @@ def _double_closed(state: GameState, seat: int, r: int) -> str | None:
     return None
 
 
-def claim_problem(state: GameState, seat: int, r: int) -> str | None:
-    """Why ``seat`` cannot claim route ``r`` at all now (cards aside), or None."""
-    board = state.board
+def route_taken(state: GameState, seat: int, r: int) -> str | None:
+    """Why route ``r`` is not open to ``seat``: claimed, or the other track of a double."""
     owner = state.owner[r]
     if owner >= 0:
         who = "you" if owner == seat else player_name(state, owner)
-        return f"{board.route_name(r)} is already claimed by {who}."
-    closed = _double_closed(state, seat, r)
-    if closed:
-        return closed
+        return f"{state.board.route_name(r)} is already claimed by {who}."
+    return _double_closed(state, seat, r)
+
+
+def claim_problem(state: GameState, seat: int, r: int) -> str | None:
+    """Why ``seat`` cannot claim route ``r`` at all now (cards aside), or None."""
+    board = state.board
+    taken = route_taken(state, seat, r)
+    if taken:
+        return taken
     if state.trains[seat] < board.r_len[r]:
         return (
             f"{board.route_name(r)} needs {board.r_len[r]} trains; "
@@ -570,8 +583,11 @@ def can_act(state: GameState, seat: int) -> bool:
         return True
     if tickets_closed(state) is None:
         return True
-    if any(m.can_act(state, seat) for m in rule_modules(state)):
+    modules = rule_modules(state)
+    if any(m.can_act(state, seat) for m in modules):
         return True
+    if any(m.replaces_turn_actions for m in modules):
+        return False
     hand = state.hands[seat]
     return any(
         claim_problem(state, seat, r) is None and payment.cheapest_claims(state.board, r, hand)
@@ -602,19 +618,27 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if extra is not None:
             out.insert(0, PayTunnel(cards=names_from_counts(extra)))
         return out
-    counts_two = state.board.rules.face_up_locomotive_counts_two
-    second = phase == "second_draw"
-    actions: list[Action] = [
-        DrawFaceUp(slot=i)
-        for i, c in enumerate(state.market)
-        if c != -1 and not (second and counts_two and c == LOCO)
-    ]
-    if _cards_left(state):
-        actions.append(DrawBlind())
-    if second:
+    modules = rule_modules(state)
+    own_turn = next((m for m in modules if m.replaces_turn_actions), None)
+    if own_turn:
+        actions = own_turn.draw_actions(state, seat)
+    else:
+        counts_two = state.board.rules.face_up_locomotive_counts_two
+        actions = [
+            DrawFaceUp(slot=i)
+            for i, c in enumerate(state.market)
+            if c != -1 and not (phase == "second_draw" and counts_two and c == LOCO)
+        ]
+        if _cards_left(state):
+            actions.append(DrawBlind())
+    if phase == "second_draw":
         return actions
     if tickets_closed(state) is None:
         actions.append(DrawTickets())
+    for module in modules:
+        actions.extend(module.turn_actions(state, seat))
+    if own_turn:
+        return actions
     board = state.board
     for r in range(len(state.owner)):
         if claim_problem(state, seat, r) is None:
@@ -622,8 +646,6 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 Claim(route=board.route_ids[r], cards=names_from_counts(p))
                 for p in payment.cheapest_claims(board, r, hand)
             )
-    for module in rule_modules(state):
-        actions.extend(module.turn_actions(state, seat))
     return actions
 
 

@@ -21,6 +21,8 @@ class RuleModule:
     phases: ClassVar[dict[str, str]] = {}
     # Handlers that take over an action type while one of this module's phases is on.
     phase_handlers: ClassVar[dict[type[Any], Handler]] = {}
+    # True if this module lists a turn's draws and claims itself (its own cards and routes).
+    replaces_turn_actions: ClassVar[bool] = False
 
     def waiting_for(self, state: GameState) -> list[int]:
         """Seats that must act in one of this module's phases."""
@@ -36,6 +38,14 @@ class RuleModule:
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         """What ``seat`` may do in one of this module's phases."""
         return []
+
+    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
+        """The card draws ``seat`` may make (only with ``replaces_turn_actions``)."""
+        return []
+
+    def refill_market(self, state: GameState, seat: int, events: list[Event]) -> bool:
+        """Fill the market's empty slots in this map's way; False to leave it to the core."""
+        return False
 
     def can_act(self, state: GameState, seat: int) -> bool:
         """Whether ``seat`` could take one of this module's turn actions."""

@@ -3,31 +3,49 @@
 from __future__ import annotations
 
 from engine.game import rule_modules
-from engine.graph import components, longest_trail
+from engine.graph import components, longest_trail, trail_in_order
 from engine.state import GameState
 from engine.views import FinalScores, PlayerScore, TicketResult
 
 
-def ticket_network(state: GameState, seat: int) -> list[int]:
-    """Component label per city of ``seat``'s network for tickets: own routes plus any
-    routes the map's modules lend (Europe's stations)."""
+def _network(state: GameState, seat: int) -> list[tuple[int, int]]:
+    """Graph edges of ``seat``'s network for tickets: own routes plus any routes the map's
+    modules lend (Europe's stations)."""
     board = state.board
     routes = [r for r, s in enumerate(state.owner) if s == seat]
     for module in rule_modules(state):
         routes += module.borrowed_routes(state, seat)
-    return components(board.n_nodes, [(board.r_na[r], board.r_nb[r]) for r in routes])
+    return [(board.r_na[r], board.r_nb[r]) for r in routes]
+
+
+def ticket_points(state: GameState, seat: int) -> dict[int, int]:
+    """Signed points of each of ``seat``'s tickets as things stand (ticket index -> points).
+
+    A tour ticket (3+ cities) scores its full value when one trail visits its cities in
+    the printed order, its any-order value when they are merely all joined.
+    """
+    board = state.board
+    edges = _network(state, seat)
+    labels = components(board.n_nodes, edges)
+    out: dict[int, int] = {}
+    for t in state.tickets[seat]:
+        ticket = board.map.tickets[t]
+        cities = [board.city_index[c] for c in ticket.cities]
+        joined = set.intersection(*({labels[n] for n in board.city_nodes[c]} for c in cities))
+        if not joined:
+            out[t] = -ticket.fail_points
+        elif len(cities) == 2:
+            out[t] = ticket.points
+        else:
+            stops = [board.city_nodes[c][0] for c in cities]
+            in_order = trail_in_order(edges, stops)
+            out[t] = ticket.points if in_order else (ticket.points_any_order or 0)
+    return out
 
 
 def connected_tickets(state: GameState, seat: int) -> set[int]:
     """Indexes of ``seat``'s tickets that are completed now."""
-    labels = ticket_network(state, seat)
-    board = state.board
-    nodes = board.city_nodes
-    return {
-        t
-        for t in state.tickets[seat]
-        if {labels[n] for n in nodes[board.t_a[t]]} & {labels[n] for n in nodes[board.t_b[t]]}
-    }
+    return {t for t, points in ticket_points(state, seat).items() if points > 0}
 
 
 def longest_path(state: GameState, seat: int) -> int:
@@ -47,9 +65,9 @@ def final_scores(state: GameState) -> FinalScores:
         return cached
     board, rules = state.board, state.board.rules
     n = state.n_players
-    done = [connected_tickets(state, seat) for seat in range(n)]
+    per_ticket = [ticket_points(state, seat) for seat in range(n)]
     longest = [longest_path(state, seat) for seat in range(n)]
-    completed = [len(d) for d in done]
+    completed = [sum(1 for p in pts.values() if p > 0) for pts in per_ticket]
     best_path, most_done = max(longest), max(completed)
     stations_per = rules.stations.per_player if rules.stations else 0
     unused_points = rules.stations.unused_points if rules.stations else 0
@@ -63,7 +81,7 @@ def final_scores(state: GameState) -> FinalScores:
             TicketResult(
                 id=board.t_ids[t],
                 cities=list(board.map.tickets[t].cities),
-                points=board.t_points[t] if t in done[seat] else -board.t_points[t],
+                points=per_ticket[seat][t],
             )
             for t in state.tickets[seat]
         ]

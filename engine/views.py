@@ -31,6 +31,7 @@ Phase = Literal[
     "draft",
     "draft_keep",
     "choose_festival",
+    "choose_pieces",
     "game_over",
 ]
 
@@ -82,6 +83,11 @@ class PublicView(_View):
     neutral_shares: int = 0
     # Iberia: festival cards lying at each pile's city (pile id -> count).
     festival_piles: dict[str, int] = {}
+    # Rails & Sails: the ship deck and its discards (``deck`` is the train deck), and the
+    # harbors built (city id -> seat). ``PublicPlayer.trains`` counts trains and ships.
+    ship_deck: int = 0
+    ship_discards: int = 0
+    harbors: dict[str, int] = {}
 
 
 class TicketView(_View):
@@ -107,6 +113,9 @@ class PrivateView(_View):
     festival_options: list[str] = []
     draft_packet: list[TicketView] = []
     keep_max: int | None = None
+    # Rails & Sails: trains and ships in supply and in the reserve (secret), harbors left.
+    pieces: dict[str, int] = {}
+    harbors_left: int = 0
 
 
 class TicketResult(_View):

@@ -10,6 +10,7 @@ from functools import cache
 
 from engine.hooks import RuleModule
 from engine.modules.festivals import Festivals
+from engine.modules.rails_and_sails import RailsAndSails
 from engine.modules.shares import Shares
 from engine.modules.stations import Stations
 from maps import load_map, map_ids
@@ -18,6 +19,7 @@ MODULES: dict[str, RuleModule] = {
     "stations": Stations(),
     "shares": Shares(),
     "festivals": Festivals(),
+    "rails_and_sails": RailsAndSails(),
 }
 
 

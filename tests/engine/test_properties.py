@@ -23,10 +23,10 @@ from engine import (
 )
 from engine.agents import random_action
 from engine.board import board_for
-from engine.cards import LOCO, N_CARDS
+from engine.cards import LOCO, N_CARDS, SHIP
 from engine.modules.festivals import DRAFT_CARD, FESTIVAL_BASE
 
-MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia")
+MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia", "world")
 MAX_ACTIONS = 3000
 
 
@@ -43,8 +43,42 @@ def card_counts(state: GameState) -> Counter[int]:
     return cards
 
 
+def check_rails_and_sails(state: GameState) -> None:
+    """Both decks' cards and both kinds of pieces are conserved; the score is public."""
+    board, config, ext = state.board, state.board.rules.rails_and_sails, state.ext["rs"]
+    assert config is not None
+    cards: Counter[int] = Counter(
+        state.deck
+        + state.discards
+        + ext["ship_deck"]
+        + ext["ship_discards"]
+        + [c for c in state.market if c >= 0]
+    )
+    for hand in state.hands:
+        cards.update({c: n for c, n in enumerate(hand)})
+    assert sum(n for c, n in cards.items() if c < SHIP) == 80
+    assert sum(n for c, n in cards.items() if c >= SHIP) == 60
+    assert cards[LOCO] == 14
+    for seat in range(state.n_players):
+        owned = [board.map.routes[r] for r, s in enumerate(state.owner) if s == seat]
+        placed_trains = sum(r.length for r in owned if r.kind == "train")
+        placed_ships = sum(r.length for r in owned if r.kind == "ship")
+        if ext["chosen"][seat]:
+            assert (
+                ext["trains"][seat] + placed_trains + ext["box_trains"][seat] == config.max_trains
+            )
+            assert ext["ships"][seat] + placed_ships + ext["box_ships"][seat] == config.max_ships
+            assert state.trains[seat] == ext["trains"][seat] + ext["ships"][seat]
+            assert ext["trains"][seat] <= config.max_trains and ext["ships"][seat] <= 50
+        route_points = sum(board.r_points[r] for r, s in enumerate(state.owner) if s == seat)
+        assert state.scores[seat] == route_points - ext["exchanged"][seat]
+
+
 def check_invariants(state: GameState) -> None:
     board, rules = state.board, state.board.rules
+    if rules.rails_and_sails:
+        check_rails_and_sails(state)
+        return
     # Every card is somewhere, exactly once.
     counts = card_counts(state)
     assert counts[LOCO] == rules.deck.locomotives
@@ -121,8 +155,11 @@ def check_public_view_hides_secrets(state: GameState) -> None:
     disguised = GameState.from_snapshot(state.to_snapshot())
     for seat, hand in enumerate(disguised.hands):
         size = sum(hand)
-        disguised.hands[seat] = [0] * N_CARDS
+        disguised.hands[seat] = [0] * len(hand)
         disguised.hands[seat][seat % LOCO] = size
+    if "rs" in disguised.ext:  # the piece split is secret too
+        rs = disguised.ext["rs"]
+        rs["trains"], rs["ships"] = rs["ships"], rs["trains"]
     board = state.board
     for seat in range(state.n_players):
         disguised.tickets[seat] = list(reversed(disguised.tickets[seat]))

@@ -1,0 +1,661 @@
+"""Rails & Sails (World map): two decks, trains and ships, harbors, piece exchange.
+
+The train deck (6 suits, some cards with the harbor symbol, jokers = the
+locomotive index) lives in ``state.deck``/``state.discards``; the ship deck
+(single ships with the harbor symbol, double ships) in ``state.ext``. The
+market holds 6 cards of either kind. ``state.trains`` counts a player's pieces
+of both kinds (what the end trigger and the public view need); the secret
+split and the reserve in the box are in ``state.ext``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from engine.actions import (
+    Action,
+    BuildHarbor,
+    ChoosePieces,
+    Claim,
+    DrawBlind,
+    DrawFaceUp,
+    ExchangePieces,
+)
+from engine.board import Board
+from engine.cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    DOUBLE_SHIP,
+    GRAY,
+    HARBOR_TRAIN,
+    LOCO,
+    SHIP,
+    counts_from_names,
+    describe_cards,
+    names_from_counts,
+)
+from engine.errors import IllegalAction
+from engine.events import (
+    CardDrawn,
+    DeckReshuffled,
+    Event,
+    HarborBuilt,
+    MarketReset,
+    PiecesChosen,
+    PiecesExchanged,
+    RouteClaimed,
+)
+from engine.game import end_turn, first_turn, player_name, require_turn, route_taken
+from engine.hooks import Handler, RuleModule
+from engine.state import GameState
+from maps.model import RailsAndSails as Config
+
+JOKER = LOCO
+KINDS = ("train", "ship")
+
+
+def _config(state: GameState) -> Config:
+    config = state.board.rules.rails_and_sails
+    assert config is not None
+    return config
+
+
+def _ext(state: GameState) -> dict[str, Any]:
+    ext: dict[str, Any] = state.ext["rs"]
+    return ext
+
+
+def is_ship_card(card: int) -> bool:
+    return card >= SHIP
+
+
+def suit(card: int) -> int:
+    """The suit index of a card (JOKER for a joker)."""
+    if card == JOKER:
+        return JOKER
+    return card if card < JOKER else (card - HARBOR_TRAIN) % JOKER
+
+
+# Decks and the market ---------------------------------------------------------------------
+
+
+def _pile(state: GameState, kind: str) -> tuple[list[int], list[int]]:
+    if kind == "train":
+        return state.deck, state.discards
+    ext = _ext(state)
+    return ext["ship_deck"], ext["ship_discards"]
+
+
+def _has_cards(state: GameState, kind: str) -> bool:
+    deck, discards = _pile(state, kind)
+    return bool(deck or discards)
+
+
+def _draw(state: GameState, seat: int, kind: str, events: list[Event]) -> int:
+    """Top card of a deck, reshuffling its discards when it is empty; -1 if none."""
+    deck, discards = _pile(state, kind)
+    if not deck:
+        if not discards:
+            return -1
+        deck.extend(discards)
+        discards.clear()
+        state.rng.shuffle(deck)
+        events.append(DeckReshuffled(seat, len(deck)))
+    return deck.pop()
+
+
+def _discard(state: GameState, cards: Sequence[int]) -> None:
+    """Cards back to their own deck's discards (jokers are train cards)."""
+    ships = _ext(state)["ship_discards"]
+    for card, n in enumerate(cards):
+        (ships if is_ship_card(card) else state.discards).extend([card] * n)
+
+
+def _deal_market(state: GameState, seat: int, events: list[Event]) -> None:
+    """Deal a fresh market, 3 from each deck, again while 3 jokers show (if it can change)."""
+    config = _config(state)
+    for _ in range(20):  # each deal draws afresh; with too few plain cards it cannot help
+        market = state.market
+        for i, card in enumerate(market):
+            if card >= 0:
+                _discard(state, _one(state, card))
+                market[i] = -1
+        for i in range(len(market)):
+            kind = "train" if i < config.market_train_cards else "ship"
+            market[i] = _draw(state, seat, kind, events)
+        if market.count(JOKER) < 3:
+            return
+        events.append(MarketReset(seat))
+
+
+def _one(state: GameState, card: int) -> list[int]:
+    counts = [0] * state.board.hand_kinds
+    counts[card] = 1
+    return counts
+
+
+# Setup ------------------------------------------------------------------------------------
+
+
+def _build_decks(state: GameState) -> None:
+    config, rules = _config(state), state.board.rules
+    trains: list[int] = []
+    ships: list[int] = []
+    for name in rules.deck.colors:
+        c = CARD_INDEX[name]
+        harbor = config.harbor_train_cards_per_color
+        trains += [HARBOR_TRAIN + c] * harbor + [c] * (rules.deck.per_color - harbor)
+    trains += [JOKER] * rules.deck.locomotives
+    for name in config.ship_deck.colors:
+        c = CARD_INDEX[name]
+        ships += [SHIP + c] * config.ship_deck.singles_per_color
+        ships += [DOUBLE_SHIP + c] * config.ship_deck.doubles_per_color
+    state.rng.shuffle(trains)
+    state.rng.shuffle(ships)
+    state.deck, state.discards = trains, []
+    n = state.n_players
+    state.ext["rs"] = {
+        "ship_deck": ships,
+        "ship_discards": [],
+        "chosen": [False] * n,
+        "trains": [0] * n,  # in supply
+        "ships": [0] * n,
+        "box_trains": [config.max_trains] * n,  # the reserve for exchanges
+        "box_ships": [config.max_ships] * n,
+        "harbors": {},  # city index (as str for JSON) -> seat
+        "harbors_left": [config.harbors_per_player] * n,
+        "exchanged": [0] * n,
+    }
+    hands = state.hands
+    for seat in range(n):
+        hands[seat] = [0] * state.board.hand_kinds
+        for _ in range(config.deal_train_cards):
+            hands[seat][trains.pop()] += 1
+        for _ in range(config.deal_ship_cards):
+            hands[seat][ships.pop()] += 1
+    state.market = [-1] * (config.market_train_cards + config.market_ship_cards)
+    _deal_market(state, 0, [])
+
+
+def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, ChoosePieces)
+    config, ext = _config(state), _ext(state)
+    if ext["chosen"][seat]:
+        raise IllegalAction("You have already chosen your pieces.")
+    if action.trains + action.ships != config.pieces:
+        raise IllegalAction(
+            f"Choose {config.pieces} pieces in all; you chose "
+            f"{action.trains} trains and {action.ships} ships."
+        )
+    if action.trains > config.max_trains or action.ships > config.max_ships:
+        raise IllegalAction(f"At most {config.max_trains} trains and {config.max_ships} ships.")
+    ext["chosen"][seat] = True
+    ext["trains"][seat], ext["ships"][seat] = action.trains, action.ships
+    ext["box_trains"][seat] = config.max_trains - action.trains
+    ext["box_ships"][seat] = config.max_ships - action.ships
+    state.trains[seat] = config.pieces
+    events: list[Event] = [PiecesChosen(seat)]
+    if all(ext["chosen"]):
+        return first_turn(state, events)
+    return events
+
+
+# Drawing cards ----------------------------------------------------------------------------
+
+
+def _second_draw_possible(state: GameState) -> bool:
+    if _has_cards(state, "train") or _has_cards(state, "ship"):
+        return True
+    return any(c >= 0 and c != JOKER for c in state.market)
+
+
+def _after_card(state: GameState, events: list[Event], whole_turn: bool) -> list[Event]:
+    if state.phase == "turn" and not whole_turn and _second_draw_possible(state):
+        state.phase = "second_draw"
+        return events
+    state.phase = "turn"
+    return end_turn(state, events)
+
+
+def draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, DrawBlind)
+    require_turn(state, seat, "turn", "second_draw")
+    if not _has_cards(state, action.deck):
+        raise IllegalAction(f"The {action.deck} deck and its discards are empty.")
+    events: list[Event] = []
+    card = _draw(state, seat, action.deck, events)
+    state.hands[seat][card] += 1
+    events.append(CardDrawn(seat, None, None))
+    return _after_card(state, events, whole_turn=False)
+
+
+def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, DrawFaceUp)
+    require_turn(state, seat, "turn", "second_draw")
+    market = state.market
+    if action.slot >= len(market) or market[action.slot] < 0:
+        raise IllegalAction(f"There is no face-up card in slot {action.slot + 1}.")
+    card = market[action.slot]
+    if card == JOKER and state.phase == "second_draw":
+        raise IllegalAction("A face-up joker cannot be your second card.")
+    refill = action.refill
+    if refill is None:
+        refill = "train" if _has_cards(state, "train") else "ship"
+    if not _has_cards(state, refill) and _has_cards(
+        state, "ship" if refill == "train" else "train"
+    ):
+        raise IllegalAction(f"The {refill} deck is empty: refill from the other deck.")
+    events: list[Event] = []
+    state.hands[seat][card] += 1
+    events.append(CardDrawn(seat, CARD_NAMES[card], action.slot))
+    market[action.slot] = _draw(state, seat, refill, events)
+    if market.count(JOKER) >= 3:
+        _deal_market(state, seat, events)
+    return _after_card(state, events, whole_turn=card == JOKER)
+
+
+# Claiming routes --------------------------------------------------------------------------
+
+
+def _route_need(board: Board, r: int) -> str:
+    route = board.map.routes[r]
+    colour = "one colour" if route.color == "gray" else route.color
+    if route.kind == "ship":
+        return (
+            f"{board.route_name(r)} is a ship route: it needs {route.length} ships in "
+            f"{colour} ship cards (a double ship counts 2) or jokers"
+        )
+    if route.rough_terrain:
+        return (
+            f"{board.route_name(r)} crosses rough terrain: each of its {route.length} spaces "
+            "needs 2 train cards of one colour (jokers count as any)"
+        )
+    return f"{board.route_name(r)} needs {route.length} {colour} train cards or jokers"
+
+
+def _claim_ok(board: Board, r: int, pay: Sequence[int]) -> bool:
+    """Whether ``pay`` is a valid payment for route ``r`` (ignoring what the player holds)."""
+    route = board.map.routes[r]
+    jokers = pay[JOKER]
+    colour = board.r_color[r]
+    if route.kind == "ship":
+        if any(pay[c] for c in range(SHIP) if c != JOKER):
+            return False  # train cards on a ship route
+        suits = {suit(c) for c in range(SHIP, len(pay)) if pay[c]}
+        if len(suits) > 1 or (colour != GRAY and suits - {colour}):
+            return False
+        values = [1] * jokers + [
+            1 if c < DOUBLE_SHIP else 2 for c in range(SHIP, len(pay)) for _ in range(pay[c])
+        ]
+        total = sum(values)
+        # Enough ships, and no card that could be left out (a double may overshoot by one).
+        return total >= route.length and (not values or total - min(values) < route.length)
+    if any(pay[c] for c in range(SHIP, len(pay))):
+        return False  # ship cards on a train route
+    per_suit: dict[int, int] = {}
+    for c in range(SHIP):
+        if pay[c] and c != JOKER:
+            per_suit[suit(c)] = per_suit.get(suit(c), 0) + pay[c]
+    total = sum(per_suit.values()) + jokers
+    if route.rough_terrain:
+        # Pairs of one suit per space; a lone card of a suit needs a joker beside it.
+        odd = sum(n % 2 for n in per_suit.values())
+        return total == 2 * route.length and jokers >= odd
+    if len(per_suit) > 1 or (colour != GRAY and set(per_suit) - {colour}):
+        return False
+    return total == route.length
+
+
+def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[int]]:
+    """One cheapest payment per suit (plain train cards before harbor ones, doubles first)."""
+    route = board.map.routes[r]
+    colour = board.r_color[r]
+    suits = [colour] if colour != GRAY else [CARD_INDEX[n] for n in board.rules.deck.colors]
+    out: list[list[int]] = []
+    for s in suits:
+        pay = [0] * len(hand)
+        if route.kind == "ship":
+            need = route.length
+            doubles = min(hand[DOUBLE_SHIP + s], need // 2)
+            need -= 2 * doubles
+            singles = min(hand[SHIP + s], need)
+            need -= singles
+            if need and hand[DOUBLE_SHIP + s] > doubles:  # overshoot by one rather than a joker
+                doubles += 1
+                need = 0
+            jokers = need
+            if jokers > hand[JOKER] or doubles + singles == 0:
+                continue
+            pay[DOUBLE_SHIP + s], pay[SHIP + s], pay[JOKER] = doubles, singles, jokers
+        elif route.rough_terrain:
+            continue  # rough terrain mixes suits per space: handled below
+        else:
+            plain = min(hand[s], route.length)
+            harbor = min(hand[HARBOR_TRAIN + s], route.length - plain)
+            jokers = route.length - plain - harbor
+            if jokers > hand[JOKER] or plain + harbor == 0:
+                continue
+            pay[s], pay[HARBOR_TRAIN + s], pay[JOKER] = plain, harbor, jokers
+        out.append(pay)
+    if route.kind == "train" and route.rough_terrain:
+        rough = _cheapest_rough(hand, route.length)
+        if rough:
+            out.append(rough)
+    return out
+
+
+def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
+    """Pairs of one suit per space from the most plentiful suits, jokers filling in."""
+    pay = [0] * len(hand)
+    jokers = hand[JOKER]
+    for s in sorted(range(JOKER), key=lambda s: -(hand[s] + hand[HARBOR_TRAIN + s])):
+        while spaces and hand[s] + hand[HARBOR_TRAIN + s] - pay[s] - pay[HARBOR_TRAIN + s] >= 2:
+            for _ in range(2):
+                kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
+                pay[kind] += 1
+            spaces -= 1
+    for s in range(JOKER):  # a lone card with a joker
+        if spaces and jokers and hand[s] + hand[HARBOR_TRAIN + s] > pay[s] + pay[HARBOR_TRAIN + s]:
+            kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
+            pay[kind] += 1
+            pay[JOKER] += 1
+            jokers -= 1
+            spaces -= 1
+    while spaces and jokers >= 2:
+        pay[JOKER] += 2
+        jokers -= 2
+        spaces -= 1
+    return None if spaces else pay
+
+
+def claim(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, Claim)
+    require_turn(state, seat, "turn")
+    board = state.board
+    r = board.route_index.get(action.route)
+    if r is None:
+        raise IllegalAction(f"There is no route {action.route} on this map.")
+    problem = route_taken(state, seat, r)
+    if problem:
+        raise IllegalAction(problem)
+    route = board.map.routes[r]
+    ext = _ext(state)
+    pieces = ext["ships" if route.kind == "ship" else "trains"]
+    if pieces[seat] < route.length:
+        raise IllegalAction(
+            f"{board.route_name(r)} needs {route.length} {route.kind}s; "
+            f"you have {pieces[seat]} left."
+        )
+    hand = state.hands[seat]
+    if not cheapest_payments(board, r, hand):
+        raise IllegalAction(f"{_route_need(board, r)}; you cannot pay it now.")
+    pay = counts_from_names(action.cards, board.hand_kinds)
+    if pay is None or not _claim_ok(board, r, pay):
+        shown = describe_cards(pay) if pay else "unknown cards"
+        raise IllegalAction(f"{_route_need(board, r)}; you offered {shown}.")
+    missing = [max(0, p - h) for p, h in zip(pay, hand, strict=True)]
+    if any(missing):
+        raise IllegalAction(
+            f"You do not hold those cards: you are missing {describe_cards(missing)}."
+        )
+    for c, n in enumerate(pay):
+        hand[c] -= n
+    _discard(state, pay)
+    pieces[seat] -= route.length
+    state.trains[seat] -= route.length
+    state.owner[r] = seat
+    state.scores[seat] += board.r_points[r]
+    events: list[Event] = [
+        RouteClaimed(seat, action.route, names_from_counts(pay), board.r_points[r])
+    ]
+    return end_turn(state, events)
+
+
+# Harbors and exchanges --------------------------------------------------------------------
+
+
+def _harbor_ok(pay: Sequence[int], config: Config) -> bool:
+    suits = {suit(c) for c, n in enumerate(pay) if n and c != JOKER}
+    if len(suits) > 1:
+        return False
+    trains = sum(pay[c] for c in range(HARBOR_TRAIN, SHIP))
+    ships = sum(pay[c] for c in range(SHIP, DOUBLE_SHIP))
+    other = sum(pay) - trains - ships - pay[JOKER]
+    return (
+        other == 0
+        and trains <= config.harbor_train_cards
+        and ships <= config.harbor_ship_cards
+        and trains + ships + pay[JOKER] == config.harbor_train_cards + config.harbor_ship_cards
+    )
+
+
+def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
+    out = []
+    for s in range(JOKER):
+        pay = [0] * len(hand)
+        pay[HARBOR_TRAIN + s] = min(hand[HARBOR_TRAIN + s], config.harbor_train_cards)
+        pay[SHIP + s] = min(hand[SHIP + s], config.harbor_ship_cards)
+        if pay[HARBOR_TRAIN + s] + pay[SHIP + s] == 0:
+            continue
+        pay[JOKER] = config.harbor_train_cards + config.harbor_ship_cards - sum(pay)
+        if pay[JOKER] <= hand[JOKER]:
+            out.append(pay)
+    return out
+
+
+def _harbor_cities(state: GameState, seat: int) -> list[int]:
+    """Harbor cities without a harbor that ``seat``'s routes reach."""
+    board, ext = state.board, _ext(state)
+    return [
+        c
+        for c, city in enumerate(board.map.cities)
+        if city.harbor
+        and str(c) not in ext["harbors"]
+        and any(state.owner[r] == seat for r in board.routes_at[c])
+    ]
+
+
+def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, BuildHarbor)
+    require_turn(state, seat, "turn")
+    board, ext, config = state.board, _ext(state), _config(state)
+    if not ext["harbors_left"][seat]:
+        raise IllegalAction(f"You have built all {config.harbors_per_player} of your harbors.")
+    city = board.city_index.get(action.city)
+    if city is None or not board.map.cities[city].harbor:
+        raise IllegalAction(f"{action.city!r} is not a harbor city (the blue ones).")
+    name = board.city_names[city]
+    if str(city) in ext["harbors"]:
+        raise IllegalAction(
+            f"{name} already has a harbor ({player_name(state, ext['harbors'][str(city)])}'s)."
+        )
+    if not any(state.owner[r] == seat for r in board.routes_at[city]):
+        raise IllegalAction(f"Claim a route into {name} before you build a harbor there.")
+    pay = counts_from_names(action.cards, board.hand_kinds)
+    if pay is None or not _harbor_ok(pay, config):
+        raise IllegalAction(
+            f"A harbor costs {config.harbor_train_cards} train and {config.harbor_ship_cards} "
+            "ship cards of one colour, all with the harbor symbol; jokers replace any."
+        )
+    hand = state.hands[seat]
+    missing = [max(0, p - h) for p, h in zip(pay, hand, strict=True)]
+    if any(missing):
+        raise IllegalAction(
+            f"You do not hold those cards: you are missing {describe_cards(missing)}."
+        )
+    for c, n in enumerate(pay):
+        hand[c] -= n
+    _discard(state, pay)
+    ext["harbors"][str(city)] = seat
+    ext["harbors_left"][seat] -= 1
+    return end_turn(state, [HarborBuilt(seat, board.city_ids[city], names_from_counts(pay))])
+
+
+def exchange_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, ExchangePieces)
+    require_turn(state, seat, "turn")
+    problem = _exchange_problem(state, seat, action.trains)
+    if problem:
+        raise IllegalAction(problem)
+    ext, n = _ext(state), action.trains
+    ext["trains"][seat] += n
+    ext["box_trains"][seat] -= n
+    ext["ships"][seat] -= n
+    ext["box_ships"][seat] += n
+    ext["exchanged"][seat] += abs(n)
+    state.scores[seat] += abs(n) * _config(state).exchange_points_per_piece
+    return end_turn(state, [PiecesExchanged(seat, abs(n))])
+
+
+def _exchange_problem(state: GameState, seat: int, n: int) -> str | None:
+    ext, config = _ext(state), _config(state)
+    if n == 0:
+        return "Exchange at least one piece."
+    gain, lose = ("trains", "ships") if n > 0 else ("ships", "trains")
+    k = abs(n)
+    if ext[f"box_{gain}"][seat] < k:
+        return f"Your reserve has only {ext[f'box_{gain}'][seat]} {gain}."
+    if ext[lose][seat] < k:
+        return f"You have only {ext[lose][seat]} {lose} to give back."
+    limit = config.max_trains if gain == "trains" else config.max_ships
+    if ext[gain][seat] + k > limit:
+        return f"You may never have more than {limit} {gain}."
+    return None
+
+
+# The module -------------------------------------------------------------------------------
+
+
+class RailsAndSails(RuleModule):
+    handlers: ClassVar[dict[type, Handler]] = {
+        DrawBlind: draw_blind,
+        DrawFaceUp: draw_face_up,
+        Claim: claim,
+        ChoosePieces: choose_pieces,
+        BuildHarbor: build_harbor,
+        ExchangePieces: exchange_pieces,
+    }
+    phases: ClassVar[dict[str, str]] = {
+        "choose_pieces": "Everyone is still choosing their pieces.",
+    }
+    replaces_turn_actions = True
+
+    def refill_market(self, state: GameState, seat: int, events: list[Event]) -> bool:
+        for i, card in enumerate(state.market):
+            if card < 0:
+                kind = "train" if _has_cards(state, "train") else "ship"
+                state.market[i] = _draw(state, seat, kind, events)
+        return True
+
+    def setup(self, state: GameState) -> None:
+        _build_decks(state)
+        state.trains = [_config(state).pieces] * state.n_players
+
+    def interrupts_turn_order(self, state: GameState, events: list[Event]) -> bool:
+        if state.phase == "choose_initial_tickets" and not all(_ext(state)["chosen"]):
+            state.phase = "choose_pieces"
+            return True
+        return False
+
+    def waiting_for(self, state: GameState) -> list[int]:
+        return [s for s, chosen in enumerate(_ext(state)["chosen"]) if not chosen]
+
+    def phase_actions(self, state: GameState, seat: int) -> list[Action]:
+        config = _config(state)
+        if _ext(state)["chosen"][seat]:
+            return []
+        splits = {
+            (config.suggested_trains, config.suggested_ships),
+            (config.max_trains, config.pieces - config.max_trains),
+            (config.pieces - config.max_ships, config.max_ships),
+        }
+        return [ChoosePieces(trains=t, ships=s) for t, s in sorted(splits)]
+
+    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+        board, ext = state.board, _ext(state)
+        hand = state.hands[seat]
+        out: list[Action] = []
+        if state.phase == "second_draw":
+            return out
+        for r, owner in enumerate(state.owner):
+            route = board.map.routes[r]
+            if owner >= 0 or route_taken(state, seat, r):
+                continue
+            if ext["ships" if route.kind == "ship" else "trains"][seat] < route.length:
+                continue
+            out += [
+                Claim(route=route.id, cards=names_from_counts(p))
+                for p in cheapest_payments(board, r, hand)
+            ]
+        if ext["harbors_left"][seat]:
+            payments = _harbor_payments(hand, _config(state))
+            for city in _harbor_cities(state, seat) if payments else []:
+                out += [
+                    BuildHarbor(city=board.city_ids[city], cards=names_from_counts(p))
+                    for p in payments
+                ]
+        for n in (1, -1):
+            if _exchange_problem(state, seat, n) is None:
+                out.append(ExchangePieces(trains=n))
+        return out
+
+    def can_act(self, state: GameState, seat: int) -> bool:
+        return bool(self.draw_actions(state, seat) or self.turn_actions(state, seat))
+
+    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
+        second = state.phase == "second_draw"
+        out: list[Action] = []
+        refills = [k for k in KINDS if _has_cards(state, k)]
+        for slot, card in enumerate(state.market):
+            if card >= 0 and not (second and card == JOKER):
+                out += [DrawFaceUp(slot=slot, refill=k) for k in refills] or [DrawFaceUp(slot=slot)]
+        out += [DrawBlind(deck=k) for k in KINDS if _has_cards(state, k)]
+        return out
+
+    def final_points(self, state: GameState) -> list[dict[str, int]]:
+        from engine.scoring import connected_tickets
+
+        board, ext, config = state.board, _ext(state), _config(state)
+        out: list[dict[str, int]] = []
+        for seat in range(state.n_players):
+            done = connected_tickets(state, seat)
+            points: dict[str, int] = {}
+            for city_key, owner in ext["harbors"].items():
+                if owner != seat:
+                    continue
+                city_id = board.city_ids[int(city_key)]
+                named = sum(1 for t in done if city_id in board.map.tickets[t].cities)
+                if named:
+                    value = config.harbor_points[min(named, len(config.harbor_points)) - 1]
+                    points[f"harbor {board.city_names[int(city_key)]} ({named} tickets)"] = value
+            if ext["harbors_left"][seat]:
+                points["harbors not built"] = (
+                    ext["harbors_left"][seat] * config.unbuilt_harbor_points
+                )
+            if ext["exchanged"][seat]:
+                points["pieces exchanged"] = (
+                    ext["exchanged"][seat] * config.exchange_points_per_piece
+                )
+            out.append(points)
+        return out
+
+    def public_fields(self, state: GameState) -> dict[str, Any]:
+        ext = _ext(state)
+        return {
+            "ship_deck": len(ext["ship_deck"]),
+            "ship_discards": len(ext["ship_discards"]),
+            "harbors": {state.board.city_ids[int(c)]: s for c, s in ext["harbors"].items()},
+        }
+
+    def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
+        ext = _ext(state)
+        return {
+            "pieces": {
+                "trains": ext["trains"][seat],
+                "ships": ext["ships"][seat],
+                "reserve_trains": ext["box_trains"][seat],
+                "reserve_ships": ext["box_ships"][seat],
+            },
+            "harbors_left": ext["harbors_left"][seat],
+        }
