@@ -113,19 +113,22 @@ def _discard(state: GameState, cards: Sequence[int]) -> None:
 
 
 def _deal_market(state: GameState, seat: int, events: list[Event]) -> None:
-    """Deal a fresh market, 3 from each deck, again while 3 jokers show (if it can change)."""
+    """Deal the market afresh, 3 from each deck (the market starts empty at setup)."""
     config = _config(state)
-    for _ in range(20):  # each deal draws afresh; with too few plain cards it cannot help
-        market = state.market
-        for i, card in enumerate(market):
-            if card >= 0:
-                _discard(state, _one(state, card))
-                market[i] = -1
-        for i in range(len(market)):
-            kind = "train" if i < config.market_train_cards else "ship"
-            market[i] = _draw(state, seat, kind, events)
-        if market.count(JOKER) < 3:
+    market = state.market
+    for i, card in enumerate(market):
+        if card >= 0:
+            _discard(state, _one(state, card))
+        kind = "train" if i < config.market_train_cards else "ship"
+        market[i] = _draw(state, seat, kind, events)
+
+
+def _reset_on_three_jokers(state: GameState, seat: int, events: list[Event]) -> None:
+    """Three face-up jokers: all six cards go and six are dealt (again while it recurs)."""
+    for _ in range(20):  # with almost only jokers left a redeal cannot help: stop trying
+        if state.market.count(JOKER) < 3:
             return
+        _deal_market(state, seat, events)
         events.append(MarketReset(seat))
 
 
@@ -176,6 +179,7 @@ def _build_decks(state: GameState) -> None:
             hands[seat][ships.pop()] += 1
     state.market = [-1] * (config.market_train_cards + config.market_ship_cards)
     _deal_market(state, 0, [])
+    _reset_on_three_jokers(state, 0, [])
 
 
 def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -250,8 +254,7 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     state.hands[seat][card] += 1
     events.append(CardDrawn(seat, CARD_NAMES[card], action.slot))
     market[action.slot] = _draw(state, seat, refill, events)
-    if market.count(JOKER) >= 3:
-        _deal_market(state, seat, events)
+    _reset_on_three_jokers(state, seat, events)
     return _after_card(state, events, whole_turn=card == JOKER)
 
 

@@ -16,9 +16,17 @@ from typing import Any
 
 import pytest
 
-from engine import GameConfig, GameState, IllegalAction, KeepTickets, apply, new_game
+from engine import (
+    ChoosePieces,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    KeepTickets,
+    apply,
+    new_game,
+)
 from engine.actions import Action, DrawBlind
-from engine.cards import CARD_INDEX, N_CARDS
+from engine.cards import CARD_INDEX
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -34,13 +42,16 @@ def _started(map_id: str = "usa", players: int = 2, seed: int = 7) -> GameState:
     for seat in range(players):
         offered = [state.board.t_ids[t] for t in state.offered[seat]]
         apply(state, seat, KeepTickets(tickets=offered))
+    if state.phase == "choose_pieces":  # Rails & Sails: the suggested split for everyone
+        for seat in range(players):
+            apply(state, seat, ChoosePieces(trains=20, ships=40))
     assert state.phase == "turn"
     return state
 
 
 def _set_hand(state: GameState, seat: int, cards: Mapping[str, int]) -> None:
     """Replace ``seat``'s hand with exactly ``cards``."""
-    hand = [0] * N_CARDS
+    hand = [0] * len(state.hands[seat])
     for name, n in cards.items():
         hand[card(name)] += n
     state.hands[seat] = hand
