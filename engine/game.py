@@ -679,11 +679,17 @@ _HANDLERS: dict[type[Any], Handler] = {
 }
 
 
-def rule_modules(state: GameState) -> tuple[RuleModule, ...]:
-    from engine.modules import modules_for  # modules build on this module's primitives
+_MODULES: dict[str, tuple[RuleModule, ...]] = {}  # map id -> its rule modules
 
-    rules = state.board.rules
-    return modules_for(state.board.map.id, tuple(rules.modules))
+
+def rule_modules(state: GameState) -> tuple[RuleModule, ...]:
+    modules = _MODULES.get(state.board.map.id)
+    if modules is None:
+        from engine.modules import modules_for  # modules build on this module's primitives
+
+        board = state.board
+        modules = _MODULES[board.map.id] = modules_for(board.map.id, tuple(board.rules.modules))
+    return modules
 
 
 @cache

@@ -53,6 +53,7 @@ class GameState:
         "hands",
         "keep_min",
         "market",
+        "n_players",
         "offered",
         "owner",
         "phase",
@@ -74,6 +75,7 @@ class GameState:
     def __init__(self, config: GameConfig) -> None:
         board = board_for(config.map_id)
         n = len(config.players)
+        self.n_players = n
         self.config = config
         self.board: Board = board
         self.rng = random.Random(config.seed)
@@ -104,10 +106,6 @@ class GameState:
         self.ext: dict[str, Any] = {}  # state of map rule modules (JSON-able)
         self.final_cache: Any = None
 
-    @property
-    def n_players(self) -> int:
-        return len(self.config.players)
-
     # Snapshot -----------------------------------------------------------------------------
 
     _PLAIN = (
@@ -119,6 +117,7 @@ class GameState:
         "deck",
         "discards",
         "market",
+        "n_players",
         "hands",
         "trains",
         "scores",
