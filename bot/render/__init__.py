@@ -17,12 +17,14 @@ from engine.views import PrivateView, PublicView
 from .board import base_for, draw_map
 from .demo import empty_view
 from .final import draw_final
+from .fonts import font
 from .hand import draw_hand
 from .palette import CARD_ORDER, PANEL_BG
 from .panel import (
     key_line,
     legend_block,
     market_block,
+    market_width,
     players_block,
     stacks_block,
     title_block,
@@ -77,10 +79,13 @@ def board_image(view: PublicView) -> Image.Image:
         top = header_height(view.map_id)
         img = Image.new("RGBA", (mp.width, mp.height + top), (*PANEL_BG, 255))
         img.paste(mp, (0, top))
-        market_w = 5 * 54 + 4 * 12
-        title_block(img, 24, 18, 330, view, m)
-        players_block(img, 380, 18, mp.width - 380 - market_w - 70, view, m)
-        market_block(img, mp.width - market_w - 24, 18, market_w, view)
+        market_w = market_width(view)
+        # A long map name widens the title column rather than being cut short.
+        title_w = max(330, min(430, round(font(24, "title").getlength(m.name)) + 126))
+        px = 24 + title_w + 26
+        title_block(img, 24, 18, title_w, view, m)
+        players_block(img, px, 18, mp.width - px - market_w - 70, view, m)
+        market_block(img, mp.width - market_w - 24, 18, market_w, view, m)
         if view.tunnel is None:
             key_line(img, mp.width - market_w - 24, 150, market_w, m)
         if shares:
@@ -91,7 +96,7 @@ def board_image(view: PublicView) -> Image.Image:
         x, w = mp.width + 28, SIDE_W - 52
         y = title_block(img, x, 28, w, view, m) + 24
         y = players_block(img, x, y, w, view, m) + 28
-        y = market_block(img, x, y, w, view) + 28
+        y = market_block(img, x, y, w, view, m) + 28
         if shares:
             y = stacks_block(img, x, y, w, view, m) + 28
         legend_block(img, x, y, w, m)
@@ -108,14 +113,26 @@ def board_palette(map_id: str) -> Image.Image:
         found = _palettes.get(map_id)
         if found is None:
             m = base_for(map_id).map
+            market: list[str | None] = list(CARD_ORDER[-5:])
+            if m.rules.rails_and_sails is not None:
+                market = ["red_harbor", "locomotive", "white", "green_ship", "black_double_ship"]
+                market.append("yellow_ship")
+            harbor_sites = [c.id for c in m.cities if c.harbor]
             sample = empty_view(map_id, players=5).model_copy(
                 update={
                     "claimed": {r.id: i % 5 for i, r in enumerate(m.routes) if i % 3},
                     "stations": {c.id: i % 5 for i, c in enumerate(m.cities[:5])},
-                    "market": list(CARD_ORDER[-5:]),
+                    "market": market,
                     "current": 0,
                     "phase": "turn",
                     "last_round": True,
+                    "festival_piles": {
+                        p: 1 + i % 9
+                        for i, p in enumerate(
+                            sorted({c.festival_pile for c in m.cities if c.festival_pile})
+                        )
+                    },
+                    "harbors": {c: i % 5 for i, c in enumerate(harbor_sites[:10])},
                 }
             )
             found = _palettes[map_id] = board_image(sample).quantize(

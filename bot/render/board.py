@@ -14,7 +14,20 @@ from maps.model import MapData, Route
 
 from .background import background
 from .fonts import font
-from .layout import CITY_RADIUS, LABEL_SIZE, Layout, Space, build_layout
+from .icons import SEA_INK, anchor_badge, count_badge, tent_sprite
+from .layout import (
+    CITY_RADIUS,
+    HARBOR_BUILT,
+    HARBOR_SITE,
+    LABEL_SIZE,
+    TENT,
+    Layout,
+    Space,
+    build_layout,
+    festival_badge_spot,
+    festival_spot,
+    harbor_spot,
+)
 from .palette import (
     INK,
     PAPER,
@@ -154,12 +167,15 @@ def _build(m: MapData) -> Base:
             paste(top, dot, round(x - dot.width / 2), round(y - dot.height / 2))
     td = ImageDraw.Draw(top)
     for c in m.cities:
-        if c.harbor:  # Rails & Sails: a harbor may be built here
-            for x, y in lay.cities[c.id][:1]:
-                td.ellipse(
-                    (x + 4, y - 20, x + 20, y - 4), fill=(31, 74, 122), outline=PAPER, width=1
-                )
-                td.text((x + 12, y - 12), "⚓", font=font(11, "bold"), fill=PAPER, anchor="mm")
+        for x, y in lay.cities[c.id][:1]:
+            if c.harbor:  # Rails & Sails: a harbor may be built here
+                site = anchor_badge(HARBOR_SITE, SEA_INK, PAPER)
+                hx, hy = harbor_spot(x, y)
+                paste(top, site, round(hx - site.width / 2), round(hy - site.height / 2))
+            if c.festival_pile is not None:  # Iberia: festival cards are laid here
+                tent = tent_sprite(TENT)
+                tx, ty = festival_spot(x, y)
+                paste(top, tent, round(tx - tent.width / 2), round(ty - tent.height / 2))
     f = font(LABEL_SIZE, "label")
     for lab in lay.labels.values():
         td.text(
@@ -201,6 +217,18 @@ def draw_map(view: PublicView) -> Image.Image:
         )
         _draw_spaces(img, lay, lay.routes[r.id], [st] * r.length)
     img.alpha_composite(base.top)
+    d = ImageDraw.Draw(img)
+    piles = view.festival_piles
+    if piles:
+        for c in m.cities:
+            n = piles.get(c.festival_pile or "", 0)
+            for x, y in lay.cities.get(c.id, ())[:1] if n > 0 else ():
+                count_badge(d, *festival_badge_spot(x, y), n)
+    for city, seat in sorted(view.harbors.items()):
+        for x, y in lay.cities.get(city, ())[:1]:
+            badge = anchor_badge(HARBOR_BUILT, player_fill(seat), halo=True)
+            hx, hy = harbor_spot(x, y)
+            paste(img, badge, round(hx - badge.width / 2), round(hy - badge.height / 2))
     for city, seat in sorted(view.stations.items()):
         for x, y in lay.cities.get(city, ())[:1]:
             house = house_sprite(player_fill(seat), HOUSE)

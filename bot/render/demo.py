@@ -33,13 +33,15 @@ def _claims(m: MapData, rng: random.Random, players: int, count: int) -> dict[in
         twin = claimed.get(r.double_of) if r.double_of is not None else None
         if twin is not None and (twin == seat or players < m.rules.double_routes_min_players):
             continue
-        if (
-            sum(routes[i].length for i, s in claimed.items() if s == seat) + r.length
-            > m.rules.trains
-        ):
+        if sum(routes[i].length for i, s in claimed.items() if s == seat) + r.length > _pieces(m):
             continue
         claimed[r.id] = seat
     return claimed
+
+
+def _pieces(m: MapData) -> int:
+    """Pieces each player starts with (Rails & Sails: trains and ships together)."""
+    return m.rules.rails_and_sails.pieces if m.rules.rails_and_sails else m.rules.trains
 
 
 def _players(
@@ -55,7 +57,7 @@ def _players(
                 seat=seat,
                 name=NAMES[seat],
                 score=sum(m.rules.route_points[r.length] for r in mine),
-                trains=m.rules.trains - sum(r.length for r in mine),
+                trains=_pieces(m) - sum(r.length for r in mine),
                 stations=per - sum(1 for s in stations.values() if s == seat),
                 hand_size=rng.randrange(2, 14),
                 tickets=rng.randrange(2, 6),
@@ -72,7 +74,33 @@ def _closed(m: MapData, claimed: dict[int, int], players: int) -> list[int]:
 
 def _market(m: MapData, rng: random.Random) -> list[str | None]:
     suits = [*m.rules.deck.colors, "locomotive"]
-    return [rng.choice(suits) for _ in range(m.rules.market_size)]
+    rs = m.rules.rails_and_sails
+    if rs is None:
+        return [rng.choice(suits) for _ in range(m.rules.market_size)]
+    trains = [*suits, *(f"{c}_harbor" for c in m.rules.deck.colors)]
+    ships = [f"{c}_{k}" for c in rs.ship_deck.colors for k in ("ship", "double_ship")]
+    market: list[str | None] = [rng.choice(trains) for _ in range(rs.market_train_cards)]
+    return market + [rng.choice(ships) for _ in range(rs.market_ship_cards)]
+
+
+def _module_public(m: MapData, rng: random.Random | None, players: int) -> dict[str, object]:
+    """Share stacks, festival piles, ship deck and harbors: empty at the start (``rng``
+    None), partly played otherwise."""
+    out = _stacks(m, rng, players)
+    if m.rules.festivals is not None:
+        out["festival_piles"] = {
+            p.id: 0 if rng is None else rng.choice((0, 0, 1, 2, 3)) for p in m.rules.festivals.piles
+        }
+    rs = m.rules.rails_and_sails
+    if rs is not None:
+        full = rs.ship_deck.total - players * rs.deal_ship_cards - rs.market_ship_cards
+        out["ship_deck"] = full if rng is None else rng.randrange(5, full)
+        out["ship_discards"] = 0 if rng is None else rng.randrange(0, 20)
+        sites = [c.id for c in m.cities if c.harbor]
+        out["harbors"] = (
+            {} if rng is None else {c: rng.randrange(players) for c in rng.sample(sites, 5)}
+        )
+    return out
 
 
 def empty_view(map_id: str, players: int = 3) -> PublicView:
@@ -81,7 +109,7 @@ def empty_view(map_id: str, players: int = 3) -> PublicView:
     return PublicView(
         map_id=map_id,
         turn=1,
-        phase="choose_initial_tickets",
+        phase="draft" if m.rules.festivals else "choose_initial_tickets",
         current=None,
         players=_players(m, {}, players, rng, {}),
         market=_market(m, rng),
@@ -92,7 +120,7 @@ def empty_view(map_id: str, players: int = 3) -> PublicView:
         closed=[],
         stations={},
         last_round=False,
-        **_stacks(m, None, players),
+        **_module_public(m, None, players),
     )
 
 
@@ -119,7 +147,7 @@ def mid_view(map_id: str, seed: int = 1, players: int = 4, claims: int = 30) -> 
         closed=_closed(m, claimed, players),
         stations=stations,
         last_round=False,
-        **_stacks(m, rng, players),
+        **_module_public(m, rng, players),
     )
 
 
@@ -150,6 +178,36 @@ def _share_points(m: MapData, players: int, rng: random.Random) -> list[dict[str
     return out
 
 
+def _map_points(m: MapData, view: PublicView, rng: random.Random) -> list[dict[str, int]]:
+    """Per seat, the map's own final points by the engine's labels: share majorities,
+    festival sets ('Valencia festival (3 cards)'), harbors and Rails & Sails penalties."""
+    players = len(view.players)
+    out = _share_points(m, players, rng)
+    fest = m.rules.festivals
+    if fest is not None:
+        for seat in range(players):
+            for pile in rng.sample(fest.piles, rng.randrange(0, 4)):
+                n = rng.randrange(1, pile.cards + 1)
+                label = f"{pile.name} festival ({n} card{'s' * (n > 1)})"
+                out[seat][label] = fest.points(pile.id, n)
+    rs = m.rules.rails_and_sails
+    if rs is not None:
+        names = {c.id: c.name for c in m.cities}
+        for city, seat in sorted(view.harbors.items()):
+            named = rng.randrange(0, 4)
+            if named:
+                value = rs.harbor_points[min(named, len(rs.harbor_points)) - 1]
+                out[seat][f"harbor {names[city]} ({named} tickets)"] = value
+        for seat in range(players):
+            unbuilt = rs.harbors_per_player - sum(1 for s in view.harbors.values() if s == seat)
+            if unbuilt:
+                out[seat]["harbors not built"] = unbuilt * rs.unbuilt_harbor_points
+            exchanged = rng.randrange(0, 4)
+            if exchanged:
+                out[seat]["pieces exchanged"] = exchanged * rs.exchange_points_per_piece
+    return out
+
+
 def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
     mid = mid_view(map_id, seed, players, claims=len(load_map(map_id).routes) // 2)
     m = load_map(map_id)
@@ -167,12 +225,17 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
     per = m.rules.stations.per_player if m.rules.stations else 0
     unused_pts = m.rules.stations.unused_points if m.rules.stations else 0
     results = []
-    extras = _share_points(m, players, rng)
+    extras = _map_points(m, mid, rng)
     for p, tickets in scores:
         bonus = m.rules.longest_path_bonus if p.seat == longest else 0
         stations_bonus = p.stations * unused_pts
-        total = (p.score + sum(t.points for t in tickets) + bonus + stations_bonus
-                 + sum(extras[p.seat].values()))
+        total = (
+            p.score
+            + sum(t.points for t in tickets)
+            + bonus
+            + stations_bonus
+            + sum(extras[p.seat].values())
+        )
         results.append(
             PlayerScore(
                 seat=p.seat,
@@ -217,8 +280,16 @@ def hand_view(map_id: str, seed: int = 1, seat: int = 0, offered: bool = True) -
     m = load_map(map_id)
     rng = random.Random(seed)
     suits = [*m.rules.deck.colors, "locomotive"]
-    hand = {s: rng.randrange(1, 5) for s in rng.sample(suits, min(len(suits), 6))}
-    picks = rng.sample(m.tickets, min(len(m.tickets), 6))
+    rs = m.rules.rails_and_sails
+    if rs is not None:  # every kind of card, ships the most
+        suits += [f"{c}_harbor" for c in m.rules.deck.colors]
+        suits += [f"{c}_{k}" for c in rs.ship_deck.colors for k in ("ship", "double_ship")]
+    hand = {
+        s: rng.randrange(1, 5) for s in rng.sample(suits, min(len(suits), 6 if rs is None else 11))
+    }
+    # Tour tickets (3+ cities) first where the map has them, so a sample shows one.
+    pool = sorted(m.tickets, key=lambda t: (len(t.cities) < 3, rng.random()))
+    picks = pool[:1] + rng.sample(pool[1:], min(len(pool) - 1, 5))
 
     def ticket(i: int, connected: bool) -> TicketView:
         t = picks[i]
@@ -226,19 +297,36 @@ def hand_view(map_id: str, seed: int = 1, seat: int = 0, offered: bool = True) -
             id=t.id, cities=t.cities, points=t.points, long=t.long, connected=connected
         )
 
-    kept = [ticket(i, i % 2 == 0) for i in range(min(3, len(picks)))]
+    kept = [ticket(i, i % 2 == 1) for i in range(min(3, len(picks)))]
     offer = [ticket(i, False) for i in range(3, len(picks))] if offered else []
     shares: dict[str, list[int]] = {}
     if m.rules.shares is not None:
         for c in rng.sample(m.rules.shares.companies, 3):
             shares[c.id] = sorted(rng.sample(range(1, c.shares + 1), min(c.shares, 2)))
+    extra: dict[str, object] = {}
+    if m.rules.festivals is not None:
+        piles = rng.sample(m.rules.festivals.piles, 4)
+        extra["festival_cards"] = {p.id: rng.randrange(1, p.cards + 1) for p in piles}
+    if rs is not None:
+        trains = rng.randrange(0, rs.suggested_trains)
+        ships = rng.randrange(0, rs.suggested_ships)
+        extra["pieces"] = {
+            "trains": trains,
+            "ships": ships,
+            "reserve_trains": rs.max_trains - rs.suggested_trains,
+            "reserve_ships": rs.max_ships - rs.suggested_ships,
+        }
+        extra["harbors_left"] = rng.randrange(0, rs.harbors_per_player + 1)
+    keep = m.rules.draw_tickets
     return PrivateView(
         seat=seat,
         hand=hand,
         tickets=kept,
         offered=offer,
-        keep_min=m.rules.draw_tickets.keep_min if offer else 0,
+        keep_min=keep.keep_min if offer else 0,
+        keep_max=keep.keep_max if offer else None,
         shares=shares,
+        **extra,
     )
 
 

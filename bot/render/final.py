@@ -8,6 +8,7 @@ from engine.views import FinalScores, PlayerScore, PublicView
 from maps.model import MapData
 
 from .board import base_for, draw_map, paste
+from .extras import CHIP_H, ROW_GAP, chips_of, draw_chips, extras_note, rows_needed
 from .fonts import font
 from .palette import (
     ACCENT,
@@ -32,6 +33,7 @@ GRID_ROW = 34
 GOOD: RGB = hex_rgb("#3fb16a")
 BAD: RGB = hex_rgb("#e0564a")
 MEDALS: dict[int, RGB] = {1: hex_rgb("#f5c542"), 2: hex_rgb("#c9ced6"), 3: hex_rgb("#cd8a4f")}
+MAX_HEIGHT = 2150  # the map shrinks to keep the whole image under this (if it can)
 REASONS = {"trains": "a player ran low on trains", "stalled": "no one could make a move"}
 
 
@@ -39,7 +41,13 @@ SHARES: RGB = hex_rgb("#a77bdb")  # the share points' part of a score bar
 
 
 def _extras_title(m: MapData) -> str:
-    return "Shares" if m.rules.shares is not None else "Map bonus"
+    if m.rules.shares is not None:
+        return "Shares"
+    if m.rules.festivals is not None:
+        return "Festivals"
+    if m.rules.rails_and_sails is not None:
+        return "Harbors & pieces"
+    return "Map bonus"
 
 
 def _columns(final: FinalScores, m: MapData) -> list[tuple[str, int]]:
@@ -51,14 +59,12 @@ def _columns(final: FinalScores, m: MapData) -> list[tuple[str, int]]:
     if any(p.unused_stations_bonus or p.stations_used for p in final.players):
         cols.append(("Stations", 140))
     if any(p.extras for p in final.players):
-        cols.append((_extras_title(m), 150))
+        cols.append((_extras_title(m), 170))
     cols.append(("Total", 120))
     return cols
 
 
-def _cells(
-    p: PlayerScore, cols: list[tuple[str, int]], m: MapData
-) -> list[tuple[str, str, RGB]]:
+def _cells(p: PlayerScore, cols: list[tuple[str, int]], m: MapData) -> list[tuple[str, str, RGB]]:
     """(main text, small text, colour) per column."""
     won = [t.points for t in p.tickets if t.points > 0]
     lost = [t.points for t in p.tickets if t.points < 0]
@@ -84,7 +90,7 @@ def _cells(
         "Stations": (f"+{p.unused_stations_bonus}", f"{p.stations_used} used", PANEL_FG),
         _extras_title(m): (
             f"{extra:+d}" if extra else "0",
-            f"{len(p.extras)}" if p.extras else "",
+            extras_note(p.extras, m),
             SHARES if extra > 0 else (BAD if extra < 0 else PANEL_DIM),
         ),
         "Total": (str(p.total), "", ACCENT if p.rank == 1 else PANEL_FG),
@@ -165,6 +171,67 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
     return y
 
 
+def _reason(reason: str, m: MapData) -> str:
+    text = REASONS.get(reason, reason)
+    return text.replace("trains", "pieces") if m.rules.rails_and_sails is not None else text
+
+
+CHIPS_X = 260  # where the chips start, right of the player names
+
+
+def _chip_maps(m: MapData) -> bool:
+    return m.rules.festivals is not None or m.rules.rails_and_sails is not None
+
+
+def _extra_chips_height(order: list[PlayerScore], m: MapData) -> int:
+    if not _chip_maps(m) or not any(p.extras for p in order):
+        return 0
+    width = WIDTH - 2 * PAD - CHIPS_X
+    rows = sum(rows_needed(chips_of(p.extras), width) for p in order)
+    return 30 + 40 + rows * (CHIP_H + ROW_GAP) + len(order) * 6
+
+
+def _extra_chips(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) -> int:
+    """Iberia and Rails & Sails: each player's map points, one chip per label."""
+    if not _chip_maps(m) or not any(p.extras for p in order):
+        return y
+    d = ImageDraw.Draw(img)
+    y += 30
+    title = "Festival sets" if m.rules.festivals is not None else "Harbors and pieces"
+    note = (
+        "cards held per festival city and what each set scored"
+        if m.rules.festivals is not None
+        else "harbors by the completed tickets naming their city; unbuilt harbors "
+        "and exchanged pieces cost points"
+    )
+    d.text((PAD, y), title, font=font(20, "bold"), fill=PANEL_FG)
+    d.text(
+        (PAD + font(20, "bold").getlength(title) + 16, y + 4),
+        note,
+        font=font(14),
+        fill=PANEL_DIM,
+    )
+    y += 40
+    width = WIDTH - 2 * PAD - CHIPS_X
+    for p in order:
+        d.text(
+            (PAD, y + CHIP_H // 2),
+            fit_text(p.name, 17, "bold", CHIPS_X - 20),
+            font=font(17, "bold"),
+            fill=PANEL_FG,
+            anchor="lm",
+        )
+        chips = chips_of(p.extras)
+        if chips:
+            y = draw_chips(img, PAD + CHIPS_X, y, width, chips, p.seat) + 6
+        else:
+            d.text(
+                (PAD + CHIPS_X, y + CHIP_H // 2), "–", font=font(17), fill=PANEL_DIM, anchor="lm"
+            )
+            y += CHIP_H + ROW_GAP + 6
+    return y
+
+
 def _medal(d: ImageDraw.ImageDraw, cx: int, cy: int, rank: int) -> None:
     fill = MEDALS.get(rank, shade(PANEL_BG, 1.4))
     d.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=fill, outline=INK, width=2)
@@ -181,13 +248,16 @@ def draw_final(view: PublicView) -> Image.Image:
     bars_h = len(order) * 56 + 40
     table_h = 40 + len(order) * ROW_H
     mp = draw_map(view)
+    grid_h = _share_grid_height(final, base.map) + _extra_chips_height(order, base.map)
+    above = PAD + 110 + table_h + grid_h + 30 + bars_h + 20
     map_w = WIDTH - 2 * PAD
     map_h = round(mp.height * map_w / mp.width)
-    if map_h > 1100:  # a portrait map: keep the picture from getting too tall
-        map_h = 1100
+    # Keep the picture from getting too tall (a portrait map, or a long table above it).
+    cap = max(700, min(1100, MAX_HEIGHT - above - PAD))
+    if map_h > cap:
+        map_h = cap
         map_w = round(mp.width * map_h / mp.height)
-    grid_h = _share_grid_height(final, base.map)
-    height = PAD + 110 + table_h + grid_h + 30 + bars_h + 20 + map_h + PAD
+    height = above + map_h + PAD
     img = Image.new("RGBA", (WIDTH, height), (*PANEL_BG, 255))
     d = ImageDraw.Draw(img)
 
@@ -205,7 +275,7 @@ def draw_final(view: PublicView) -> Image.Image:
     d.text((x + 6, PAD + 52), line, font=font(26, "bold"), fill=ACCENT)
     d.text(
         (x + 6 + font(26, "bold").getlength(line) + 16, PAD + 60),
-        f"(the game ended: {REASONS.get(final.reason, final.reason)})",
+        f"(the game ended: {_reason(final.reason, base.map)})",
         font=font(16),
         fill=PANEL_DIM,
     )
@@ -263,6 +333,7 @@ def draw_final(view: PublicView) -> Image.Image:
         y += ROW_H
 
     y = _share_grid(img, y, order, base.map)
+    y = _extra_chips(img, y, order, base.map)
 
     # Score bars: what each total is made of (failed tickets go left of zero).
     y += 30

@@ -1,15 +1,25 @@
-"""The private hand image: cards by suit with counts, tickets, and tickets on offer."""
+"""The private hand image: cards (grouped by kind on Rails & Sails), the map's own holdings
+(shares, festival cards, pieces and harbors), tickets, and any decision waiting.
+
+Sections are drawn top to bottom on a tall canvas that is cropped at the end, so a
+section's height never has to be known before it is drawn.
+"""
 
 from __future__ import annotations
 
+import itertools
 import threading
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
 from engine.views import PrivateView, TicketView
+from maps.model import MapData
 
 from .board import base_for, paste
+from .cards import card_parts, card_sprite
 from .fonts import font
+from .icons import FESTIVAL, SEA_INK, anchor_badge, piece_sprite, tent_sprite
 from .palette import (
     ACCENT,
     CARD_ORDER,
@@ -24,18 +34,20 @@ from .palette import (
     player_shape,
     shade,
 )
-from .panel import fit_text
-from .shapes import card_sprite, mark_sprite
+from .panel import fit_text, sails
+from .shapes import mark_sprite
 from .shares import company_fill, draw_tag, tag_width
 
 WIDTH = 1120
 PAD = 28
 CARD_W, CARD_H = 86, 124
+CARD_STEP = CARD_W + 14
 TILE_W, TILE_H = (WIDTH - 2 * PAD - 20) // 2, 104
 THUMB_W, THUMB_H = 150, TILE_H - 16
 DONE: RGB = hex_rgb("#3fb16a")
 CHIPS_PER_ROW = 5
 CHIP_W, CHIP_H = (WIDTH - 2 * PAD - (CHIPS_PER_ROW - 1) * 12) // CHIPS_PER_ROW, 60
+MAX_HEIGHT = 6000  # the canvas drawn on before cropping; far above any real hand
 
 _thumb_lock = threading.Lock()
 _thumbs: dict[str, Image.Image] = {}
@@ -55,15 +67,23 @@ def _thumb(map_id: str) -> Image.Image:
         return found
 
 
-def _ticket_tile(
-    img: Image.Image, x: int, y: int, t: TicketView, map_id: str, offered: bool
-) -> None:
+def _heading(d: ImageDraw.ImageDraw, x: int, y: int, text: str, color: RGB = PANEL_DIM) -> None:
+    d.text((x, y), text, font=font(16, "bold"), fill=color)
+
+
+# Tickets ----------------------------------------------------------------------------------
+
+
+def _tile_frame(
+    img: Image.Image, x: int, y: int, w: int, t: TicketView, map_id: str, offered: bool
+) -> tuple[int, int]:
+    """Tile background, edge and thumbnail with the ticket's cities; returns where the
+    text column starts and how wide it may be (the value badge takes the right end)."""
     base = base_for(map_id)
-    names = {c.id: c.name for c in base.map.cities}
     d = ImageDraw.Draw(img)
     edge = ACCENT if offered else (DONE if t.connected else shade(PANEL_BG, 1.5))
     d.rounded_rectangle(
-        (x, y, x + TILE_W, y + TILE_H),
+        (x, y, x + w, y + TILE_H),
         radius=12,
         fill=shade(PANEL_BG, 1.15),
         outline=edge,
@@ -75,14 +95,43 @@ def _ticket_tile(
     paste(img, thumb, tx, ty)
     k = thumb.width / base.layout.width
     pts = [base.layout.cities[c][0] for c in t.cities if c in base.layout.cities]
-    td = ImageDraw.Draw(img)
     scaled = [(tx + px * k, ty + py * k) for px, py in pts]
-    if len(scaled) > 1:
-        td.line(scaled, fill=(*INK, 255), width=3)
-    for px, py in scaled:
-        td.ellipse((px - 5, py - 5, px + 5, py + 5), fill=(214, 58, 47), outline=INK, width=2)
-    cx = x + THUMB_W + 22
-    text_w = TILE_W - THUMB_W - 40 - 70
+    for a, b in itertools.pairwise(scaled):
+        # On a wrapping map a leg across the seam would span the picture: leave it out.
+        if not base.layout.wrap or abs(a[0] - b[0]) < thumb.width / 2:
+            d.line((a, b), fill=(*INK, 255), width=3)
+    for i, (px, py) in enumerate(scaled):
+        # A tour starts at a green dot: its order matters.
+        start = len(scaled) > 2 and i == 0
+        fill = DONE if start else (214, 58, 47)
+        d.ellipse((px - 5, py - 5, px + 5, py + 5), fill=fill, outline=INK, width=2)
+    return x + THUMB_W + 22, w - THUMB_W - 40 - 70
+
+
+def _status(t: TicketView, offered: bool) -> tuple[str, RGB]:
+    if offered:
+        return "on offer", ACCENT
+    if t.connected:
+        return "✓ connected", DONE
+    return "not yet connected", PANEL_DIM
+
+
+def _value_badge(d: ImageDraw.ImageDraw, bx: int, by: int, t: TicketView) -> None:
+    d.ellipse(
+        (bx - 28, by - 28, bx + 28, by + 28),
+        fill=ACCENT if not t.connected else DONE,
+        outline=INK,
+        width=2,
+    )
+    d.text((bx, by), str(t.points), font=font(24, "bold"), fill=INK, anchor="mm")
+
+
+def _ticket_tile(
+    img: Image.Image, x: int, y: int, t: TicketView, map_id: str, offered: bool
+) -> None:
+    names = {c.id: c.name for c in base_for(map_id).map.cities}
+    d = ImageDraw.Draw(img)
+    cx, text_w = _tile_frame(img, x, y, TILE_W, t, map_id, offered)
     route = " – ".join(names.get(c, c) for c in t.cities)
     f = font(20, "bold")
     lines = (
@@ -95,55 +144,165 @@ def _ticket_tile(
     )
     for i, line in enumerate(lines[:2]):
         d.text((cx, y + 14 + i * 25), fit_text(line, 20, "bold", text_w), font=f, fill=PANEL_FG)
-    if offered:
-        status, col = "on offer", ACCENT
-    elif t.connected:
-        status, col = "✓ connected", DONE
-    else:
-        status, col = "not yet connected", PANEL_DIM
+    status, col = _status(t, offered)
     tag = f"{status}   #{t.id}" + ("   long" if t.long else "")
     d.text(
         (cx, y + TILE_H - 30), tag, font=font(15, "bold" if t.connected else "regular"), fill=col
     )
-    # The value in a round badge at the right.
-    bx, by = x + TILE_W - 42, y + TILE_H // 2
-    d.ellipse(
-        (bx - 28, by - 28, bx + 28, by + 28),
-        fill=ACCENT if not t.connected else DONE,
-        outline=INK,
-        width=2,
+    _value_badge(d, x + TILE_W - 42, y + TILE_H // 2, t)
+
+
+def _tour_tile(
+    img: Image.Image, x: int, y: int, t: TicketView, m: MapData, map_id: str, offered: bool
+) -> None:
+    """A Rails & Sails tour (3-5 cities, full width): the cities numbered in printed order,
+    and its three values: in order, in any order, and missed."""
+    w = WIDTH - 2 * PAD
+    names = {c.id: c.name for c in m.cities}
+    d = ImageDraw.Draw(img)
+    cx, _ = _tile_frame(img, x, y, w, t, map_id, offered)
+    printed = next((p for p in m.tickets if p.id == t.id), None)
+    values_w = 190
+    text_w = x + w - 84 - values_w - cx
+    d.text((cx, y + 10), "TOUR, in this order", font=font(12, "bold"), fill=PANEL_DIM)
+    # Cities as numbered steps, wrapped over two lines if needed.
+    f, small = font(18, "bold"), font(12, "bold")
+    px, py = cx, y + 30
+    for i, city in enumerate(t.cities):
+        name = names.get(city, city)
+        step = 20 + f.getlength(name) + (26 if i < len(t.cities) - 1 else 0)
+        if px > cx and px + step > cx + text_w:
+            px, py = cx, py + 26
+        d.ellipse((px, py + 2, px + 18, py + 20), fill=DONE if i == 0 else PANEL_FG)
+        d.text((px + 9, py + 11), str(i + 1), font=small, fill=INK, anchor="mm")
+        d.text((px + 22, py + 11), name, font=f, fill=PANEL_FG, anchor="lm")
+        px += 22 + int(f.getlength(name))
+        if i < len(t.cities) - 1:
+            d.text((px + 12, py + 11), "→", font=f, fill=PANEL_DIM, anchor="mm")
+            px += 26
+    status, col = _status(t, offered)
+    d.text(
+        (cx, y + TILE_H - 24),
+        f"{status}   #{t.id}",
+        font=font(14, "bold" if t.connected else "regular"),
+        fill=col,
     )
-    d.text((bx, by), str(t.points), font=font(24, "bold"), fill=INK, anchor="mm")
+    if printed is not None and printed.points_any_order is not None:
+        vx = x + w - 84
+        rows = [
+            (f"in order  +{t.points}", ACCENT),
+            (f"any order  +{printed.points_any_order}", PANEL_FG),
+            (f"missed  −{printed.fail_points}", hex_rgb("#e0564a")),
+        ]
+        for i, (text, colour) in enumerate(rows):
+            d.text((vx, y + 24 + i * 22), text, font=font(15, "bold"), fill=colour, anchor="ra")
+    _value_badge(d, x + w - 42, y + TILE_H // 2, t)
 
 
 def _tickets(
     img: Image.Image, y: int, tickets: list[TicketView], map_id: str, offered: bool
 ) -> int:
-    for i, t in enumerate(tickets):
+    """Tours on full-width rows first, then two-city tickets two per row."""
+    m = base_for(map_id).map
+    tours = [t for t in tickets if len(t.cities) > 2]
+    pairs = [t for t in tickets if len(t.cities) <= 2]
+    for t in tours:
+        _tour_tile(img, PAD, y, t, m, map_id, offered)
+        y += TILE_H + 14
+    for i, t in enumerate(pairs):
         col, row = i % 2, i // 2
         _ticket_tile(img, PAD + col * (TILE_W + 20), y + row * (TILE_H + 14), t, map_id, offered)
-    return y + ((len(tickets) + 1) // 2) * (TILE_H + 14)
+    return y + ((len(pairs) + 1) // 2) * (TILE_H + 14)
 
 
-def _shares_height(view: PrivateView) -> int:
-    held = [c for c, numbers in view.shares.items() if numbers]
-    rows = -(-len(held) // CHIPS_PER_ROW)
-    return (34 + rows * (CHIP_H + 12) + 8 if held else 0) + (44 if view.share_options else 0)
+# Cards ------------------------------------------------------------------------------------
 
 
-def _shares(img: Image.Image, y: int, view: PrivateView, map_id: str) -> int:
+def _card_groups(view: PrivateView, m: MapData) -> list[tuple[str, list[str]]]:
+    """(heading, card names) per group. Classic maps: one group in suit order; Rails &
+    Sails: train cards (plain before harbor-symbol ones), ship cards, jokers."""
+    held = [c for c, n in view.hand.items() if n > 0]
+    order = {c: i for i, c in enumerate(CARD_ORDER)}
+
+    def suit_key(name: str) -> tuple[int, str, str]:
+        suit, kind = card_parts(name)
+        return (order.get(suit, 99), suit, kind)
+
+    if not sails(m):
+        known = [c for c in CARD_ORDER if c in held]
+        return [("Train cards", known + sorted(c for c in held if c not in CARD_ORDER))]
+    trains = sorted((c for c in held if card_parts(c)[1] in ("train", "harbor")), key=suit_key)
+    ships = sorted(
+        (c for c in held if card_parts(c)[1] in ("ship", "double")),
+        key=lambda c: (card_parts(c)[1] == "double", *suit_key(c)),
+    )
+    jokers = [c for c in held if card_parts(c)[1] == "locomotive"]
+    n = view.hand
+    worth = sum(n[c] * (2 if card_parts(c)[1] == "double" else 1) for c in ships)
+    groups = [
+        (f"Train cards  ({sum(n[c] for c in trains)})", trains),
+        (f"Jokers  ({sum(n[c] for c in jokers)})", jokers),
+        (f"Ship cards  ({sum(n[c] for c in ships)} cards = {worth} ships)", ships),
+    ]
+    return [(h, cards) for h, cards in groups if cards]
+
+
+def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
+    """Card groups flowed left to right, each under its heading; returns the y below."""
+    d = ImageDraw.Draw(img)
+    jokers = sails(m)
+    groups = _card_groups(view, m)
+    if not groups:
+        _heading(d, PAD, y, "Train cards")
+        d.text((PAD, y + 40), "No cards in hand.", font=font(18), fill=PANEL_DIM)
+        return y + 90
+    per_row = (WIDTH - 2 * PAD + 14) // CARD_STEP
+    x, row_y, slot_h = PAD, y, 30 + CARD_H + 44
+    for heading, cards in groups:
+        need = min(len(cards), per_row) * CARD_STEP
+        title_w = font(16, "bold").getlength(heading) + 20
+        if x > PAD and x + max(need, title_w) > WIDTH - PAD + 14:
+            x, row_y = PAD, row_y + slot_h
+        _heading(d, x, row_y, heading)
+        for i, name in enumerate(cards):
+            if i and i % per_row == 0:
+                x, row_y = PAD, row_y + slot_h - 30
+            cy = row_y + 30
+            paste(img, card_sprite(name, CARD_W, CARD_H, jokers), x, cy)
+            d.text(
+                (x + CARD_W // 2, cy + CARD_H + 6),
+                f"× {view.hand[name]}",
+                font=font(22, "bold"),
+                fill=PANEL_FG,
+                anchor="ma",
+            )
+            x += CARD_STEP
+        x += max(0, int(title_w) - len(cards) * CARD_STEP) + 24  # a gap between groups
+    y = row_y + slot_h
+    if jokers:
+        d.text(
+            (PAD, y - 8),
+            "⚓ harbor symbol (harbors need 2 train + 2 ship cards with it)  ·  "
+            "×2 double ship  ·  a Joker stands for any card",
+            font=font(14),
+            fill=PANEL_DIM,
+        )
+        y += 22
+    return y + 12
+
+
+# Module sections ----------------------------------------------------------------------------
+
+
+def _shares(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     """One chip per company held: its colour, the count and the share numbers; then the
     companies to choose from when a share choice waits."""
-    m = base_for(map_id).map
     d = ImageDraw.Draw(img)
     held = [(c, sorted(n)) for c, n in view.shares.items() if n]
     if held:
         total = sum(len(n) for _, n in held)
-        d.text(
-            (PAD, y),
-            f"Shares  ({total} in {len(held)} compan{'y' if len(held) == 1 else 'ies'})",
-            font=font(16, "bold"),
-            fill=PANEL_DIM,
+        _heading(
+            d, PAD, y, f"Shares  ({total} in {len(held)} compan{'y' if len(held) == 1 else 'ies'})"
         )
         y += 34
         for i, (company, numbers) in enumerate(held):
@@ -151,14 +310,24 @@ def _shares(img: Image.Image, y: int, view: PrivateView, map_id: str) -> int:
             x, cy = PAD + col * (CHIP_W + 12), y + row * (CHIP_H + 12)
             fill = company_fill(m, company)
             ink = ink_on(fill)
-            d.rounded_rectangle((x, cy, x + CHIP_W, cy + CHIP_H), radius=10, fill=fill,
-                                outline=INK, width=2)
+            d.rounded_rectangle(
+                (x, cy, x + CHIP_W, cy + CHIP_H), radius=10, fill=fill, outline=INK, width=2
+            )
             d.text((x + 12, cy + 8), company, font=font(20, "bold"), fill=ink)
-            d.text((x + CHIP_W - 12, cy + 6), f"× {len(numbers)}", font=font(22, "bold"),
-                   fill=ink, anchor="ra")
+            d.text(
+                (x + CHIP_W - 12, cy + 6),
+                f"× {len(numbers)}",
+                font=font(22, "bold"),
+                fill=ink,
+                anchor="ra",
+            )
             listed = "  ".join(f"#{n}" for n in numbers)
-            d.text((x + 12, cy + 36), fit_text(listed, 14, "regular", CHIP_W - 24),
-                   font=font(14), fill=ink)
+            d.text(
+                (x + 12, cy + 36),
+                fit_text(listed, 14, "regular", CHIP_W - 24),
+                font=font(14),
+                fill=ink,
+            )
         y += -(-len(held) // CHIPS_PER_ROW) * (CHIP_H + 12) + 8
     if view.share_options:
         label = "Share choice waiting:"
@@ -171,79 +340,189 @@ def _shares(img: Image.Image, y: int, view: PrivateView, map_id: str) -> int:
     return y
 
 
-def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
-    known = [c for c in CARD_ORDER if view.hand.get(c, 0) > 0]
-    other = sorted(c for c, n in view.hand.items() if n > 0 and c not in CARD_ORDER)
-    suits = known + other
-    per_row = (WIDTH - 2 * PAD + 14) // (CARD_W + 14)
-    card_rows = max(1, -(-len(suits) // per_row))
-    ticket_rows = -(-len(view.tickets) // 2)
-    offer_rows = -(-len(view.offered) // 2)
-    height = (
-        PAD + 60 + 34 + card_rows * (CARD_H + 44) + 20 + 34 + max(1, ticket_rows) * (TILE_H + 14)
-    )
-    if view.offered:
-        height += 60 + offer_rows * (TILE_H + 14)
-    height += _shares_height(view) + PAD
-    img = Image.new("RGBA", (WIDTH, height), (*PANEL_BG, 255))
+def _pile_name(m: MapData, pile: str) -> str:
+    fest = m.rules.festivals
+    return next((p.name for p in fest.piles if p.id == pile), pile) if fest else pile
+
+
+def _festivals(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
+    """Iberia: a tile per festival pile held (tent, city, count, what the set scores now),
+    then the cities to choose from when a festival choice waits."""
+    fest = m.rules.festivals
+    if fest is None:
+        return y
     d = ImageDraw.Draw(img)
-    base = base_for(map_id)
+    held = sorted(
+        ((p, n) for p, n in view.festival_cards.items() if n), key=lambda pn: (-pn[1], pn[0])
+    )
+    total = sum(n for _, n in held)
+    _heading(d, PAD, y, f"Festival cards  ({total})" if held else "Festival cards")
+    y += 34
+    if not held:
+        d.text(
+            (PAD, y),
+            "None yet: claim a route into a festival city to take the cards lying there.",
+            font=font(16),
+            fill=PANEL_DIM,
+        )
+        y += 34
+    tent = tent_sprite(36)
+    for i, (pile, n) in enumerate(held):
+        col, row = i % CHIPS_PER_ROW, i // CHIPS_PER_ROW
+        x, cy = PAD + col * (CHIP_W + 12), y + row * (CHIP_H + 12)
+        d.rounded_rectangle(
+            (x, cy, x + CHIP_W, cy + CHIP_H),
+            radius=10,
+            fill=shade(PANEL_BG, 1.15),
+            outline=FESTIVAL,
+            width=2,
+        )
+        paste(img, tent, x + 8, cy + (CHIP_H - tent.height) // 2)
+        d.text(
+            (x + 52, cy + 7),
+            fit_text(_pile_name(m, pile), 16, "bold", CHIP_W - 60),
+            font=font(16, "bold"),
+            fill=PANEL_FG,
+        )
+        count = f"× {n}"
+        d.text((x + 52, cy + 29), count, font=font(20, "bold"), fill=PANEL_FG)
+        points = fest.points(pile, n)
+        d.text(
+            (x + 60 + font(20, "bold").getlength(count), cy + 34),
+            f"= {points} pt{'s' * (points != 1)} now",
+            font=font(14),
+            fill=PANEL_DIM,
+        )
+    y += -(-len(held) // CHIPS_PER_ROW) * (CHIP_H + 12) + 8 if held else 0
+    if view.festival_options:
+        label = "Festival choice waiting: take the cards of"
+        d.text((PAD, y + 12), label, font=font(18, "bold"), fill=ACCENT, anchor="lm")
+        x = PAD + int(font(18, "bold").getlength(label)) + 14
+        options = view.festival_options
+        for i, pile in enumerate(options):
+            name = _pile_name(m, pile)
+            x += draw_tag(d, x, y, name, FESTIVAL, size=15) + 8
+            if i < len(options) - 1:
+                d.text((x + 4, y + 12), "or", font=font(16), fill=PANEL_DIM, anchor="lm")
+                x += 30
+        y += 44
+    return y + 6
+
+
+def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
+    """Rails & Sails: trains and ships in supply and in reserve (secret), harbors left."""
+    rs = m.rules.rails_and_sails
+    if rs is None or not view.pieces:
+        return y
+    d = ImageDraw.Draw(img)
+    p = view.pieces
+    trains, ships = p.get("trains", 0), p.get("ships", 0)
+    _heading(d, PAD, y, "Your pieces  (secret: the board shows only their total)")
+    y += 32
+    if trains + ships == 0:
+        d.text(
+            (PAD, y + 4),
+            f"Choose your pieces: {rs.pieces} in all, at most {rs.max_trains} trains and "
+            f"{rs.max_ships} ships (suggested {rs.suggested_trains} + {rs.suggested_ships}).",
+            font=font(17, "bold"),
+            fill=ACCENT,
+        )
+        return y + 44
+    seat = player_fill(view.seat)
+    chip_w = (WIDTH - 2 * PAD - 24) // 3
+    chips: list[tuple[Callable[[int, int], None], str, str]] = []
+
+    def icon(kind: str) -> Callable[[int, int], None]:
+        return lambda x, cy: paste(img, piece_sprite(kind, seat, 52), x, cy + 14)
+
+    chips.append((icon("train"), f"{trains} trains", f"reserve {p.get('reserve_trains', 0)}"))
+    chips.append((icon("ship"), f"{ships} ships", f"reserve {p.get('reserve_ships', 0)}"))
+
+    def anchors(x: int, cy: int) -> None:
+        for i in range(rs.harbors_per_player):  # one anchor per harbor; built ones dimmed
+            fill = seat if i < view.harbors_left else shade(PANEL_BG, 1.5)
+            paste(img, anchor_badge(24, fill), x + (i % 2) * 26, cy + 6 + (i // 2) * 26)
+
+    built = rs.harbors_per_player - view.harbors_left
+    chips.append((anchors, f"{view.harbors_left} harbors left", f"{built} built"))
+    for i, (draw_icon, big, small) in enumerate(chips):
+        x = PAD + i * (chip_w + 12)
+        d.rounded_rectangle(
+            (x, y, x + chip_w, y + 64), radius=10, fill=shade(PANEL_BG, 1.15), outline=SEA_INK
+        )
+        draw_icon(x + 12, y)
+        d.text((x + 80, y + 8), big, font=font(22, "bold"), fill=PANEL_FG)
+        d.text((x + 80, y + 38), small, font=font(15), fill=PANEL_DIM)
+    return y + 64 + 22
+
+
+# The image --------------------------------------------------------------------------------
+
+
+def _summary(view: PrivateView, m: MapData) -> str:
+    parts = [m.name, f"{sum(view.hand.values())} cards", f"{len(view.tickets)} tickets"]
+    shares = sum(len(n) for n in view.shares.values())
+    if shares:
+        parts.append(f"{shares} shares")
+    festival = sum(view.festival_cards.values())
+    if festival:
+        parts.append(f"{festival} festival cards")
+    if view.pieces:
+        parts.append(f"{view.pieces.get('trains', 0)} trains + {view.pieces.get('ships', 0)} ships")
+    return "  ·  ".join(parts)
+
+
+def _offer_heading(view: PrivateView) -> str:
+    low, high = view.keep_min, view.keep_max
+    if high is not None and high == low:
+        keep = f"keep exactly {low}"
+    elif high is not None:
+        keep = f"keep {low} to {high}"
+    else:
+        keep = f"keep at least {low}"
+    draft = view.keep_max is not None and not view.draft_packet
+    return f"Ticket draft: {keep}" if draft else f"On offer: {keep}"
+
+
+def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
+    m = base_for(map_id).map
+    img = Image.new("RGBA", (WIDTH, MAX_HEIGHT), (*PANEL_BG, 255))
+    d = ImageDraw.Draw(img)
     paste(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
     d.text((PAD + 54, PAD - 2), "Your hand", font=font(30, "title"), fill=PANEL_FG)
-    total = sum(view.hand.values())
-    shares = sum(len(n) for n in view.shares.values())
     d.text(
         (PAD + 56, PAD + 36),
-        f"{base.map.name}  ·  {total} cards  ·  {len(view.tickets)} tickets"
-        + (f"  ·  {shares} shares" if shares else ""),
+        fit_text(_summary(view, m), 16, "regular", WIDTH - 2 * PAD - 56),
         font=font(16),
         fill=PANEL_DIM,
     )
-    y = PAD + 74
-    d.text((PAD, y), "Train cards", font=font(16, "bold"), fill=PANEL_DIM)
-    y += 30
-    if not suits:
-        d.text((PAD, y + 10), "No cards in hand.", font=font(18), fill=PANEL_DIM)
-    for i, suit in enumerate(suits):
-        col, row = i % per_row, i // per_row
-        x, cy = PAD + col * (CARD_W + 14), y + row * (CARD_H + 44)
-        paste(img, card_sprite(suit, CARD_W, CARD_H), x, cy)
-        label = f"× {view.hand[suit]}"
-        d.text(
-            (x + CARD_W // 2, cy + CARD_H + 6),
-            label,
-            font=font(22, "bold"),
-            fill=PANEL_FG,
-            anchor="ma",
-        )
-        if suit not in CARD_ORDER:
-            d.text(
-                (x + CARD_W // 2, cy + CARD_H - 16),
-                fit_text(suit, 12, "regular", CARD_W - 8),
-                font=font(12),
-                fill=INK,
-                anchor="mm",
-            )
-    y += card_rows * (CARD_H + 44) + 20
-    y = _shares(img, y, view, map_id)
+    y = _cards(img, PAD + 74, view, m)
+    y = _pieces(img, y, view, m)
+    y = _festivals(img, y, view, m)
+    if view.shares or view.share_options:
+        y = _shares(img, y, view, m)
     done = sum(1 for t in view.tickets if t.connected)
-    d.text(
-        (PAD, y),
-        f"Tickets  ({done} of {len(view.tickets)} connected)",
-        font=font(16, "bold"),
-        fill=PANEL_DIM,
-    )
+    _heading(d, PAD, y, f"Tickets  ({done} of {len(view.tickets)} connected)")
     y += 34
     if not view.tickets:
         d.text((PAD, y + 10), "No tickets kept yet.", font=font(18), fill=PANEL_DIM)
-        y += TILE_H + 14
+        y += 60
     else:
         y = _tickets(img, y, view.tickets, map_id, offered=False)
-    if view.offered:
+    if view.draft_packet:
         y += 16
+        d.text((PAD, y), "Ticket draft: pick one", font=font(22, "bold"), fill=ACCENT)
         d.text(
-            (PAD, y), f"On offer: keep at least {view.keep_min}", font=font(22, "bold"), fill=ACCENT
+            (PAD + 290, y + 6),
+            "the rest of the packet passes to your neighbour",
+            font=font(15),
+            fill=PANEL_DIM,
         )
         y += 44
-        _tickets(img, y, view.offered, map_id, offered=True)
-    return img.convert("RGB")
+        y = _tickets(img, y, view.draft_packet, map_id, offered=True)
+    if view.offered:
+        y += 16
+        d.text((PAD, y), _offer_heading(view), font=font(22, "bold"), fill=ACCENT)
+        y += 44
+        y = _tickets(img, y, view.offered, map_id, offered=True)
+    return img.crop((0, 0, WIDTH, y + PAD - 14)).convert("RGB")

@@ -26,6 +26,9 @@ SPACE_LEN = 50.0  # output px, for spaces we lay out ourselves
 SPACE_WIDTH = 17.0
 CITY_RADIUS = 9.0
 LABEL_SIZE = 16
+TENT = 30  # px, an Iberia festival city's tent
+HARBOR_SITE = 17  # px, a Rails & Sails harbor city's anchor
+HARBOR_BUILT = 32  # px, a built harbor in its owner's colour
 
 Point = tuple[float, float]
 
@@ -80,6 +83,35 @@ class Layout:
             elif s.x > self.width - reach:
                 out.append(Space(s.x - self.width, s.y, s.angle, s.length, s.width))
         return out
+
+
+def harbor_spot(x: float, y: float) -> Point:
+    """Centre of a harbor city's anchor: up and right of the city dot."""
+    return x + 12, y - 12
+
+
+def festival_spot(x: float, y: float) -> Point:
+    """Centre of a festival city's tent: up and left of the city dot."""
+    return x - 16, y - 17
+
+
+def festival_badge_spot(x: float, y: float) -> Point:
+    """Centre of the count badge on a festival tent (its upper-left corner)."""
+    tx, ty = festival_spot(x, y)
+    return tx - 14, ty - 10
+
+
+def _marks(m: MapData, cities: dict[str, tuple[Point, ...]]) -> list[tuple[float, float, float]]:
+    """Boxes (centre x, y, half size) of the symbols drawn beside cities, kept clear of labels."""
+    out = []
+    for c in m.cities:
+        x, y = cities[c.id][0]
+        if c.harbor:
+            out.append((*harbor_spot(x, y), HARBOR_BUILT / 2))
+        if c.festival_pile is not None:
+            out.append((*festival_spot(x, y), TENT / 2))
+            out.append((*festival_badge_spot(x, y), 10.0))
+    return out
 
 
 # ---------------------------------------------------------------- projections
@@ -270,7 +302,9 @@ def _end_point(city: City, other: str, pos: Point, scale: float) -> Point:
 # ---------------------------------------------------------------- labels
 
 
-def _place_labels(lay: Layout, names: dict[str, str]) -> dict[str, Label]:
+def _place_labels(
+    lay: Layout, names: dict[str, str], marks: list[tuple[float, float, float]]
+) -> dict[str, Label]:
     """Greedy placement: each label takes the spot around its city that covers least."""
     f = font(LABEL_SIZE, "label")
     samples: list[Point] = []
@@ -309,6 +343,11 @@ def _place_labels(lay: Layout, names: dict[str, str]) -> dict[str, Label]:
                 1
                 for px, py in dots
                 if x - gap <= px <= x + w + gap and y - gap <= py <= y + h + gap
+            )
+            cost += 60 * sum(
+                1
+                for mx, my, half in marks
+                if x - half < mx < x + w + half and y - half < my < y + h + half
             )
             for o in placed:
                 ox = min(x + w, o.x + o.w) - max(x, o.x)
@@ -433,5 +472,13 @@ def build_layout(m: MapData) -> Layout:
         grid = _graticule(grid_project, wrap, width, height, lat_rng, lon_rng, step)
     lay = Layout(width, height, wrap, cities, label_at, routes, land=tuple(land), grid=grid)
     return Layout(
-        width, height, wrap, cities, label_at, routes, _place_labels(lay, names), tuple(land), grid
+        width,
+        height,
+        wrap,
+        cities,
+        label_at,
+        routes,
+        _place_labels(lay, names, _marks(m, cities)),
+        tuple(land),
+        grid,
     )

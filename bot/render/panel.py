@@ -8,7 +8,9 @@ from engine.views import PublicPlayer, PublicView
 from maps.model import MapData, Route
 
 from .board import paste
+from .cards import card_parts, card_sprite
 from .fonts import Face, font
+from .icons import FESTIVAL
 from .palette import (
     ACCENT,
     PANEL_BG,
@@ -20,7 +22,7 @@ from .palette import (
     player_shape,
     shade,
 )
-from .shapes import card_sprite, mark_sprite
+from .shapes import mark_sprite
 from .shares import companies, company_fill, draw_tag, tag_width
 
 CARD_W, CARD_H = 54, 78
@@ -36,8 +38,43 @@ def phase_text(view: PublicView) -> str:
         "tunnel": f"{who} decides whether to pay for a tunnel",
         "choose_share": f"{who} is choosing a share",
         "choose_neutral_share": f"{who} gives the neutral investor a share",
+        "draft": "Ticket draft: everyone picks a ticket and passes the rest on",
+        "draft_keep": "Ticket draft: everyone chooses the tickets to keep",
+        "choose_festival": f"{who} chooses which city's festival cards to take",
+        "choose_pieces": "Everyone is choosing their split of trains and ships",
         "game_over": "Game over",
     }.get(view.phase, view.phase)
+
+
+# Phases where every player decides at once: no one is "to play".
+SIMULTANEOUS = ("choose_initial_tickets", "draft", "draft_keep", "choose_pieces")
+
+
+def acting(view: PublicView) -> int | None:
+    """The seat to highlight as the one to play (None while everyone decides at once)."""
+    return None if view.phase in SIMULTANEOUS else view.current
+
+
+def sails(m: MapData) -> bool:
+    """Rails & Sails: pieces are trains and ships, locomotives are jokers."""
+    return m.rules.rails_and_sails is not None
+
+
+def deck_lines(view: PublicView, m: MapData) -> list[str]:
+    if sails(m):
+        return [
+            f"Decks: {view.deck} train, {view.ship_deck} ship  ·  Tickets {view.tickets_left}",
+            f"Discards: {view.discards} train, {view.ship_discards} ship",
+        ]
+    return [f"Deck {view.deck}  ·  Discards {view.discards}  ·  Tickets {view.tickets_left}"]
+
+
+def _banner(d: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: RGB) -> int:
+    """A red or coloured pill with white capitals, like LAST ROUND; returns the y below it."""
+    w = int(font(16, "bold").getlength(text)) + 28
+    d.rounded_rectangle((x, y + 2, x + w, y + 30), radius=8, fill=fill)
+    d.text((x + w / 2, y + 16), text, font=font(16, "bold"), fill=(255, 255, 255), anchor="mm")
+    return y + 36
 
 
 def fit_text(text: str, size: int, face: Face, width: float) -> str:
@@ -59,63 +96,66 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     d.text((x, y + (32 - size) // 2), name, font=title, fill=PANEL_FG)
     d.text(
         (x + title.getlength(name) + 16, y + 28),
-        f"Turn {view.turn}",
+        f"Turn {view.turn}" if view.turn > 0 else "Setup",
         font=font(20, "bold"),
         fill=ACCENT,
         anchor="ls",
     )
     y += 50
     indent = 0
-    if view.current is not None:
-        paste(img, mark_sprite(player_shape(view.current), player_fill(view.current), 22), x, y)
+    seat = acting(view)
+    if seat is not None:
+        paste(img, mark_sprite(player_shape(seat), player_fill(seat), 22), x, y)
         indent = 30
     f = font(18, "bold")
     for line in _wrap(phase_text(view), 18, w - indent, "bold", " ")[:2]:
         d.text((x + indent, y + 1), fit_text(line, 18, "bold", w - indent), font=f, fill=PANEL_FG)
         y += 25
     y += 6
-    d.text(
-        (x, y),
-        f"Deck {view.deck}  ·  Discards {view.discards}  ·  Tickets {view.tickets_left}",
-        font=font(15),
-        fill=PANEL_DIM,
-    )
-    y += 26
+    for line in deck_lines(view, m):
+        d.text((x, y), fit_text(line, 15, "regular", w), font=font(15), fill=PANEL_DIM)
+        y += 22
+    y += 4
+    banners = []
+    if view.phase in ("draft", "draft_keep"):
+        banners.append(("TICKET DRAFT", FESTIVAL))
     if view.last_round and view.phase != "game_over":
-        d.rounded_rectangle((x, y + 2, x + 150, y + 30), radius=8, fill=(196, 58, 44))
-        d.text(
-            (x + 75, y + 16), "LAST ROUND", font=font(16, "bold"), fill=(255, 255, 255), anchor="mm"
-        )
-        y += 36
-    return y
+        banners.append(("LAST ROUND", (196, 58, 44)))
+    bx = x
+    for text, fill in banners:  # side by side
+        bottom = _banner(d, bx, y, text, fill)
+        bx += int(font(16, "bold").getlength(text)) + 28 + 10
+    return bottom if banners else y
 
 
-def _stats(p: PublicPlayer, stations: bool) -> list[tuple[str, int]]:
-    out = [("Score", p.score), ("Trains", p.trains), ("Cards", p.hand_size), ("Tickets", p.tickets)]
-    if stations:
+def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, int]]:
+    pieces = "Pieces" if sails(m) else "Trains"
+    out = [("Score", p.score), (pieces, p.trains), ("Cards", p.hand_size), ("Tickets", p.tickets)]
+    if m.rules.stations is not None:
         out.insert(2, ("Stations", p.stations))
+    if sails(m):
+        out.insert(2, ("Harbors", sum(1 for s in view.harbors.values() if s == p.seat)))
     return out
 
 
 def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     """A table with one row per player; stacked two-line rows when the panel is narrow."""
     d = ImageDraw.Draw(img)
-    stations = m.rules.stations is not None
-    ncols = 5 if stations else 4
+    ncols = len(_stats(view.players[0], view, m)) if view.players else 4
     num_w = 78
     name_w = w - 40 - num_w * ncols
     compact = name_w < 200
     row_h = 58 if compact else 32
     small = font(14, "bold")
     if not compact:
-        for i, (label, _) in enumerate(_stats(view.players[0], stations) if view.players else []):
+        for i, (label, _) in enumerate(_stats(view.players[0], view, m) if view.players else []):
             cx = x + 40 + name_w + i * num_w + num_w // 2
             d.text((cx, y), label, font=small, fill=PANEL_DIM, anchor="ma")
         d.text((x + 40, y), "Player", font=small, fill=PANEL_DIM)
         y += 22
     body, bold = font(18), font(18, "bold")
     for p in view.players:
-        if p.seat == view.current:
+        if p.seat == acting(view):
             d.rounded_rectangle(
                 (x - 6, y, x + w + 4, y + row_h - 2),
                 radius=8,
@@ -130,7 +170,7 @@ def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m:
             y + (row_h - 28) // 2,
         )
         name = p.name + ("  (choosing)" if p.deciding else "")
-        stats = _stats(p, stations)
+        stats = _stats(p, view, m)
         if compact:
             d.text((x + 40, y + 6), fit_text(name, 18, "bold", w - 44), font=bold, fill=PANEL_FG)
             cx = x + 40
@@ -160,14 +200,24 @@ def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m:
     return y
 
 
-def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView) -> int:
+def market_width(view: PublicView) -> int:
+    n = max(1, len(view.market))
+    return n * CARD_W + (n - 1) * 12
+
+
+def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
-    d.text((x, y), "Face-up cards", font=font(14, "bold"), fill=PANEL_DIM)
+    jokers = sails(m)
+    title = "Face-up cards"
+    if jokers:
+        ships = sum(1 for c in view.market if c and card_parts(c)[1] in ("ship", "double"))
+        title += f"  ({len(view.market) - ships} train, {ships} ship)"
+    d.text((x, y), title, font=font(14, "bold"), fill=PANEL_DIM)
     y += 22
     n = max(1, len(view.market))
     gap = min(12, max(4, (w - n * CARD_W) // max(1, n - 1)))
     for i, card in enumerate(view.market):
-        paste(img, card_sprite(card, CARD_W, CARD_H), x + i * (CARD_W + gap), y)
+        paste(img, card_sprite(card, CARD_W, CARD_H, jokers), x + i * (CARD_W + gap), y)
     y += CARD_H + 8
     if view.tunnel is not None:
         t = view.tunnel
@@ -180,7 +230,7 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView) -> 
         )
         y += 22
         for i, card in enumerate(t.revealed):
-            paste(img, card_sprite(card, 34, 48), x + i * 40, y)
+            paste(img, card_sprite(card, 34, 48, jokers), x + i * 40, y)
         y += 54
     return y
 
@@ -324,7 +374,11 @@ def key_line(img: Image.Image, x: int, y: int, w: int, m: MapData) -> None:
     if any(r.ferry_locomotives for r in m.routes):
         parts.append("engine = ferry")
     if any(r.kind == "ship" for r in m.routes):
-        parts.append("hull = ship")
+        parts.append("hull = ship route")
+    if any(c.harbor for c in m.cities):
+        parts.append("⚓ = harbor city, owner's colour once built")
+    if any(c.festival_pile for c in m.cities):
+        parts.append("tent = festival city, badge = cards lying there")
     parts.append("shape = owner")
     for line in _wrap("  ·  ".join(parts), 13, w, "regular", "  ·  ")[:3]:
         d.text((x, y), line, font=font(13), fill=PANEL_DIM)
