@@ -16,6 +16,7 @@ from .shapes import SS
 
 FESTIVAL: RGB = hex_rgb("#c2185b")  # festival badges and tiles (no seat uses it)
 SEA_INK: RGB = hex_rgb("#1f4a7a")  # harbor sites, ship cards' sea band
+PENNANT: RGB = hex_rgb("#2f9e5a")  # not FESTIVAL: that colour is kept for count badges
 TENT: tuple[RGB, RGB] = (hex_rgb("#d63a2f"), hex_rgb("#fbe7b0"))
 
 
@@ -84,7 +85,7 @@ def tent_sprite(size: int) -> Image.Image:
     d.line((apex[0], apex[1], apex[0], 0.04 * s), fill=INK, width=round(1.3 * SS))
     d.polygon(
         [(apex[0], 0.04 * s), (apex[0] + 0.3 * s, 0.1 * s), (apex[0], 0.17 * s)],
-        fill=FESTIVAL,
+        fill=PENNANT,
         outline=INK,
         width=SS,
     )
