@@ -41,18 +41,28 @@ class Chip:
         )
 
 
-def chip_of(label: str, points: int) -> Chip:
+def chip_of(label: str, points: int, m: MapData) -> Chip:
     if found := _FESTIVAL.match(label):
         return Chip("tent", f"{found['name']} ×{found['n']}", points)
     if found := _HARBOR.match(label):
         n = int(found["n"])
         return Chip("anchor", f"{found['name']}, {n} ticket{'s' * (n != 1)}", points)
+    rs = m.rules.rails_and_sails
+    if rs is not None:  # say how many: the points are a count times the map's rate
+        per = {
+            "harbors not built": rs.unbuilt_harbor_points,
+            "pieces exchanged": rs.exchange_points_per_piece,
+        }.get(label)
+        if per and points % per == 0:
+            n = points // per
+            noun = label.split()[0]
+            return Chip("", f"{n} {noun[:-1] if n == 1 else noun} {label.split(' ', 1)[1]}", points)
     return Chip("", label, points)
 
 
-def chips_of(extras: dict[str, int]) -> list[Chip]:
+def chips_of(extras: dict[str, int], m: MapData) -> list[Chip]:
     """Gains first (largest first), then losses."""
-    chips = [chip_of(label, points) for label, points in extras.items()]
+    chips = [chip_of(label, points, m) for label, points in extras.items()]
     return sorted(chips, key=lambda c: (c.points < 0, -abs(c.points), c.text))
 
 

@@ -187,7 +187,7 @@ def _extra_chips_height(order: list[PlayerScore], m: MapData) -> int:
     if not _chip_maps(m) or not any(p.extras for p in order):
         return 0
     width = WIDTH - 2 * PAD - CHIPS_X
-    rows = sum(rows_needed(chips_of(p.extras), width) for p in order)
+    rows = sum(rows_needed(chips_of(p.extras, m), width) for p in order)
     return 30 + 40 + rows * (CHIP_H + ROW_GAP) + len(order) * 6
 
 
@@ -221,7 +221,7 @@ def _extra_chips(img: Image.Image, y: int, order: list[PlayerScore], m: MapData)
             fill=PANEL_FG,
             anchor="lm",
         )
-        chips = chips_of(p.extras)
+        chips = chips_of(p.extras, m)
         if chips:
             y = draw_chips(img, PAD + CHIPS_X, y, width, chips, p.seat) + 6
         else:

@@ -47,7 +47,6 @@ THUMB_W, THUMB_H = 150, TILE_H - 16
 DONE: RGB = hex_rgb("#3fb16a")
 CHIPS_PER_ROW = 5
 CHIP_W, CHIP_H = (WIDTH - 2 * PAD - (CHIPS_PER_ROW - 1) * 12) // CHIPS_PER_ROW, 60
-MAX_HEIGHT = 6000  # the canvas drawn on before cropping; far above any real hand
 
 _thumb_lock = threading.Lock()
 _thumbs: dict[str, Image.Image] = {}
@@ -65,6 +64,10 @@ def _thumb(map_id: str) -> Image.Image:
             size = (round(img.width * k), round(img.height * k))
             found = _thumbs[map_id] = img.resize(size, Image.Resampling.LANCZOS)
         return found
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def _heading(d: ImageDraw.ImageDraw, x: int, y: int, text: str, color: RGB = PANEL_DIM) -> None:
@@ -435,8 +438,8 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     def icon(kind: str) -> Callable[[int, int], None]:
         return lambda x, cy: paste(img, piece_sprite(kind, seat, 52), x, cy + 14)
 
-    chips.append((icon("train"), f"{trains} trains", f"reserve {p.get('reserve_trains', 0)}"))
-    chips.append((icon("ship"), f"{ships} ships", f"reserve {p.get('reserve_ships', 0)}"))
+    chips.append((icon("train"), _count(trains, "train"), f"reserve {p.get('reserve_trains', 0)}"))
+    chips.append((icon("ship"), _count(ships, "ship"), f"reserve {p.get('reserve_ships', 0)}"))
 
     def anchors(x: int, cy: int) -> None:
         for i in range(rs.harbors_per_player):  # one anchor per harbor; built ones dimmed
@@ -444,7 +447,7 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
             paste(img, anchor_badge(24, fill), x + (i % 2) * 26, cy + 6 + (i // 2) * 26)
 
     built = rs.harbors_per_player - view.harbors_left
-    chips.append((anchors, f"{view.harbors_left} harbors left", f"{built} built"))
+    chips.append((anchors, f"{_count(view.harbors_left, 'harbor')} left", f"{built} built"))
     for i, (draw_icon, big, small) in enumerate(chips):
         x = PAD + i * (chip_w + 12)
         d.rounded_rectangle(
@@ -466,9 +469,10 @@ def _summary(view: PrivateView, m: MapData) -> str:
         parts.append(f"{shares} shares")
     festival = sum(view.festival_cards.values())
     if festival:
-        parts.append(f"{festival} festival cards")
+        parts.append(_count(festival, "festival card"))
     if view.pieces:
-        parts.append(f"{view.pieces.get('trains', 0)} trains + {view.pieces.get('ships', 0)} ships")
+        p = view.pieces
+        parts.append(f"{_count(p.get('trains', 0), 'train')} + {_count(p.get('ships', 0), 'ship')}")
     return "  ·  ".join(parts)
 
 
@@ -484,9 +488,18 @@ def _offer_heading(view: PrivateView) -> str:
     return f"Ticket draft: {keep}" if draft else f"On offer: {keep}"
 
 
+def _height_bound(view: PrivateView) -> int:
+    """More than the sections can take: the canvas is cropped to what was drawn."""
+    kinds = len(view.hand)
+    cards = (3 + kinds // 8) * (30 + CARD_H + 44) + 40
+    tiles = (len(view.tickets) + len(view.draft_packet) + len(view.offered) + 3) * (TILE_H + 14)
+    chips = (3 + (len(view.festival_cards) + len(view.shares)) // CHIPS_PER_ROW) * (CHIP_H + 12)
+    return 400 + cards + tiles + chips + 200
+
+
 def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
     m = base_for(map_id).map
-    img = Image.new("RGBA", (WIDTH, MAX_HEIGHT), (*PANEL_BG, 255))
+    img = Image.new("RGBA", (WIDTH, _height_bound(view)), (*PANEL_BG, 255))
     d = ImageDraw.Draw(img)
     paste(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
     d.text((PAD + 54, PAD - 2), "Your hand", font=font(30, "title"), fill=PANEL_FG)
@@ -525,4 +538,5 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
         d.text((PAD, y), _offer_heading(view), font=font(22, "bold"), fill=ACCENT)
         y += 44
         y = _tickets(img, y, view.offered, map_id, offered=True)
+    assert y + PAD <= img.height, "the hand outgrew its canvas"
     return img.crop((0, 0, WIDTH, y + PAD - 14)).convert("RGB")
