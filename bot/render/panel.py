@@ -10,7 +10,7 @@ from maps.model import MapData, Route
 from .board import paste
 from .cards import card_parts, card_sprite
 from .fonts import Face, font
-from .icons import FESTIVAL
+from .icons import FESTIVAL, anchor_badge, tent_sprite
 from .palette import (
     ACCENT,
     PANEL_BG,
@@ -339,6 +339,22 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         s = space_sprite(space, st)
         paste(img, s.image, s.x, s.y)
         d.text((x + 64, y + 12), text, font=font(15), fill=PANEL_FG, anchor="lm")
+        y += 30
+    if any(c.harbor for c in m.cities):
+        paste(img, anchor_badge(24, player_fill(0), halo=True), x + 14, y)
+        d.text(
+            (x + 64, y + 12), "harbor (owner's colour)", font=font(15), fill=PANEL_FG, anchor="lm"
+        )
+        y += 30
+    if any(c.festival_pile for c in m.cities):
+        paste(img, tent_sprite(26), x + 13, y - 2)
+        d.text(
+            (x + 64, y + 12),
+            "festival city; badge = cards there",
+            font=font(15),
+            fill=PANEL_FG,
+            anchor="lm",
+        )
         y += 30
     if m.rules.stations is not None:
         paste(img, house_sprite(player_fill(0), 24), x + 14, y)
