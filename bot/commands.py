@@ -2,7 +2,8 @@
 
 Autocomplete offers only what the engine says is legal now for the asking
 player (``engine.legal_actions``): routes they can claim with the colours they
-can pay with, cities where they can build a station, market slots.
+can pay with (and how), cities where they can build a station or a harbor,
+market slots and decks.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from discord import app_commands
 import engine
 from bot import components, handlers, presenters
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
-from bot.service import Refusal, decisions
-from engine import Action, BuildStation, Claim, GameState
+from bot.service import Refusal, decisions, draft_round
+from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from maps import load_map
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,11 @@ async def route_autocomplete(interaction: discord.Interaction[Any],
     colours: dict[int, list[str]] = {}
     for a in legal:
         if isinstance(a, Claim):
-            colours.setdefault(a.route, []).append(claim_colour(a.cards))
-    labels = [(f"{presenters.route_label(map_id, r)} — {', '.join(paints)}", r)
+            paint = claim_colour(a.cards)
+            if presenters.two_decks(map_id):  # trains or ships, doubles, jokers: say how
+                paint = f"{paint}: {presenters.cards_text(map_id, a.cards)}"
+            colours.setdefault(a.route, []).append(paint)
+    labels = [(f"{presenters.route_label(map_id, r)} — {'; '.join(paints)}", r)
               for r, paints in colours.items()]
     return [Choice(name=label[:100], value=str(r)) for label, r in labels
             if _match(current, label)][:25]
@@ -71,44 +75,65 @@ async def route_autocomplete(interaction: discord.Interaction[Any],
 
 async def colour_autocomplete(interaction: discord.Interaction[Any],
                               current: str) -> list[Choice[str]]:
-    """Colours for the route (``/ttr claim``) or city (``/ttr station``) already chosen."""
-    _, legal = await _legal(interaction)
+    """Colours for the route (``/ttr claim``) or city (``/ttr station``, ``/ttr harbor``)
+    already chosen."""
+    map_id, legal = await _legal(interaction)
     ns = interaction.namespace
     route, city = str(getattr(ns, "route", "")), getattr(ns, "city", None)
     out = []
     for a in legal:
         if (isinstance(a, Claim) and str(a.route) == route) or (
-                isinstance(a, BuildStation) and a.city == city):
+                isinstance(a, BuildStation | BuildHarbor) and a.city == city):
             colour = claim_colour(a.cards)
             if current.lower() in colour:
-                out.append(Choice(name=f"{colour} (pay {presenters.cards_text(a.cards)})"[:100],
-                                  value=colour))
+                paying = presenters.cards_text(map_id, a.cards)
+                out.append(Choice(name=f"{colour} (pay {paying})"[:100], value=colour))
     return out[:25]
+
+
+async def _cities(interaction: discord.Interaction[Any], current: str,
+                  kind: type[BuildStation] | type[BuildHarbor]) -> list[Choice[str]]:
+    map_id, legal = await _legal(interaction)
+    cities = {a.city for a in legal if isinstance(a, kind)}
+    named = sorted((presenters.city_name(map_id, c), c) for c in cities)
+    return [Choice(name=n, value=c) for n, c in named if _match(current, n)][:25]
 
 
 async def city_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
-    map_id, legal = await _legal(interaction)
-    cities = {a.city for a in legal if isinstance(a, BuildStation)}
-    named = sorted((presenters.city_name(map_id, c), c) for c in cities)
-    return [Choice(name=n, value=c) for n, c in named if _match(current, n)][:25]
+    return await _cities(interaction, current, BuildStation)
+
+
+async def harbor_city_autocomplete(interaction: discord.Interaction[Any],
+                                   current: str) -> list[Choice[str]]:
+    return await _cities(interaction, current, BuildHarbor)
 
 
 async def card_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
     found = await _my_game(interaction)
-    options = [Choice(name="The deck (blind)", value="deck")]
+    if found is not None and presenters.two_decks(found[0]):
+        options = [Choice(name="The train deck (blind)", value="train"),
+                   Choice(name="The ship deck (blind)", value="ship")]
+    else:
+        options = [Choice(name="The deck (blind)", value="deck")]
     if found is not None:
         market = engine.public_view(found[1]).market
-        options += [Choice(name=f"Slot {i + 1}: {c}", value=str(i + 1))
+        options += [Choice(name=f"Slot {i + 1}: {presenters.card_label(found[0], c)}",
+                           value=str(i + 1))
                     for i, c in enumerate(market) if c]
     return [c for c in options if _match(current, c.name)]
+
+
+def _map_label(map_id: str) -> str:
+    m = load_map(map_id)
+    return f"{m.name} ({m.rules.players_min}–{m.rules.players_max} players)"
 
 
 def build_group(maps: list[str]) -> app_commands.Group:
     group = app_commands.Group(name="ttr", description="Play Ticket to Ride",
                                guild_only=True)
-    map_choices = [Choice(name=load_map(m).name, value=m) for m in maps][:25]
+    map_choices = [Choice(name=_map_label(m), value=m) for m in maps][:25]
 
     async def game_id(interaction: discord.Interaction[Any]) -> int:
         return (await channel_game(interaction)).row.id
@@ -169,17 +194,23 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await handlers.show_hand(interaction, await game_id(interaction))
         await _guarded(interaction, run())
 
-    @group.command(name="draw", description="Draw a train card: a market slot or the deck")
-    @app_commands.describe(card="'deck' or a market slot 1-5")
+    @group.command(name="draw", description="Draw a card: a market slot or a deck")
+    @app_commands.describe(card="'deck' (Rails & Sails: 'train' or 'ship') or a market slot",
+                           refill="Rails & Sails: the deck that refills the slot you take")
     @app_commands.autocomplete(card=card_autocomplete)
-    async def draw(interaction: discord.Interaction[Any], card: str) -> None:
+    @app_commands.choices(refill=[Choice(name="train deck", value="train"),
+                                  Choice(name="ship deck", value="ship")])
+    async def draw(interaction: discord.Interaction[Any], card: str,
+                   refill: Choice[str] | None = None) -> None:
         async def run() -> None:
-            await handlers.draw(interaction, await game_id(interaction), card)
+            await handlers.draw(interaction, await game_id(interaction), card,
+                                refill.value if refill else None)
         await _guarded(interaction, run())
 
     @group.command(name="claim", description="Claim a route")
     @app_commands.describe(route="A route you can pay for now", colour="The colour to pay with",
-                           locomotives="How many locomotives to use (default: as few as possible)")
+                           locomotives="How many locomotives (Rails & Sails: jokers) to use "
+                                       "(default: as few as possible)")
     @app_commands.autocomplete(route=route_autocomplete, colour=colour_autocomplete)
     async def claim(interaction: discord.Interaction[Any], route: str, colour: str | None = None,
                     locomotives: app_commands.Range[int, 0, 9] | None = None) -> None:
@@ -206,6 +237,36 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await handlers.station(interaction, info.row.id, city, colour)
         await _guarded(interaction, run())
 
+    @group.command(name="harbor", description="Rails & Sails: build a harbor")
+    @app_commands.describe(city="A harbor city your routes reach", colour="The colour to pay with")
+    @app_commands.autocomplete(city=harbor_city_autocomplete, colour=colour_autocomplete)
+    async def harbor(interaction: discord.Interaction[Any], city: str,
+                     colour: str | None = None) -> None:
+        async def run() -> None:
+            info = await channel_game(interaction)
+            if not presenters.two_decks(info.row.map_id):
+                raise Refusal("This map has no harbors.")
+            await handlers.harbor(interaction, info.row.id, city, colour)
+        await _guarded(interaction, run())
+
+    @group.command(name="exchange",
+                   description="Rails & Sails: swap pieces with your reserve (−1 point each)")
+    @app_commands.describe(trains="+n: take n trains for n ships; -n: n ships for n trains")
+    async def exchange(interaction: discord.Interaction[Any],
+                       trains: app_commands.Range[int, -50, 50]) -> None:
+        async def run() -> None:
+            await handlers.exchange(interaction, await game_id(interaction), trains)
+        await _guarded(interaction, run())
+
+    @group.command(name="pieces",
+                   description="Rails & Sails setup: how many of your pieces are trains (secret)")
+    @app_commands.describe(trains="Trains (at most 25); the rest of your 60 pieces are ships")
+    async def pieces(interaction: discord.Interaction[Any],
+                     trains: app_commands.Range[int, 0, 60]) -> None:
+        async def run() -> None:
+            await handlers.pieces(interaction, await game_id(interaction), trains)
+        await _guarded(interaction, run())
+
     @group.command(name="status", description="Whose turn it is and what they must decide")
     async def status(interaction: discord.Interaction[Any]) -> None:
         async def run() -> None:
@@ -213,12 +274,16 @@ def build_group(maps: list[str]) -> app_commands.Group:
             if info.state is None:
                 await Responder(interaction).send(handlers.lobby_text(info))
                 return
-            text = presenters.status_text(engine.public_view(info.state))
+            state = info.state
+            waiting = engine.waiting_for(state)
+            text = presenters.status_text(engine.public_view(state), waiting=waiting,
+                                          draft=draft_round(state))
             seat = info.seat_of(interaction.user.id)
-            if seat is not None and seat in engine.waiting_for(info.state):
+            if seat is not None and seat in waiting:
                 text += "\n👉 You must act now: press **My hand** or use the commands."
                 # Only the chooser reads the options (this answer is ephemeral).
-                options = [presenters.choice_label(a) for a in decisions(info.state, seat)]
+                options = [presenters.choice_label(info.row.map_id, a)
+                           for a in decisions(state, seat)]
                 if options:
                     text += f"\nYour options: {' · '.join(options)}."
             await Responder(interaction).send(text)

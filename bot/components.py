@@ -7,10 +7,14 @@ parsed strictly in the callback and anything malformed gets a short,
 quiet refusal. Draw, tunnel and choice buttons carry the state version they
 were drawn for: a click on an older board (a double click) is refused.
 
-A map module's decision (Pennsylvania: which company's share to take) needs
-no control of its own: its options are ``engine.legal_actions`` in that
-phase, and button ``pick:<i>.<version>`` chooses the i-th of them, labelled by
-``presenters.CHOICES``.
+A map module's decision (Pennsylvania: which company's share to take, Iberia's
+draft picks) needs no control of its own: its options are ``engine.legal_actions``
+in that phase, and button ``pick:<i>.<tag>`` chooses the i-th of them, labelled
+by ``presenters.CHOICES``; ``tag`` fingerprints the options (``service.choice_tag``).
+
+Rails & Sails: ``shipdeck:<version>`` draws from the ship deck, and a face-up
+card asks which deck refills its slot: ``up:<slot>.<version>`` answers with
+``upt``/``ups:<slot>.<version>`` (refill from the train or ship deck).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot import presenters
+from bot.service import choice_tag
 from engine.actions import Action
 from engine.views import PrivateView, PublicView
 
@@ -31,8 +36,9 @@ CUSTOM_ID = re.compile(
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep"})
-VERSIONED = frozenset({"blind", "tickets", "pay", "decline"})
-SLOTTED = frozenset({"up", "pick"})  # <slot or option>.<version>
+VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline"})
+SLOTTED = frozenset({"up", "upt", "ups", "pick"})  # <slot or option>.<version or tag>
+REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
 # Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_CHOICES = 25
 
@@ -130,23 +136,51 @@ def hand_button(game_id: int, row: int | None = None) -> Control:
                    emoji="🃏", row=row)
 
 
+def market_rows(view: PublicView) -> int:
+    """Rows the market buttons take: one, or two for Rails & Sails' 3 + 3 cards."""
+    return 1 if len(view.market) <= 5 else 2
+
+
 def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) -> list[Control]:
-    """One button per market slot, then the deck (and the tickets on a fresh turn)."""
+    """One button per market slot, then the deck(s) (and the tickets on a fresh turn)."""
     out = []
+    per_row = -(-len(view.market) // market_rows(view))
     for slot, card in enumerate(view.market):
-        label = f"{slot + 1}: {card}" if card else f"{slot + 1}: empty"
+        name = presenters.card_label(view.map_id, card) if card else "empty"
         banned = second and card == "locomotive"  # a face-up locomotive is never a second card
         out.append(_button(
-            ControlId(game_id, "up", version, slot), label, style=discord.ButtonStyle.primary,
-            emoji=presenters.EMOJI.get(card or ""), disabled=card is None or banned, row=0))
-    out.append(_button(ControlId(game_id, "blind", version), "Draw from deck",
-                       style=discord.ButtonStyle.primary, disabled=view.deck + view.discards == 0,
-                       row=1))
+            ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
+            style=discord.ButtonStyle.primary, emoji=presenters.card_emoji(card),
+            disabled=card is None or banned, row=slot // per_row))
+    row = market_rows(view)
+    if presenters.two_decks(view.map_id):
+        out.append(_button(ControlId(game_id, "blind", version), "Train deck",
+                           style=discord.ButtonStyle.primary, emoji="🚂",
+                           disabled=view.deck + view.discards == 0, row=row))
+        out.append(_button(ControlId(game_id, "shipdeck", version), "Ship deck",
+                           style=discord.ButtonStyle.primary, emoji="🚢",
+                           disabled=view.ship_deck + view.ship_discards == 0, row=row))
+    else:
+        out.append(_button(ControlId(game_id, "blind", version), "Draw from deck",
+                           style=discord.ButtonStyle.primary,
+                           disabled=view.deck + view.discards == 0, row=row))
     if not second:
         out.append(_button(ControlId(game_id, "tickets", version), "Draw tickets",
                            style=discord.ButtonStyle.secondary, disabled=view.tickets_left == 0,
-                           row=1))
+                           row=row))
     return out
+
+
+def refill_buttons(game_id: int, view: PublicView, version: int, slot: int) -> list[Control]:
+    """Rails & Sails: the second step of taking face-up card ``slot``: which deck refills it."""
+    return [
+        _button(ControlId(game_id, "upt", version, slot), f"Train deck ({view.deck} left)",
+                style=discord.ButtonStyle.primary, emoji="🚂",
+                disabled=view.deck + view.discards == 0),
+        _button(ControlId(game_id, "ups", version, slot), f"Ship deck ({view.ship_deck} left)",
+                style=discord.ButtonStyle.primary, emoji="🚢",
+                disabled=view.ship_deck + view.ship_discards == 0),
+    ]
 
 
 def tunnel_buttons(game_id: int, version: int) -> list[Control]:
@@ -159,11 +193,11 @@ def tunnel_buttons(game_id: int, version: int) -> list[Control]:
     ]
 
 
-def choice_buttons(game_id: int, version: int, choices: Sequence[Action]
+def choice_buttons(game_id: int, map_id: str, tag: int, choices: Sequence[Action]
                    ) -> list[Control]:
     """One button per option of a module decision, in the engine's order."""
     return [
-        _button(ControlId(game_id, "pick", version, i), presenters.choice_label(a),
+        _button(ControlId(game_id, "pick", tag, i), presenters.choice_label(map_id, a),
                 style=discord.ButtonStyle.primary if i else discord.ButtonStyle.success,
                 row=i // 5)
         for i, a in enumerate(choices[:MAX_CHOICES])
@@ -180,21 +214,22 @@ def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View 
     if view.tunnel is not None:
         return _frozen(*tunnel_buttons(game_id, version), hand_button(game_id, row=1))
     return _frozen(*draw_buttons(game_id, view, version, second=view.phase == "second_draw"),
-                   hand_button(game_id, row=1))
+                   hand_button(game_id, row=market_rows(view)))
 
 
 def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
     options = [
         discord.SelectOption(
             label=presenters.ticket_pair(map_id, t.cities)[:90],
-            description=f"{t.points} points{' (long)' if t.long else ''}",
+            description=presenters.ticket_value(map_id, t)[:100],
             value=str(t.id))
         for t in private.offered[:25]
     ]
+    most = len(options) if private.keep_max is None else min(private.keep_max, len(options))
     return Control(discord.ui.Select(
         custom_id=str(ControlId(game_id, "keep")), options=options,
-        placeholder=f"Keep at least {private.keep_min} ticket(s)",
-        min_values=max(1, private.keep_min), max_values=len(options)))
+        placeholder=f"{presenters.keep_rule(private).capitalize()} ticket(s)",
+        min_values=max(1, min(private.keep_min, most)), max_values=max(1, most)))
 
 
 def private_view_controls(
@@ -206,7 +241,8 @@ def private_view_controls(
     if private.offered:
         return _frozen(keep_select(game_id, map_id, private))
     if choices:
-        return _frozen(*choice_buttons(game_id, version, choices))
+        tag = choice_tag(private.seat, public.phase, choices)
+        return _frozen(*choice_buttons(game_id, map_id, tag, choices))
     if public.tunnel is not None and public.tunnel.seat == private.seat:
         return _frozen(*tunnel_buttons(game_id, version))
     if public.phase == "second_draw" and public.current == private.seat:
@@ -216,3 +252,7 @@ def private_view_controls(
 
 def with_hand_button(game_id: int) -> discord.ui.View | None:
     return _frozen(hand_button(game_id))
+
+
+def with_controls(controls: Sequence[Control]) -> discord.ui.View | None:
+    return _frozen(*controls)

@@ -19,27 +19,46 @@ import engine
 from bot import components, presenters
 from bot.components import ControlId
 from bot.images import Renderer
-from bot.service import GameInfo, GameService, Outcome, Pick, Refusal, decisions
+from bot.service import (
+    GameInfo,
+    GameService,
+    Outcome,
+    Pick,
+    Refusal,
+    decisions,
+    draft_round,
+)
 from engine import (
     Action,
+    BuildHarbor,
     BuildStation,
+    ChoosePieces,
     Claim,
     DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    ExchangePieces,
     KeepTickets,
     PayTunnel,
 )
-from engine.events import RouteClaimed, StationBuilt, TunnelDeclined
+from engine.events import (
+    HarborBuilt,
+    PiecesExchanged,
+    RouteClaimed,
+    StationBuilt,
+    TunnelDeclined,
+)
 from maps import load_map
+from maps.model import RailsAndSails, Route
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
 # Buttons whose action takes no argument (the engine picks a tunnel's extra cards).
 BUTTON_ACTIONS: dict[str, Callable[[], Action]] = {
-    "blind": DrawBlind, "tickets": DrawTickets, "pay": PayTunnel, "decline": DeclineTunnel,
+    "blind": DrawBlind, "shipdeck": lambda: DrawBlind(deck="ship"), "tickets": DrawTickets,
+    "pay": PayTunnel, "decline": DeclineTunnel,
 }
 MISSING: Any = discord.utils.MISSING
 
@@ -226,19 +245,29 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
 
 
 def claim_colour(cards: dict[str, int]) -> str:
-    return next((c for c, n in cards.items() if n and c != "locomotive"), "locomotive")
+    """The colour a payment is named by: its first colour ('red' for red ships and harbor
+    trains too), 'locomotive' for wild cards only. One payment per colour is offered."""
+    return next((presenters.card_suit(c) for c, n in cards.items() if n and c != "locomotive"),
+                "locomotive")
 
 
 def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     """The actor's private answer: what they got and what they must decide next."""
     text, controls = _result(outcome)
+    map_id = outcome.view.map_id
     got = presenters.shares_gained(outcome.before, outcome.after)
     if got:
         text = f"{text}\nYour new share{'s' if len(got) > 1 else ''}: {', '.join(got)}."
+    festival = presenters.festival_gained(map_id, outcome.before, outcome.after)
+    if festival:
+        text = f"{text}\n🎉 Festival cards taken: {', '.join(festival)}."
     if outcome.choices:  # a map's own decision waits: its options as buttons
-        text = (f"{text}\n👉 Now {presenters.decision_help(outcome.view.phase)}:")
+        now = presenters.decision_text(outcome.view, outcome.after, outcome.draft)
+        text = f"{text}\n👉 Now {now}:"
+        if outcome.view.phase == "draft":
+            text += "\n" + presenters.hand_text(map_id, outcome.after)
         controls = components.private_view_controls(
-            outcome.game_id, outcome.view.map_id, outcome.after, outcome.view,
+            outcome.game_id, map_id, outcome.after, outcome.view,
             outcome.version, outcome.choices)
     return text, controls
 
@@ -249,12 +278,21 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     over = "\n🏁 That was the last turn: the final scores are in the channel." \
         if view.phase == "game_over" else ""
     mine_now = view.current == outcome.seat and view.phase != "game_over"
-    done = presenters.choice_done(action)
+    done = presenters.choice_done(map_id, action)
     if done is not None:
-        end = "" if outcome.choices or view.phase == "game_over" else " Your turn is over."
+        if after.offered:  # the draft is over: now keep some of the tickets drafted
+            return (f"{done}\n{presenters.hand_text(map_id, after)}",
+                    components.private_view_controls(gid, map_id, after, view,
+                                                     outcome.version))
+        if outcome.choices or view.phase == "game_over":
+            end = ""
+        elif outcome.phase_before in presenters.SIMULTANEOUS:
+            end = " Waiting for the others." if view.phase == outcome.phase_before else ""
+        else:
+            end = " Your turn is over."
         return done + end + over, None
     if isinstance(action, DrawFaceUp | DrawBlind):
-        text = f"You drew {presenters.drawn_text(outcome.before, after)}."
+        text = f"You drew {presenters.drawn_text(map_id, outcome.before, after)}."
         if mine_now and view.phase == "second_draw":
             return (f"{text} Take your second card:\n{presenters.market_text(view)}",
                     components.private_view_controls(gid, map_id, after, view, outcome.version))
@@ -263,7 +301,9 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         return (presenters.hand_text(map_id, after),
                 components.private_view_controls(gid, map_id, after, view, outcome.version))
     if isinstance(action, KeepTickets):
-        return f"Kept.\n{presenters.hand_text(map_id, after)}{over}", None
+        waiting = (" Waiting for the others." if view.phase == outcome.phase_before
+                   and outcome.phase_before in presenters.SIMULTANEOUS else "")
+        return f"Kept.{waiting}\n{presenters.hand_text(map_id, after)}{over}", None
     if view.tunnel is not None and view.tunnel.seat == outcome.seat:
         t = view.tunnel
         return (f"Tunnel {presenters.route_label(map_id, t.route)}: revealed "
@@ -279,6 +319,14 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
             return f"The tunnel was not built; your cards are back in your hand.{over}", None
         if isinstance(e, StationBuilt):
             return f"You built a station in {presenters.city_name(map_id, e.city)}.{over}", None
+        if isinstance(e, HarborBuilt):
+            return (f"You built a harbor in {presenters.city_name(map_id, e.city)}.\n"
+                    f"{presenters.pieces_text(map_id, after)}{over}", None)
+        if isinstance(e, PiecesExchanged) and isinstance(action, ExchangePieces):
+            got, gave = ("trains", "ships") if action.trains > 0 else ("ships", "trains")
+            return (f"You took {e.count} {got} for {e.count} {gave} from your reserve "
+                    f"({-e.count} point{'s' if e.count != 1 else ''}).\n"
+                    f"{presenters.pieces_text(map_id, after)}{over}", None)
     return "Done." + over, None
 
 
@@ -313,28 +361,67 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
         game_id, info.row.map_id, private, public, state.version, choices)
     text = presenters.hand_text(info.row.map_id, private)
     if choices:
-        text += f"\n👉 Now {presenters.decision_help(state.phase)}:"
+        now = presenters.decision_text(public, private, draft_round(state))
+        text += f"\n👉 Now {now}:"
     png = await asyncio.to_thread(bot.renderer.hand, private, info.row.map_id)
     await Responder(interaction).send(
         text, view=controls,
         files=[discord.File(io.BytesIO(png), filename="hand.png")])
 
 
-async def draw(interaction: discord.Interaction[Any], game_id: int, card: str) -> None:
+async def draw(interaction: discord.Interaction[Any], game_id: int, card: str,
+               refill: str | None = None) -> None:
     text = card.strip().lower()
-    if text in ("deck", "blind", "d", "0"):
-        await perform(interaction, game_id, DrawBlind())
-        return
-    if text.isdigit() and 1 <= int(text) <= 9:
-        await perform(interaction, game_id, DrawFaceUp(slot=int(text) - 1))
-        return
     info = await bot_of(interaction).service.info(game_id)
     _, state = seated(info, interaction.user.id)
-    market = engine.public_view(state).market
-    if text in market:
-        await perform(interaction, game_id, DrawFaceUp(slot=market.index(text)))
+    rs = presenters.two_decks(info.row.map_id)
+    if text in ("train", "trains", "train deck", "ship", "ships", "ship deck") and rs:
+        await perform(interaction, game_id, DrawBlind(deck="ship" if "ship" in text else "train"))
         return
-    raise Refusal("Say `deck` or a market slot from 1 to 5.")
+    if text in ("deck", "blind", "d", "0"):
+        if rs:
+            raise Refusal("Say `train` or `ship`: which deck to draw from.")
+        await perform(interaction, game_id, DrawBlind())
+        return
+    market = engine.public_view(state).market
+    slot = int(text) - 1 if text.isdigit() and 1 <= int(text) <= 9 else None
+    if slot is None and text in market:
+        slot = market.index(text)
+    if slot is None:
+        raise Refusal(f"Say {'`train`, `ship`' if rs else '`deck`'} or a market slot from 1 to "
+                      f"{len(market)}.")
+    if refill is not None and refill not in ("train", "ship"):
+        raise Refusal("The refill deck is `train` or `ship`.")
+    await draw_face_up(interaction, game_id, slot, state.version, Responder(interaction),
+                       refill=refill)
+
+
+async def draw_face_up(interaction: discord.Interaction[Any], game_id: int, slot: int,
+                       version: int | None, responder: Responder, *,
+                       refill: str | None = None) -> None:
+    """Take a face-up card. On Rails & Sails the taker chooses which deck refills the
+    slot: without ``refill`` (and with both decks to choose from) the answer asks, with
+    two buttons, and nothing is taken yet."""
+    service = bot_of(interaction).service
+    info = await service.info(game_id)
+    seat = info.seat_of(interaction.user.id)
+    state = info.state
+    if (refill is None and state is not None and seat is not None
+            and presenters.two_decks(info.row.map_id) and version == state.version):
+        refills = sorted({a.refill for a in engine.legal_actions(state, seat)
+                          if isinstance(a, DrawFaceUp) and a.slot == slot and a.refill})
+        if len(refills) > 1:
+            view = engine.public_view(state)
+            card = presenters.card_label(view.map_id, view.market[slot] or "")
+            await responder.send(
+                f"You take {slot + 1}: {card}. Which deck refills the market?",
+                view=components.with_controls(
+                    components.refill_buttons(game_id, view, version, slot)))
+            return
+        refill = refills[0] if refills else None
+    action = DrawFaceUp(slot=slot, refill="ship" if refill == "ship" else
+                        "train" if refill == "train" else None)
+    await perform(interaction, game_id, action, expect_version=version, responder=responder)
 
 
 def resolve_routes(map_id: str, text: str) -> list[int]:
@@ -354,6 +441,7 @@ async def claim(interaction: discord.Interaction[Any], game_id: int, route_text:
                 colour: str | None, locomotives: int | None) -> None:
     info = await bot_of(interaction).service.info(game_id)
     seat, state = seated(info, interaction.user.id)
+    rs = load_map(info.row.map_id).rules.rails_and_sails
     map_id = info.row.map_id
     colour = colour.strip().lower() if colour else None
     routes = resolve_routes(map_id, route_text)
@@ -365,7 +453,11 @@ async def claim(interaction: discord.Interaction[Any], game_id: int, route_text:
         raise Refusal("You can pay this route in several colours: choose one with `colour`.")
     picked = [a for a in legal if colour is None or claim_colour(a.cards) == colour]
     route = presenters.route(map_id, route_id)
-    if locomotives is not None:
+    if locomotives is not None and rs is not None:
+        paint = colour or (claim_colour(picked[0].cards) if picked else route.color)
+        hand = engine.private_view(state, seat).hand
+        action = Claim(route=route_id, cards=jokers_payment(route, paint, locomotives, hand, rs))
+    elif locomotives is not None:
         paint = colour or (claim_colour(picked[0].cards) if picked else route.color)
         cards = {paint: route.length - locomotives, "locomotive": locomotives}
         action = Claim(route=route_id, cards={c: n for c, n in cards.items() if n > 0})
@@ -375,6 +467,26 @@ async def claim(interaction: discord.Interaction[Any], game_id: int, route_text:
         # Not payable as asked: the engine explains why (claimed, trains, cards).
         action = Claim(route=route_id, cards={colour: route.length} if colour else {})
     await perform(interaction, game_id, action)
+
+
+def jokers_payment(route: Route, colour: str, jokers: int, hand: dict[str, int],
+                   rs: RailsAndSails) -> dict[str, int]:
+    """Rails & Sails: pay ``route`` in ``colour`` with exactly ``jokers`` jokers, the rest
+    from the hand: plain train cards before harbor ones (keep those for harbors), double
+    ships before single ones. The engine judges the result (and says what is wrong)."""
+    cards = {"locomotive": jokers}
+    if route.kind == "ship":
+        need = route.length - jokers
+        doubles = min(hand.get(f"{colour}_double_ship", 0), need // 2)
+        singles = min(hand.get(f"{colour}_ship", 0), need - 2 * doubles)
+        if need - 2 * doubles - singles > 0 and hand.get(f"{colour}_double_ship", 0) > doubles:
+            doubles += 1  # overshoot by one ship rather than fall short
+        cards.update({f"{colour}_double_ship": doubles, f"{colour}_ship": singles})
+    else:
+        need = route.length * (rs.rough_terrain_cards_per_space if route.rough_terrain else 1)
+        plain = min(hand.get(colour, 0), need - jokers)
+        cards.update({colour: plain, f"{colour}_harbor": need - jokers - plain})
+    return {c: n for c, n in cards.items() if n > 0}
 
 
 async def station(interaction: discord.Interaction[Any], game_id: int, city: str,
@@ -389,6 +501,34 @@ async def station(interaction: discord.Interaction[Any], game_id: int, city: str
     # Nothing payable as asked: the engine explains what the station costs.
     action = legal[0] if legal else BuildStation(city=city_id, cards={})
     await perform(interaction, game_id, action)
+
+
+async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
+                 colour: str | None) -> None:
+    info = await bot_of(interaction).service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    city_id = resolve_city(info.row.map_id, city)
+    colour = colour.strip().lower() if colour else None
+    legal = [a for a in engine.legal_actions(state, seat)
+             if isinstance(a, BuildHarbor) and a.city == city_id
+             and (colour is None or claim_colour(a.cards) == colour)]
+    # Nothing payable as asked: the engine explains where and how harbors are built.
+    action = legal[0] if legal else BuildHarbor(city=city_id, cards={})
+    await perform(interaction, game_id, action)
+
+
+async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
+    await perform(interaction, game_id, ExchangePieces(trains=trains))
+
+
+async def pieces(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
+    info = await bot_of(interaction).service.info(game_id)
+    rs = load_map(info.row.map_id).rules.rails_and_sails
+    if rs is None:
+        raise Refusal("This map has no choice of pieces.")
+    if not 0 <= trains <= rs.pieces:
+        raise Refusal(f"Choose from 0 to {rs.pieces} trains (at most {rs.max_trains}).")
+    await perform(interaction, game_id, ChoosePieces(trains=trains, ships=rs.pieces - trains))
 
 
 def resolve_city(map_id: str, text: str) -> str:
@@ -465,13 +605,15 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             await show_hand(interaction, gid)
         case "up":
             assert c.slot is not None
-            await perform(interaction, gid, DrawFaceUp(slot=c.slot), expect_version=c.version,
-                          responder=responder)
-        case "pick":
+            await draw_face_up(interaction, gid, c.slot, c.version, responder)
+        case "upt" | "ups":
             assert c.slot is not None
-            await perform(interaction, gid, Pick(c.slot), expect_version=c.version,
-                          responder=responder)
-        case "blind" | "tickets" | "pay" | "decline":
+            await draw_face_up(interaction, gid, c.slot, c.version, responder,
+                               refill=components.REFILL[c.action])
+        case "pick":
+            assert c.slot is not None and c.version is not None
+            await perform(interaction, gid, Pick(c.slot, c.version), responder=responder)
+        case "blind" | "shipdeck" | "tickets" | "pay" | "decline":
             await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
                           expect_version=c.version, responder=responder)
         case "keep":

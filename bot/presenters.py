@@ -1,9 +1,10 @@
 """Text for players: engine events and views turned into short lines.
 
 Public functions (``event_lines``, ``status_text``, ``prompt_text``, ``final_text``,
-``rules_text``, labels) take only public data: events and ``PublicView``. The
-private ones (``hand_text``, ``ticket_text``, ``drawn_text``) take a
-``PrivateView`` and must only ever be sent ephemerally or by DM.
+``rules_text``, labels) take only public data: events, ``PublicView`` and who
+must still act. The private ones (``hand_text``, ``ticket_text``, ``drawn_text``,
+``festival_gained``) take a ``PrivateView`` and must only ever be sent
+ephemerally or by DM.
 """
 
 from __future__ import annotations
@@ -11,17 +12,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from engine.actions import Action
+from engine.actions import Action, DraftPick, TakeFestival
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
+    DraftPicked,
     Event,
+    FestivalCardPlaced,
+    FestivalCardsTaken,
     GameEnded,
+    HarborBuilt,
     LastRound,
     MarketReset,
+    PiecesChosen,
+    PiecesExchanged,
     RouteClaimed,
     ShareTaken,
     StationBuilt,
+    TicketDraftStarted,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
@@ -31,13 +39,15 @@ from engine.events import (
 )
 from engine.views import PrivateView, PublicView, TicketView
 from maps import load_map
-from maps.model import MapData, Route, Shares
+from maps.model import Festivals, MapData, RailsAndSails, Route, Shares
 
 CARD_ORDER = ("purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive")
 EMOJI = {
     "purple": "🟪", "white": "⬜", "blue": "🟦", "yellow": "🟨", "orange": "🟧", "black": "⬛",
     "red": "🟥", "green": "🟩", "locomotive": "🌈", "gray": "◻️",
 }
+# Rails & Sails card kinds by name suffix: what players call them, in hand order.
+KINDS = {"": "train", "harbor": "harbor train", "ship": "ship", "double_ship": "double ship"}
 PHASE_HELP = {
     "turn": "draw cards, claim a route or draw destination tickets",
     "second_draw": "take a second card (face-up or from the deck)",
@@ -45,18 +55,32 @@ PHASE_HELP = {
     "tunnel": "pay the tunnel's extra cards or decline it",
     "choose_share": "choose which company's share to take for the route just claimed",
     "choose_neutral_share": "choose which company's share goes to the neutral investor",
+    "draft": "pick one destination ticket from your draft packet",
+    "draft_keep": "choose which of your drafted tickets to keep",
+    "choose_festival": "choose which city's festival cards to take",
+    "choose_pieces": "choose how many trains and ships you play with (secret)",
 }
 # Phases of the common rules, each with its own controls. Any other phase is a decision of a
 # map's rule module: its legal actions become buttons labelled by ``CHOICES``.
 BASE_PHASES = frozenset(
     {"choose_initial_tickets", "turn", "second_draw", "choose_tickets", "tunnel", "game_over"})
+# Phases in which several players decide at once, each in private (``waiting_for`` says who).
+SIMULTANEOUS = frozenset({"choose_initial_tickets", "draft", "draft_keep", "choose_pieces"})
 # Module decisions by action type: the button's label, and what the chooser reads after
-# (both formatted with the action's fields). A new map decision adds a row here.
+# (both formatted with the action's fields plus ``ticket_name``/``pile_name``). A new map
+# decision adds a row here.
 CHOICES: dict[str, tuple[str, str]] = {
     "take_share": ("Take a {company} share", "Share taken."),
     "give_neutral_share": ("Give {company} to the neutral investor",
                            "The neutral investor got a {company} share."),
+    "draft_pick": ("{ticket_name}", "You picked {ticket_name}."),
+    "take_festival": ("Take the {pile_name} festival cards",
+                      "You took the {pile_name} festival cards."),
+    "choose_pieces": ("{trains} trains + {ships} ships",
+                      "You play with {trains} trains and {ships} ships (secret)."),
 }
+# Where a draft stands: (round, rounds, second draft?). Public: everyone sees the packets shrink.
+DraftRound = tuple[int, int, bool]
 
 
 @cache
@@ -77,12 +101,21 @@ def city_name(map_id: str, city_id: str) -> str:
     return _city_names(map_id).get(city_id, city_id)
 
 
+def two_decks(map_id: str) -> bool:
+    """Rails & Sails: a train and a ship deck, jokers, pieces of two kinds."""
+    return load_map(map_id).rules.rails_and_sails is not None
+
+
 def route_label(map_id: str, route_id: int) -> str:
-    """'Paris–Wien (3, green)', with 'tunnel' or ferry locomotives when the route has them."""
+    """'Paris–Wien (3, green)', with 'tunnel', ferry locomotives, 'ship' or 'rough terrain'."""
     r = _routes(map_id).get(route_id)
     if r is None:
         return f"route {route_id}"
     extras = [str(r.length), r.color]
+    if r.kind == "ship":
+        extras.append("ship")
+    if r.rough_terrain:
+        extras.append("rough terrain")
     if r.tunnel:
         extras.append("tunnel")
     if r.ferry_locomotives:
@@ -90,12 +123,49 @@ def route_label(map_id: str, route_id: int) -> str:
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)} ({', '.join(extras)})"
 
 
-def cards_text(cards: dict[str, int]) -> str:
-    """'2 green + 1 locomotive' in a fixed colour order."""
-    parts = [
-        f"{cards[c]} {c}{'s' if c == 'locomotive' and cards[c] != 1 else ''}"
-        for c in CARD_ORDER if cards.get(c)
-    ]
+# -- cards ------------------------------------------------------------------------------
+
+
+def card_suit(card: str) -> str:
+    """'red' for 'red', 'red_harbor', 'red_ship', 'red_double_ship'; 'locomotive' stays."""
+    return card.split("_", 1)[0]
+
+
+def card_label(map_id: str, card: str, n: int = 1) -> str:
+    """A card's name for players: 'red', 'locomotives'; on Rails & Sails 'red ship',
+    'red double ships', 'jokers' (the engine calls a joker 'locomotive')."""
+    rs = two_decks(map_id)
+    if card == "locomotive":
+        word = "joker" if rs else "locomotive"
+        return word + ("s" if n != 1 else "")
+    if not rs:
+        return card
+    suit, _, kind = card.partition("_")
+    return f"{suit} {KINDS.get(kind, kind)}{'s' if n != 1 else ''}"
+
+
+def card_emoji(card: str | None) -> str | None:
+    return EMOJI.get(card_suit(card)) if card else None
+
+
+def _card_key(card: str) -> tuple[int, int, str]:
+    suit, _, kind = card.partition("_")
+    if card == "locomotive":
+        return (len(KINDS), 0, card)
+    kinds = list(KINDS)
+    order = CARD_ORDER.index(suit) if suit in CARD_ORDER else len(CARD_ORDER)
+    return (kinds.index(kind) if kind in kinds else len(kinds), order, card)
+
+
+def sorted_cards(cards: Iterable[str]) -> list[str]:
+    """Train cards by colour, then harbor trains, ships, double ships, then wild cards."""
+    return sorted(cards, key=_card_key)
+
+
+def cards_text(map_id: str, cards: dict[str, int]) -> str:
+    """'2 green + 1 locomotive' (on Rails & Sails '2 red double ships + 1 joker')."""
+    parts = [f"{cards[c]} {card_label(map_id, c, cards[c])}" for c in sorted_cards(cards)
+             if cards[c]]
     return " + ".join(parts) if parts else "no cards"
 
 
@@ -111,6 +181,33 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _minus(points: int) -> str:
+    """'−3' with a real minus sign, '+2'."""
+    return f"−{-points}" if points < 0 else f"+{points}"
+
+
+@cache
+def _festivals(map_id: str) -> Festivals | None:
+    return load_map(map_id).rules.festivals
+
+
+def pile_name(map_id: str, pile: str) -> str:
+    festivals = _festivals(map_id)
+    names = {p.id: p.name for p in festivals.piles} if festivals else {}
+    return names.get(pile, pile)
+
+
+@cache
+def _tickets(map_id: str) -> dict[int, tuple[list[str], int]]:
+    return {t.id: (list(t.cities), t.points) for t in load_map(map_id).tickets}
+
+
+def ticket_label(map_id: str, ticket_id: int) -> str:
+    """'Madrid → Barcelona (8)' for a ticket id (what a draft button shows its picker)."""
+    cities, points = _tickets(map_id).get(ticket_id, ([], 0))
+    return f"{ticket_pair(map_id, cities)} ({points})" if cities else f"ticket {ticket_id}"
+
+
 # -- module decisions ------------------------------------------------------------------
 
 
@@ -119,42 +216,82 @@ def is_decision(phase: str) -> bool:
     return phase not in BASE_PHASES
 
 
-def _fields(action: Action) -> dict[str, object]:
-    return action.model_dump(exclude={"type"})
+def _fields(map_id: str, action: Action) -> dict[str, object]:
+    fields = action.model_dump(exclude={"type"})
+    if isinstance(action, DraftPick):
+        fields["ticket_name"] = ticket_label(map_id, action.ticket)
+    if isinstance(action, TakeFestival):
+        fields["pile_name"] = pile_name(map_id, action.pile)
+    return fields
 
 
-def choice_label(action: Action) -> str:
+def choice_label(map_id: str, action: Action) -> str:
     """A button's label for one option of a module decision ('Take a PRR share')."""
     row = CHOICES.get(action.type)
     if row is None:  # a decision without its row yet still gets a readable button
-        args = ", ".join(str(v) for v in _fields(action).values() if v is not None)
+        args = ", ".join(str(v) for v in _fields(map_id, action).values() if v is not None)
         return f"{action.type.replace('_', ' ').capitalize()} {args}".strip()[:80]
-    return row[0].format(**_fields(action))[:80]
+    return row[0].format(**_fields(map_id, action))[:80]
 
 
-def choice_done(action: Action) -> str | None:
+def choice_done(map_id: str, action: Action) -> str | None:
     """What the chooser reads after choosing (private), or None for a plain 'Done'."""
     row = CHOICES.get(action.type)
-    return row[1].format(**_fields(action)) if row else None
+    return row[1].format(**_fields(map_id, action)) if row else None
 
 
 def decision_help(phase: str) -> str:
     return PHASE_HELP.get(phase, "make your choice")
 
 
+def decision_text(view: PublicView, private: PrivateView, draft: DraftRound | None) -> str:
+    """The decision waiting for one player, for their eyes: 'pick one destination ticket
+    from your draft packet (round 2 of 6)', or which festival piles lie at the route's ends
+    and how big they are (public, but handy when choosing)."""
+    text = decision_help(view.phase)
+    if draft is not None and view.phase == "draft":
+        text += f" (round {draft[0]} of {draft[1]})"
+    if view.phase == "choose_festival" and private.festival_options:
+        text += " — lying there: " + " · ".join(
+            f"{pile_name(view.map_id, p)} {view.festival_piles.get(p, 0)}"
+            for p in private.festival_options)
+    return text
+
+
+# Rails & Sails turns offer more (and two decks).
+_RS_HELP = {
+    "turn": "draw cards, claim a route, draw destination tickets, build a harbor or "
+            "exchange pieces",
+    "second_draw": "take a second card (face-up, or from the train or ship deck)",
+}
+
+
+def turn_help(map_id: str, phase: str) -> str:
+    """What the player whose turn it is may do now ('draw cards, claim a route…')."""
+    if two_decks(map_id) and phase in _RS_HELP:
+        return _RS_HELP[phase]
+    return PHASE_HELP.get(phase, "act")
+
+
 # -- public: events -------------------------------------------------------------------
 
 
-def _draw_line(name: str, draws: Sequence[CardDrawn]) -> str:
-    shown = [d.card for d in draws if d.card is not None]
-    if len(draws) == 1 and shown == ["locomotive"]:
-        return f"{name} took a face-up locomotive"
+def _draw_line(map_id: str, name: str, draws: Sequence[CardDrawn]) -> str:
+    shown = [card_label(map_id, d.card) for d in draws if d.card is not None]
+    if len(draws) == 1 and [d.card for d in draws] == ["locomotive"]:
+        return f"{name} took a face-up {card_label(map_id, 'locomotive')}"
+    # The engine does not say which deck a blind card came from (Rails & Sails has two).
+    deck = "the decks" if two_decks(map_id) else "the deck"
     if not shown:
-        return f"{name} drew {_plural(len(draws), 'card')} from the deck"
+        return f"{name} drew {_plural(len(draws), 'card')} from {deck}"
     if len(shown) == len(draws):
         return f"{name} drew {_plural(len(draws), 'card')} from the market: {', '.join(shown)}"
     return (f"{name} drew {_plural(len(draws), 'card')} "
             f"({len(shown)} from the market: {', '.join(shown)})")
+
+
+# Facts that can happen in the middle of a draw; they are told after the draw's summary.
+_SIDE_EVENTS = (MarketReset, DeckReshuffled, FestivalCardPlaced)
 
 
 def event_lines(map_id: str, names: Sequence[str], events: Iterable[Event]) -> list[str]:
@@ -165,7 +302,7 @@ def event_lines(map_id: str, names: Sequence[str], events: Iterable[Event]) -> l
 
     def flush() -> None:
         if draws:
-            lines.append(_draw_line(names[draws[0].seat], draws))
+            lines.append(_draw_line(map_id, names[draws[0].seat], draws))
             draws.clear()
         lines.extend(held)
         held.clear()
@@ -176,8 +313,8 @@ def event_lines(map_id: str, names: Sequence[str], events: Iterable[Event]) -> l
                 flush()
             draws.append(e)
             continue
-        if isinstance(e, MarketReset | DeckReshuffled) and draws:
-            held.append(_side_line(e))
+        if isinstance(e, _SIDE_EVENTS):  # told after the draw they happened in, if any
+            held.append(_side_line(map_id, e))
             continue
         if isinstance(e, TurnStarted):
             continue  # turns are announced by the mention, not a line
@@ -189,10 +326,26 @@ def event_lines(map_id: str, names: Sequence[str], events: Iterable[Event]) -> l
     return lines
 
 
-def _side_line(e: MarketReset | DeckReshuffled) -> str:
+def _side_line(map_id: str, e: MarketReset | DeckReshuffled | FestivalCardPlaced) -> str:
     if isinstance(e, MarketReset):
-        return "Three locomotives lay face up: the market was dealt again."
+        wild = card_label(map_id, "locomotive", 3)
+        return f"Three {wild} lay face up: the market was dealt again."
+    if isinstance(e, FestivalCardPlaced):
+        return f"🎉 A festival card for {pile_name(map_id, e.pile)} was laid out."
     return f"The discards were shuffled into a new deck ({_plural(e.cards, 'card')})."
+
+
+def _draft_line(map_id: str, e: TicketDraftStarted) -> str:
+    festivals = _festivals(map_id)
+    keep = min(festivals.draft.keep, e.per_player) if festivals else e.per_player
+    side = (festivals.draft.second_pass if e.second else festivals.draft.first_pass
+            ) if festivals else "left"
+    if e.second:
+        head = "🎟️ The draft card came up: the second ticket draft begins"
+    else:
+        head = "🎟️ The ticket draft begins"
+    return (f"{head}: everyone gets {_plural(e.per_player, 'ticket')}, picks one a round in "
+            f"private and passes the rest to the {side}; at the end keep exactly {keep}.")
 
 
 def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
@@ -200,7 +353,7 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
     match e:
         case RouteClaimed():
             return (f"{who} claimed {route_label(map_id, e.route)} for "
-                    f"{_plural(e.points, 'point')}, paying {cards_text(e.cards)}")
+                    f"{_plural(e.points, 'point')}, paying {cards_text(map_id, e.cards)}")
         case TunnelRevealed():
             shown = ", ".join(e.revealed) or "nothing (no cards left)"
             need = ("no extra cards" if e.extra == 0
@@ -212,14 +365,32 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
                     "and took the cards back")
         case StationBuilt():
             return (f"{who} built a station in {city_name(map_id, e.city)}, "
-                    f"paying {cards_text(e.cards)}")
+                    f"paying {cards_text(map_id, e.cards)}")
+        case HarborBuilt():
+            return (f"⚓ {who} built a harbor in {city_name(map_id, e.city)}, "
+                    f"paying {cards_text(map_id, e.cards)}")
+        case PiecesExchanged():
+            # The direction (trains for ships or back) is secret; the penalty is not.
+            rs = load_map(map_id).rules.rails_and_sails
+            per = rs.exchange_points_per_piece if rs else -1
+            return f"{who} exchanged {_plural(e.count, 'piece')} ({_minus(e.count * per)})"
+        case PiecesChosen():
+            return f"{who} has chosen their pieces"
         case TicketsDrawn():
             return f"{who} drew {_plural(e.count, 'destination ticket')}"
         case TicketsKept():
             total = e.kept + e.returned
             return f"{who} kept {e.kept} of {_plural(total, 'destination ticket')}"
+        case TicketDraftStarted():
+            return _draft_line(map_id, e)
+        case DraftPicked():
+            return f"{who} picked a ticket"
+        case FestivalCardsTaken():
+            # Never which or how many: festival cards are secret until the final scoring.
+            return f"🎉 {who} took festival cards"
         case LastRound():
-            return (f"🚂 Last round! {who} is almost out of trains: "
+            pieces = "pieces" if two_decks(map_id) else "trains"
+            return (f"🚂 Last round! {who} is almost out of {pieces}: "
                     f"{_plural(e.turns_left, 'turn')} left in the game.")
         case ShareTaken():
             # Never which company: shares are secret until the final scoring.
@@ -228,10 +399,11 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
         case TurnSkipped():
             return f"{who} cannot do anything and passes."
         case GameEnded():
-            why = "a player ran out of trains" if e.reason == "trains" else "nobody could move"
+            out = "pieces" if two_decks(map_id) else "trains"
+            why = f"a player ran out of {out}" if e.reason == "trains" else "nobody could move"
             return f"🏁 The game is over ({why})."
-        case MarketReset() | DeckReshuffled():
-            return _side_line(e)
+        case MarketReset() | DeckReshuffled() | FestivalCardPlaced():
+            return _side_line(map_id, e)
     return None
 
 
@@ -240,24 +412,57 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
 
 def market_text(view: PublicView) -> str:
     return " ".join(
-        f"{i + 1}:{EMOJI.get(c, '?')}{c}" if c else f"{i + 1}:—" for i, c in enumerate(view.market)
+        f"{i + 1}:{card_emoji(c) or '?'}{card_label(view.map_id, c)}" if c else f"{i + 1}:—"
+        for i, c in enumerate(view.market)
     )
 
 
-def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[str] = ()) -> str:
-    """Who must act now and what they must decide (mentions are '<@id>' strings per seat)."""
+def _together_head(view: PublicView, draft: DraftRound | None) -> str:
+    """What everyone in a simultaneous phase is deciding ('Draft round 2 of 6')."""
+    match view.phase:
+        case "draft":
+            if draft is None:
+                return "Ticket draft"
+            number, rounds, second = draft
+            return f"{'Second draft, round' if second else 'Draft round'} {number} of {rounds}"
+        case "draft_keep":
+            festivals = _festivals(view.map_id)
+            keep = f"exactly {festivals.draft.keep} " if festivals else ""
+            return f"Ticket draft: keep {keep}of your drafted tickets"
+        case "choose_pieces":
+            rs = load_map(view.map_id).rules.rails_and_sails
+            total = f"{rs.pieces} " if rs else ""
+            return f"Choose your {total}pieces, trains and ships, in secret"
+    return "Choose the destination tickets you keep"
+
+
+def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[str] = (), *,
+                waiting: Sequence[int] | None = None, fresh: Sequence[int] = (),
+                draft: DraftRound | None = None) -> str:
+    """Who must act now and what they must decide (mentions are '<@id>' strings per seat).
+
+    In a simultaneous phase it names everyone still deciding (``waiting``) and mentions
+    only those whose decision is new (``fresh``), so each round pings each player once.
+    """
     if view.phase == "game_over":
         return ""
-    if view.phase == "choose_initial_tickets":
-        waiting = [mentions[p.seat] for p in view.players if p.deciding]
-        text = (f"{', '.join(waiting)}: choose the destination tickets you keep "
-                "(check your DMs or press **My hand**).")
+    if view.phase in SIMULTANEOUS:
+        seats = list(waiting) if waiting is not None else [
+            p.seat for p in view.players if p.deciding]
+        names = ", ".join(view.players[s].name for s in seats) or "nobody"
+        text = f"{_together_head(view, draft)}: waiting for {names}."
+        ping = [mentions[s] for s in seats if s in fresh]
+        if ping:
+            how = "check your DMs or press **My hand**"
+            if view.phase == "choose_pieces":
+                how += ", or type `/ttr pieces trains:<n>`"
+            text += f"\n{', '.join(ping)}: {how}."
     elif is_decision(view.phase) and view.current is not None:
         text = (f"{mentions[view.current]}: {decision_help(view.phase)} "
                 "(check your DMs or press **My hand**).")
     else:
         assert view.current is not None
-        text = f"{mentions[view.current]}, your turn: {PHASE_HELP.get(view.phase, 'act')}."
+        text = f"{mentions[view.current]}, your turn: {turn_help(view.map_id, view.phase)}."
         if view.tunnel is not None:
             text = (f"{mentions[view.current]}: the tunnel needs "
                     f"{_plural(view.tunnel.extra, 'more card')} ({view.tunnel.color} or "
@@ -268,31 +473,47 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
     return text
 
 
-def status_text(view: PublicView) -> str:
+def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
+                draft: DraftRound | None = None) -> str:
     lines = []
+    rs = two_decks(view.map_id)
     if view.phase == "game_over":
         lines.append("The game is over.")
-    elif view.phase == "choose_initial_tickets":
-        waiting = [p.name for p in view.players if p.deciding]
-        lines.append(f"Setup: waiting for {', '.join(waiting)} to choose destination tickets.")
+    elif view.phase in SIMULTANEOUS:
+        seats = waiting if waiting is not None else [p.seat for p in view.players if p.deciding]
+        names = ", ".join(view.players[s].name for s in seats) or "nobody"
+        setup = "Setup: " if view.turn == 0 else ""
+        lines.append(f"{setup}{_together_head(view, draft)}: waiting for {names}.")
     else:
         assert view.current is not None
         who = view.players[view.current].name
-        lines.append(f"Turn {view.turn}: {who} must {PHASE_HELP.get(view.phase, 'act')}.")
+        lines.append(f"Turn {view.turn}: {who} must {turn_help(view.map_id, view.phase)}.")
         if view.tunnel is not None:
             t = view.tunnel
             lines.append(f"Tunnel {route_label(view.map_id, t.route)}: revealed "
                          f"{', '.join(t.revealed)}; {_plural(t.extra, 'more card')} asked.")
     if view.last_round:
         lines.append("🚂 This is the last round.")
-    lines.append(f"Market {market_text(view)} · deck {view.deck} · discards {view.discards} · "
-                 f"tickets {view.tickets_left}")
+    if rs:
+        lines.append(f"Market {market_text(view)} · train deck {view.deck} · ship deck "
+                     f"{view.ship_deck} · discards {view.discards}+{view.ship_discards} · "
+                     f"tickets {view.tickets_left}")
+    else:
+        lines.append(f"Market {market_text(view)} · deck {view.deck} · discards "
+                     f"{view.discards} · tickets {view.tickets_left}")
     if view.share_stacks:
         lines.append(stacks_text(view))
+    lying = {p: n for p, n in view.festival_piles.items() if n}
+    if lying:
+        lines.append("Festival cards lying: " + " · ".join(
+            f"{pile_name(view.map_id, p)} {n}" for p, n in lying.items()))
     for p in view.players:
         station = f", {_plural(p.stations, 'station')}" if p.stations else ""
-        lines.append(f"• {p.name}: {_plural(p.score, 'point')}, {_plural(p.trains, 'train')}"
-                     f"{station}, {_plural(p.hand_size, 'card')}, "
+        harbors = [city_name(view.map_id, c) for c, s in view.harbors.items() if s == p.seat]
+        harbor = f", harbors: {', '.join(harbors)}" if harbors else ""
+        pieces = _plural(p.trains, "piece" if rs else "train")
+        lines.append(f"• {p.name}: {_plural(p.score, 'point')}, {pieces}"
+                     f"{station}{harbor}, {_plural(p.hand_size, 'card')}, "
                      f"{_plural(p.tickets, 'ticket')}")
     return "\n".join(lines)
 
@@ -339,18 +560,29 @@ def ticket_pair(map_id: str, cities: Sequence[str]) -> str:
     return " → ".join(city_name(map_id, c) for c in cities)
 
 
+# -- rules ----------------------------------------------------------------------------------
+
+
 def rules_text(map_id: str) -> str:
     m: MapData = load_map(map_id)
     r = m.rules
+    if r.rails_and_sails is not None:
+        return _rails_and_sails_rules(m, r.rails_and_sails)
     table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
+    draw_tickets = (f"draw {r.draw_tickets.deal} destination tickets and keep at least "
+                    f"{r.draw_tickets.keep_min}")
+    if r.festivals is not None and r.festivals.tickets_locked_until_second_draft:
+        draw_tickets += " (only after the second ticket draft)"
     lines = [
         f"**{m.name}** — {r.players_min}–{r.players_max} players, {r.trains} trains each.",
         "On your turn do one thing: draw 2 train cards (a face-up locomotive counts as both "
         "and cannot be the second card), claim a route with cards of its colour "
-        "(locomotives are wild, gray takes any one colour), or draw "
-        f"{r.draw_tickets.deal} destination tickets and keep at least {r.draw_tickets.keep_min}.",
-        f"Start: {r.setup_tickets.deal + r.setup_tickets.deal_long} tickets dealt, keep at least "
-        f"{r.setup_tickets.keep_min}.",
+        f"(locomotives are wild, gray takes any one colour), or {draw_tickets}.",
+    ]
+    if r.festivals is None:
+        lines.append(f"Start: {r.setup_tickets.deal + r.setup_tickets.deal_long} tickets dealt, "
+                     f"keep at least {r.setup_tickets.keep_min}.")
+    lines += [
         f"Route points by length: {table}.",
         f"Double routes are both usable with {r.double_routes_min_players}+ players.",
         f"The end comes when someone has {r.end_trigger_pieces} or fewer trains: everyone, "
@@ -375,6 +607,8 @@ def rules_text(map_id: str) -> str:
         lines.append("Ferries need one locomotive per locomotive symbol.")
     if r.shares is not None:
         lines.extend(_shares_rules(r.shares))
+    if r.festivals is not None:
+        lines.extend(_festival_rules(r.festivals))
     return "\n".join(lines)
 
 
@@ -400,29 +634,140 @@ def _shares_rules(shares: Shares) -> list[str]:
     return lines
 
 
+def _festival_rules(f: Festivals) -> list[str]:
+    d = f.draft
+    table = "/".join(map(str, f.scores))
+    extra = f" and +{f.extra_card_points} for each card beyond" if f.extra_card_points else ""
+    depth = ", ".join(f"{n}p {round(x * 100)}%" for n, x in sorted(f.draft_card_depth.items()))
+    return [
+        f"Ticket draft: everyone gets {d.deal} tickets, picks one and passes the rest to the "
+        f"{d.first_pass}, until all are drafted; then keep exactly {d.keep}. Here the rounds run "
+        "in parallel: pick with the buttons in your DM (or **My hand**); a round ends when "
+        "everyone has picked.",
+        "Festival cards are shuffled into the train deck. One that comes up is laid out at its "
+        "city (Porto and Coimbra share one pile) and another card is drawn. Claiming a route into "
+        "a festival city takes all the festival cards lying there (if both ends have some, you "
+        "choose one). Your festival cards are secret.",
+        f"Each city's set scores by its size: {table} for 1, 2, 3… cards{extra}.",
+        f"The draft card lies in the deck (from the top: {depth}). When it comes up the turn is "
+        f"finished, then a second draft runs passing to the {d.second_pass}; keep exactly "
+        f"{d.keep}. Only after it may destination tickets be drawn.",
+        "No Globetrotter bonus. A tie goes to the most completed tickets.",
+    ]
+
+
+def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
+    r = m.rules
+    table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
+    harbor_points = "/".join(map(str, rs.harbor_points))
+    return "\n".join([
+        f"**{m.name}** — {r.players_min}–{r.players_max} players, {rs.pieces} pieces each.",
+        f"Cards: train cards in {len(r.deck.colors)} colours ({rs.harbor_train_cards_per_color} "
+        "of each with a harbor ⚓ symbol), ship cards (single ships with the ⚓ symbol, and "
+        f"double ships that count as 2) and {r.deck.locomotives} jokers, wild for anything.",
+        f"Start: {rs.deal_train_cards} train + {rs.deal_ship_cards} ship cards; "
+        f"{r.setup_tickets.deal} tickets, keep at least {r.setup_tickets.keep_min}. Then choose "
+        f"your {rs.pieces} pieces in secret: at most {rs.max_trains} trains and {rs.max_ships} "
+        f"ships (new players: {rs.suggested_trains} + {rs.suggested_ships}) — buttons in your DM "
+        "or `/ttr pieces trains:<n>`. The rest is your reserve.",
+        "On your turn do one thing:",
+        "• Draw 2 cards: face-up ones or the top of the **Train deck** or **Ship deck**; you "
+        "choose which deck refills a face-up card you take. A face-up joker may only be your "
+        "first card and ends the draw.",
+        "• Claim a route: train routes with train cards and trains, ship routes with ship cards "
+        "and ships, never mixed; gray takes any one colour. Rough terrain needs 2 train cards of "
+        "one colour per space.",
+        f"• Draw {r.draw_tickets.deal} destination tickets, keep at least "
+        f"{r.draw_tickets.keep_min}.",
+        f"• Build a harbor (`/ttr harbor`) in a ⚓ city one of your routes reaches: "
+        f"{rs.harbor_train_cards} train + {rs.harbor_ship_cards} ship cards of one colour, all "
+        f"with the ⚓ symbol; jokers replace any. You have {rs.harbors_per_player}.",
+        f"• Exchange pieces (`/ttr exchange trains:<+n|-n>`) with your reserve: "
+        f"{rs.exchange_points_per_piece} point per piece; never more than {rs.max_trains} trains "
+        f"or {rs.max_ships} ships.",
+        f"Route points by length: {table}.",
+        "Tour tickets (3+ cities): all joined in the printed order scores the high value, "
+        "joined in another order the middle one, otherwise you lose the low one.",
+        f"Harbors score {harbor_points} for 1/2/3+ completed tickets naming their city; each "
+        f"harbor not built costs {_minus(rs.unbuilt_harbor_points)}.",
+        f"The end comes when someone has {r.end_trigger_pieces} or fewer pieces: everyone, "
+        f"including them, plays {_plural(r.final_turns, 'more turn')}. No longest-path or "
+        "Globetrotter bonus.",
+    ])
+
+
 # -- private: only for ephemeral replies and DMs ------------------------------------------
+
+
+def ticket_value(map_id: str, t: TicketView) -> str:
+    """'8 points', '10 points (long)', or a tour ticket's three values."""
+    tour = _tours(map_id).get(t.id)
+    if tour is not None:  # Rails & Sails tour tickets score three ways
+        any_order, penalty = tour
+        return f"{t.points} in this order, {any_order} in another, −{penalty} if not joined"
+    return f"{t.points} points{' (long)' if t.long else ''}"
 
 
 def ticket_text(map_id: str, t: TicketView) -> str:
     mark = "✅ " if t.connected else ""
     long = " (long)" if t.long else ""
+    if t.id in _tours(map_id):
+        return f"{mark}{ticket_pair(map_id, t.cities)} — {ticket_value(map_id, t)}"
     return f"{mark}{ticket_pair(map_id, t.cities)} — {t.points}{long}"
+
+
+@cache
+def _tours(map_id: str) -> dict[int, tuple[int, int]]:
+    """Tour tickets by id: (points in any order, points lost if not joined)."""
+    return {t.id: (t.points_any_order or 0, t.penalty or 0) for t in load_map(map_id).tickets
+            if len(t.cities) > 2 and t.points_any_order is not None}
+
+
+def keep_rule(view: PrivateView) -> str:
+    """'keep at least 1', 'keep exactly 4' or 'keep 2 to 3' of the offered tickets."""
+    low, high = view.keep_min, view.keep_max
+    if high is None:
+        return f"keep at least {low}"
+    return f"keep exactly {low}" if low == high else f"keep {low} to {high}"
 
 
 def hand_text(map_id: str, view: PrivateView) -> str:
     hand = ", ".join(
-        f"{EMOJI[c]} {view.hand[c]} {c}" for c in CARD_ORDER if view.hand.get(c)
+        f"{card_emoji(c) or ''} {view.hand[c]} {card_label(map_id, c, view.hand[c])}"
+        for c in sorted_cards(view.hand) if view.hand[c]
     ) or "no cards"
     lines = [f"**Your hand:** {hand}"]
     if view.tickets:
         lines.append("**Your tickets:**")
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.tickets)
     if view.offered:
-        lines.append(f"**Offered — keep at least {view.keep_min}:**")
+        lines.append(f"**Offered — {keep_rule(view)}:**")
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.offered)
+    if view.draft_packet:
+        lines.append("**Your draft packet — pick one:**")
+        lines.extend(f"• {ticket_text(map_id, t)}" for t in view.draft_packet)
+    if view.festival_cards:
+        lines.append("**Your festival cards:** " + " · ".join(
+            f"{pile_name(map_id, p)} {n}" for p, n in view.festival_cards.items()))
     if view.shares:
         lines.append(f"**Your shares:** {shares_text(view.shares)}")
+    if view.pieces:
+        lines.append(pieces_text(map_id, view))
     return "\n".join(lines)
+
+
+def pieces_text(map_id: str, view: PrivateView) -> str:
+    """'**Your pieces:** 20 trains, 40 ships (reserve …) · harbors to build: 3' (private)."""
+    p = view.pieces
+    trains, ships = p.get("trains", 0), p.get("ships", 0)
+    rs = load_map(map_id).rules.rails_and_sails
+    boxed = p.get("reserve_trains", 0) + p.get("reserve_ships", 0)
+    if rs is not None and trains + ships == 0 and boxed == rs.max_trains + rs.max_ships:
+        return "**Your pieces:** not chosen yet."
+    return (f"**Your pieces:** {_plural(trains, 'train')}, {_plural(ships, 'ship')} "
+            f"(reserve: {_plural(p.get('reserve_trains', 0), 'train')}, "
+            f"{_plural(p.get('reserve_ships', 0), 'ship')}) · harbors to build: "
+            f"{view.harbors_left}")
 
 
 def shares_text(shares: dict[str, list[int]]) -> str:
@@ -438,8 +783,18 @@ def shares_gained(before: PrivateView, after: PrivateView) -> list[str]:
             for n in sorted(numbers) if n not in before.shares.get(c, [])]
 
 
-def drawn_text(before: PrivateView, after: PrivateView) -> str:
+def festival_gained(map_id: str, before: PrivateView, after: PrivateView) -> list[str]:
+    """'3 Sevilla (you hold 4)' for each pile whose cards the player just took (private)."""
+    out = []
+    for pile, n in after.festival_cards.items():
+        got = n - before.festival_cards.get(pile, 0)
+        if got > 0:
+            out.append(f"{got} {pile_name(map_id, pile)} (you hold {n})")
+    return out
+
+
+def drawn_text(map_id: str, before: PrivateView, after: PrivateView) -> str:
     """The cards a player just received, named (for that player only)."""
-    got = {c: after.hand.get(c, 0) - before.hand.get(c, 0) for c in CARD_ORDER}
-    gained = {c: n for c, n in got.items() if n > 0}
-    return cards_text(gained) if gained else "nothing"
+    gained = {c: n - before.hand.get(c, 0) for c, n in after.hand.items()
+              if n > before.hand.get(c, 0)}
+    return cards_text(map_id, gained) if gained else "nothing"

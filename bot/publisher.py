@@ -35,7 +35,7 @@ class DiscordPublisher:
     async def publish(self, update: Update) -> None:
         view = update.view
         board: asyncio.Future[bytes] | None = None
-        if view.phase not in ("choose_initial_tickets", "game_over"):
+        if update.board:
             board = asyncio.ensure_future(asyncio.to_thread(self.renderer.board, view))
         refused = [dm.user_id for dm in await asyncio.gather(*map(self._dm_one, update.dms))
                    if dm is not None]

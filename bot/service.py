@@ -17,6 +17,7 @@ import json
 import logging
 import random
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from engine import (
     PrivateView,
     PublicView,
 )
-from engine.events import Event
+from engine.events import Event, TicketDraftStarted
 from maps import load_map, map_ids
 
 log = logging.getLogger(__name__)
@@ -57,11 +58,14 @@ class Refusal(Exception):
 class Pick:
     """Option ``index`` of the decision waiting for the player (a choice button's action).
 
-    It names an entry of ``decisions(state, seat)`` at the version the button was drawn
-    for, so the bot needs no encoding of each module's actions in custom_ids.
+    It names an entry of ``decisions(state, seat)``; ``tag`` is the ``choice_tag`` of
+    the options the button was drawn with, so the bot needs no encoding of each module's
+    actions in custom_ids. A tag, not the game's version: in a simultaneous decision
+    (Iberia's draft) other players' picks change the version but not your options.
     """
 
     index: int
+    tag: int
 
 
 def decisions(state: GameState, seat: int) -> list[Action]:
@@ -71,6 +75,33 @@ def decisions(state: GameState, seat: int) -> list[Action]:
         return []
     # A ticket keep is a select, never a button per combination.
     return [a for a in engine.legal_actions(state, seat) if not isinstance(a, KeepTickets)]
+
+
+def choice_tag(seat: int, phase: str, options: Sequence[Action]) -> int:
+    """A short fingerprint of one player's options (up to 9 digits, for a custom_id): a
+    choice button is valid while the options it was drawn with are still the options."""
+    text = json.dumps([seat, phase, [a.model_dump(mode="json") for a in options]],
+                      sort_keys=True)
+    return zlib.crc32(text.encode()) % 1_000_000_000
+
+
+def draft_round(state: GameState) -> presenters.DraftRound | None:
+    """(round, rounds, second draft?) while a ticket draft is on, else None.
+
+    Public facts (the packets shrink on the table), but ``PublicView`` does not carry them
+    yet, so this reads the festivals module's state; if that changes shape the prompt
+    merely leaves the round out.
+    """
+    if state.phase != "draft":
+        return None
+    try:
+        draft = state.ext["festivals"]["draft"]
+        waiting = engine.waiting_for(state)
+        seat = waiting[0] if waiting else 0
+        picked, packet = len(draft["picked"][seat]), len(draft["packets"][seat])
+        return picked + 1, picked + packet, bool(draft["second"])
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 @dataclass
@@ -125,6 +156,10 @@ class Update:
     mentions: list[str]  # '<@id>' per seat
     dms: list[DirectMessage]
     dm_closed: list[int]  # user ids known to refuse DMs who must act now
+    waiting: tuple[int, ...] = ()  # seats that must act now (several in a simultaneous phase)
+    fresh: tuple[int, ...] = ()  # seats whose decision is new (they are mentioned)
+    draft: presenters.DraftRound | None = None
+    board: bool = True  # post the board image (not while only private setup choices change)
 
     @property
     def finished(self) -> bool:
@@ -132,7 +167,8 @@ class Update:
 
     def prompt(self, dm_closed: Sequence[int] = ()) -> str:
         closed = [f"<@{u}>" for u in (*self.dm_closed, *dm_closed)]
-        return presenters.prompt_text(self.view, self.mentions, closed)
+        return presenters.prompt_text(self.view, self.mentions, closed, waiting=self.waiting,
+                                      fresh=self.fresh, draft=self.draft)
 
 
 @dataclass(frozen=True)
@@ -149,6 +185,8 @@ class Outcome:
     view: PublicView
     published: bool  # a channel post follows (the turn ended or a tunnel was revealed)
     choices: tuple[Action, ...] = ()  # a module decision the actor must make now
+    phase_before: str = "turn"
+    draft: presenters.DraftRound | None = None  # where a ticket draft stands now
 
 
 @dataclass(frozen=True)
@@ -178,7 +216,7 @@ def event_from_json(d: dict[str, Any]) -> Event:
 
 
 # Maps whose every decision has its command or component here; the engine may know more.
-BOT_MAPS = ("usa", "europe", "nordic", "pennsylvania")
+BOT_MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia", "world")
 
 
 def supported_maps() -> list[str]:
@@ -351,9 +389,13 @@ class GameService:
                 self._forget(game_id)
             game = await self._load(game_id)
             names = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(seats))
-            update = await self._update(
-                game, [f"🚂 **{load_map(game.row.map_id).name}** begins! Seat order: {names}."],
-                dm_seats=range(len(seats)))
+            lines = [f"🚂 **{load_map(game.row.map_id).name}** begins! Seat order: {names}."]
+            if state.phase == "draft":  # the first draft is dealt at setup, without an event
+                lines += presenters.event_lines(game.row.map_id, game.names, [
+                    TicketDraftStarted(state.current, False, len(engine.private_view(
+                        state, 0).draft_packet))])
+            update = await self._update(game, lines, dm_seats=range(len(seats)),
+                                        board=state.phase not in presenters.SIMULTANEOUS)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return update
@@ -388,7 +430,7 @@ class GameService:
                 raise Refusal("Those buttons are out of date: use the newest ones "
                               "(or the slash commands).")
             if isinstance(action, Pick):
-                action = self._picked(state, seat, action, expect_version)
+                action = self._picked(state, seat, action)
             phase_before = state.phase
             before = engine.private_view(state, seat)
             version = state.version
@@ -415,23 +457,32 @@ class GameService:
             game.unposted.extend(events)
             waiting_after = engine.waiting_for(state)
             choices = decisions(state, seat)
-            # Mid-turn (second card, ticket choice, the next step of a module decision) only
-            # the actor hears back; a tunnel reveal, a new module decision and everything
-            # that ends a turn is published.
-            still_deciding = bool(choices) and presenters.is_decision(phase_before)
+            after = engine.private_view(state, seat)
+            # Mid-turn (second card, ticket choice, the next step of a module decision of the
+            # actor alone) only the actor hears back; a tunnel reveal, a new module decision,
+            # each pick of a simultaneous decision and everything that ends a turn is
+            # published.
+            still_deciding = (bool(choices) and presenters.is_decision(phase_before)
+                              and waiting_after == [seat])
             publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
             update = None
             if publish:
                 lines = presenters.event_lines(game.row.map_id, game.names, game.unposted)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
-                if choices:  # the actor's new decision also goes by DM, with its buttons
+                if choices or (after.offered and not before.offered
+                               and state.phase != "choose_tickets"):
+                    # The actor's new decision (a module's, or the drafted tickets to keep)
+                    # also goes by DM, with its controls.
                     fresh.append(seat)
-                update = await self._update(game, lines, dm_seats=fresh)
+                # While only private setup choices change, the board stays as it was.
+                board = not (phase_before in presenters.SIMULTANEOUS
+                             and state.phase in presenters.SIMULTANEOUS)
+                update = await self._update(game, lines, dm_seats=fresh, board=board)
                 game.unposted = []
             outcome = Outcome(
                 game_id=game_id, version=state.version, seat=seat, action=action, events=events,
-                before=before, after=engine.private_view(state, seat),
-                view=engine.public_view(state), published=publish, choices=tuple(choices))
+                before=before, after=after, view=engine.public_view(state), published=publish,
+                choices=tuple(choices), phase_before=phase_before, draft=draft_round(state))
             post_lock = await self._take_post_lock(game_id)
         try:
             if reply is not None:
@@ -447,12 +498,14 @@ class GameService:
         return outcome
 
     @staticmethod
-    def _picked(state: GameState, seat: int, pick: Pick, version: int | None) -> Action:
-        if version != state.version:
-            raise Refusal("Those buttons are out of date: use the newest ones.")
+    def _picked(state: GameState, seat: int, pick: Pick) -> Action:
         options = decisions(state, seat)
         if not options:
+            if state.phase in presenters.SIMULTANEOUS and seat not in engine.waiting_for(state):
+                raise Refusal("You have chosen already: waiting for the others.")
             raise Refusal("You have nothing to choose now.")
+        if pick.tag != choice_tag(seat, state.phase, options):
+            raise Refusal("Those buttons are out of date: use the newest ones.")
         if not 0 <= pick.index < len(options):
             raise Refusal("That choice is not valid (any more).")
         return options[pick.index]
@@ -470,7 +523,9 @@ class GameService:
                 if state is None or state.phase in MID_TURN:
                     continue  # mid-turn: the turn's end publishes it
                 lines = presenters.event_lines(row.map_id, game.names, game.unposted)
-                update = await self._update(game, lines, dm_seats=engine.waiting_for(state))
+                setup = state.turn == 0 and state.phase in presenters.SIMULTANEOUS
+                update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
+                                            board=not setup)
                 game.unposted = []
                 post_lock = await self._take_post_lock(row.id)
             await self._publish(update, post_lock)
@@ -492,10 +547,12 @@ class GameService:
         finally:
             post_lock.release()
 
-    async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int]) -> Update:
+    async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
+                      board: bool = True) -> Update:
         state = game.state
         assert state is not None
         view = engine.public_view(state)
+        draft = draft_round(state)
         dms, closed = [], []
         now = time.time()
         for seat in dm_seats:
@@ -509,23 +566,25 @@ class GameService:
                 game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
                 choices=tuple(decisions(state, seat)),
-                text=self._dm_text(game, view, private)))
+                text=self._dm_text(game, view, private, draft)))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
             lines=lines, view=view,
             mentions=[f"<@{s.user_id}>" for s in game.seats],
-            dms=dms, dm_closed=closed)
+            dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
+            fresh=tuple(dm_seats), draft=draft, board=board and view.phase != "game_over")
 
     @staticmethod
-    def _dm_text(game: Game, view: PublicView, private: PrivateView) -> str:
+    def _dm_text(game: Game, view: PublicView, private: PrivateView,
+                 draft: presenters.DraftRound | None = None) -> str:
         where = f"<#{game.row.channel_id}> (game #{game.id})"
         if private.offered:
-            head = (f"Choose your destination tickets in {where}: keep at least "
-                    f"{private.keep_min}.")
+            head = (f"Choose your destination tickets in {where}: "
+                    f"{presenters.keep_rule(private)}.")
         elif presenters.is_decision(view.phase):
-            head = f"In {where}: {presenters.decision_help(view.phase)}."
+            head = f"In {where}: {presenters.decision_text(view, private, draft)}."
         else:
-            head = f"Your turn in {where}: {presenters.PHASE_HELP.get(view.phase, 'act')}."
+            head = f"Your turn in {where}: {presenters.turn_help(view.map_id, view.phase)}."
         return f"{head}\n{presenters.hand_text(view.map_id, private)}"
 
     # -- DMs ----------------------------------------------------------------------------

@@ -15,27 +15,39 @@ from typing import Any
 import pytest
 
 import engine
+from bot import presenters
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.images import Renderer
+from bot.service import choice_tag, decisions
 from bot.storage import Storage
 from bot.testing import Exchange, FakeDiscord, Sent
 from engine import (
+    BuildHarbor,
     BuildStation,
+    ChoosePieces,
     Claim,
     DeclineTunnel,
+    DraftPick,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    ExchangePieces,
     GameState,
     GiveNeutralShare,
+    IllegalAction,
     KeepTickets,
     PayTunnel,
+    TakeFestival,
     TakeShare,
 )
 from maps import load_map
 
-CARDS = ("purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive")
+# Module decisions answered with a choice button (``pick:<i>.<tag>``).
+OPTION_ACTIONS = (TakeShare, GiveNeutralShare, DraftPick, TakeFestival, ChoosePieces)
+# Private fields of the engine's views that must never reach a channel image.
+SECRET_FIELDS = {"hand", "tickets", "offered", "shares", "share_options", "festival_cards",
+                 "festival_options", "draft_packet", "keep_max", "pieces", "harbors_left"}
 
 
 def json_renderer() -> Renderer:
@@ -48,7 +60,9 @@ def json_renderer() -> Renderer:
 
 
 def colour_of(cards: dict[str, int]) -> str:
-    return next((c for c, n in cards.items() if n and c != "locomotive"), "locomotive")
+    """The colour a player names for a payment: its first suit ('red' for 'red_ship')."""
+    return next((c.split("_")[0] for c, n in cards.items() if n and c != "locomotive"),
+                "locomotive")
 
 
 @dataclass
@@ -125,17 +139,29 @@ class Table:
     def choose(self, state: GameState, seat: int, prefer: str) -> engine.Action:
         legal = engine.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
-        if state.phase in ("choose_initial_tickets", "choose_tickets"):
+        if state.phase in ("choose_initial_tickets", "choose_tickets", "choose_share",
+                           "choose_neutral_share", "draft", "draft_keep", "choose_festival"):
             return self.rng.choice(legal)
+        if state.phase == "choose_pieces":
+            rs = state.board.rules.rails_and_sails
+            assert rs is not None
+            if self.rng.random() < 0.5:  # a preset button, or any split typed in
+                return self.rng.choice(legal)
+            trains = self.rng.randint(rs.pieces - rs.max_ships, rs.max_trains)
+            return ChoosePieces(trains=trains, ships=rs.pieces - trains)
         if state.phase == "tunnel":
             pays = [a for a in legal if isinstance(a, PayTunnel)]
             return pays[0] if pays and self.rng.random() < 0.7 else DeclineTunnel()
-        if state.phase in ("choose_share", "choose_neutral_share"):
-            return self.rng.choice(legal)
         if prefer == "draw-only":  # build up a hand
             draws = [a for a in legal if isinstance(a, DrawFaceUp | DrawBlind)]
             if draws:
                 return self.rng.choice(draws)
+        harbors = [a for a in legal if isinstance(a, BuildHarbor)]
+        if harbors and self.rng.random() < 0.8:
+            return self.rng.choice(harbors)
+        exchange = self._exchange(state, seat, legal)
+        if exchange is not None:
+            return exchange
         claims = [a for a in legal if isinstance(a, Claim)]
         stations = [a for a in legal if isinstance(a, BuildStation)]
         hand = engine.private_view(state, seat).hand
@@ -152,12 +178,44 @@ class Table:
             return self.rng.choice(tunnels)
         if prefer == "tunnels" and stations and self.rng.random() < 0.15:
             return self.rng.choice(stations)
-        if claims and self.rng.random() < (0.4 if prefer == "tunnels" else 0.8):
+        if claims and self.rng.random() < (0.4 if prefer in ("tunnels", "harbors") else 0.8):
             return max(claims, key=lambda a: (sum(a.cards.values()), self.rng.random()))
         if any(isinstance(a, DrawTickets) for a in legal) and self.rng.random() < 0.05:
             return DrawTickets()
         draws = [a for a in legal if isinstance(a, DrawFaceUp | DrawBlind)]
+        if prefer == "harbors" and draws and self.rng.random() < 0.6:
+            draws = self._harbor_draws(state, hand, draws)
         return self.rng.choice(draws or legal)
+
+    def _harbor_draws(self, state: GameState, hand: dict[str, int],
+                      draws: list[engine.Action]) -> list[engine.Action]:
+        """Draws that collect a harbor's cost: harbor trains and single ships of the colour
+        the hand has most of, or jokers."""
+        colours = state.board.rules.deck.colors
+        suit = max(colours, key=lambda c: (hand.get(f"{c}_harbor", 0) + hand.get(f"{c}_ship", 0),
+                                           self.rng.random()))
+        market = engine.public_view(state).market
+        wanted = {f"{suit}_harbor", f"{suit}_ship", "locomotive"}
+        up = [a for a in draws if isinstance(a, DrawFaceUp) and market[a.slot] in wanted]
+        deck = "train" if hand.get(f"{suit}_harbor", 0) < 2 else "ship"
+        blind = [a for a in draws if isinstance(a, DrawBlind) and a.deck == deck]
+        return up or blind or draws
+
+    def _exchange(self, state: GameState, seat: int,
+                  legal: list[engine.Action]) -> ExchangePieces | None:
+        """Now and then swap a few pieces (Rails & Sails), as many as the engine allows."""
+        swaps = [a for a in legal if isinstance(a, ExchangePieces)]
+        if not swaps or self.rng.random() > 0.04:
+            return None
+        sign = self.rng.choice(swaps).trains
+        for n in (3, 2, 1):
+            trial = GameState.from_snapshot(state.to_snapshot())
+            try:
+                engine.apply(trial, seat, ExchangePieces(trains=n * sign))
+            except IllegalAction:
+                continue
+            return ExchangePieces(trains=n * sign)
+        return None
 
     async def play(self, state: GameState, seat: int, action: engine.Action) -> Exchange:
         """Make ``action`` happen the way a player would: a button or a slash command."""
@@ -165,30 +223,39 @@ class Table:
         board = self.fake.last_board()
         coin = self.rng.random() < 0.5
         private = self.last_private.get(user)
+        keep = f"ttr:{self.game_id}:keep"
+        rs = presenters.two_decks(self.map_id)
         match action:
             case KeepTickets():
                 ids = [str(t) for t in action.tickets]
-                msg = private if private is not None else self._dm_with_select(user)
+                msg = (private if private is not None and any(
+                    c.startswith(keep) for c in private.custom_ids())
+                    else self._dm_with_select(user))
                 if msg is None:  # no DM (refused): the ephemeral "My hand" has the select
                     ex = await self.click(user, board, label="My hand")
                     msg = ex.reply
                 ex = await self.fake.choose(self.bot, user, msg, ids)
             case DrawFaceUp():
+                up = f"ttr:{self.game_id}:up:{action.slot}."
                 if state.phase == "second_draw" and private is not None and coin:
-                    ex = await self.click(user, private, prefix=f"ttr:{self.game_id}:up:"
-                                          f"{action.slot}.")
+                    ex = await self.click(user, private, prefix=up)
                 elif state.phase == "turn" and coin:
-                    ex = await self.click(user, board, prefix=f"ttr:{self.game_id}:up:"
-                                          f"{action.slot}.")
+                    ex = await self.click(user, board, prefix=up)
+                elif rs and self.rng.random() < 0.5:
+                    ex = await self.slash(user, "draw", card=str(action.slot + 1),
+                                          refill=action.refill)
                 else:
                     ex = await self.slash(user, "draw", card=str(action.slot + 1))
+                ex = await self._refill(user, action, ex)
             case DrawBlind():
+                label = ("Ship deck" if action.deck == "ship" else "Train deck") if rs \
+                    else "Draw from deck"
                 if state.phase == "second_draw" and private is not None and coin:
-                    ex = await self.click(user, private, label="Draw from deck")
+                    ex = await self.click(user, private, label=label)
                 elif state.phase == "turn" and coin:
-                    ex = await self.click(user, board, label="Draw from deck")
+                    ex = await self.click(user, board, label=label)
                 else:
-                    ex = await self.slash(user, "draw", card="deck")
+                    ex = await self.slash(user, "draw", card=action.deck if rs else "deck")
             case DrawTickets():
                 ex = (await self.click(user, board, label="Draw tickets") if coin
                       else await self.slash(user, "tickets"))
@@ -208,11 +275,25 @@ class Table:
             case BuildStation():
                 ex = await self.slash(user, "station", city=action.city,
                                       colour=colour_of(action.cards))
-            case TakeShare() | GiveNeutralShare():
-                ex = await self._choose_share(state, user, action)
+            case BuildHarbor():
+                if self.rng.random() < 0.3:  # autocomplete offers exactly the legal cities
+                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="")
+                    legal = {a.city for a in engine.legal_actions(state, seat)
+                             if isinstance(a, BuildHarbor)}
+                    assert {c["value"] for c in got} == legal
+                ex = await self.slash(user, "harbor", city=action.city,
+                                      colour=colour_of(action.cards))
+            case ExchangePieces():
+                ex = await self.slash(user, "exchange", trains=action.trains)
+            case ChoosePieces() if action not in decisions(state, seat) or coin:
+                ex = await self.slash(user, "pieces", trains=action.trains)
+            case TakeShare() | GiveNeutralShare() | DraftPick() | TakeFestival() | ChoosePieces():
+                ex = await self._choose_option(state, user, action)
             case _:
                 raise AssertionError(action)
         self.counts[action.type] = self.counts.get(action.type, 0) + 1
+        if isinstance(action, DrawBlind):
+            self._count(f"blind_{action.deck}")
         # The answer's controls (second card, ticket choice, tunnel) are used next time.
         self.last_private.pop(user, None)
         for sent in ex.replies:
@@ -220,23 +301,38 @@ class Table:
                 self.last_private[user] = sent
         return ex
 
-    async def _choose_share(self, state: GameState, user: int,
-                            action: TakeShare | GiveNeutralShare) -> Exchange:
-        """Click the share button in the last private answer, the DM or "My hand"."""
-        label = (f"Take a {action.company} share" if isinstance(action, TakeShare)
-                 else f"Give {action.company} to the neutral investor")
-        legal = engine.legal_actions(state, self.seat_of(state, user))
-        labels = sorted(
-            f"Take a {a.company} share" if isinstance(a, TakeShare)
-            else f"Give {a.company} to the neutral investor"
-            for a in legal if isinstance(a, TakeShare | GiveNeutralShare))
-        dm = self._dm_with(user, "pick", state.version)
-        sources: list[tuple[str, Sent | None]] = [
-            ("reply", self.last_private.get(user)), ("dm", dm), ("hand", None)]
+    async def _refill(self, user: int, action: DrawFaceUp, ex: Exchange) -> Exchange:
+        """Rails & Sails: a face-up card asks which deck refills its slot; answer it."""
+        if action.refill is None or not ex.replies:
+            return ex
+        step = f"ttr:{self.game_id}:up{action.refill[0]}:{action.slot}."
+        reply = self.fake.message(ex.reply.id)
+        if not any(c.startswith(step) for c in reply.custom_ids()):
+            return ex  # only one deck could refill it: taken at once
+        assert "Which deck refills" in reply.content and not reply.public
+        self.counts[f"refill_{action.refill}"] = self.counts.get(f"refill_{action.refill}", 0) + 1
+        return await self.click(user, reply, prefix=step)
+
+    def option_tag(self, state: GameState, user: int) -> int:
+        seat = self.seat_of(state, user)
+        return choice_tag(seat, state.phase, decisions(state, seat))
+
+    async def _choose_option(self, state: GameState, user: int, action: engine.Action
+                             ) -> Exchange:
+        """Click the option's button in the last private answer, the DM or "My hand"."""
+        label = presenters.choice_label(self.map_id, action)
+        seat = self.seat_of(state, user)
+        labels = sorted(presenters.choice_label(self.map_id, a) for a in decisions(state, seat))
+        tag = self.option_tag(state, user)
+        dm = self._dm_with(user, "pick", tag)
+        reply = self.last_private.get(user)
+        if reply is not None and not any(c.endswith(f".{tag}") for c in reply.custom_ids()):
+            reply = None  # an answer with other controls (or older options)
+        sources: list[tuple[str, Sent | None]] = [("reply", reply), ("dm", dm), ("hand", None)]
         where, msg = self.rng.choice([s for s in sources if s[0] == "hand" or s[1] is not None])
         if msg is None:
             msg = (await self.click(user, self.fake.last_board(), label="My hand")).reply
-            # The hand image shows the shares; its text names the options only to them.
+            # The hand image shows the holdings; its text names the options only to them.
             assert msg.ephemeral and msg.files[0][1].startswith(b"HAND")
         msg = self.fake.message(msg.id)
         shown = sorted(c.get("label", "") for c in msg.controls()
@@ -249,7 +345,8 @@ class Table:
         return next(s for s in range(state.n_players) if self.seat_user(state, s) == user)
 
     def _dm_with(self, user: int, action: str, version: int) -> Sent | None:
-        """The newest DM of this game with ``action`` controls drawn for ``version``."""
+        """The newest DM of this game with ``action`` controls drawn for ``version`` (or,
+        for choice buttons, the options' tag)."""
         for dm in reversed(self.fake.dms(user)):
             latest = self.fake.message(dm.id)
             if any(c.startswith(f"ttr:{self.game_id}:{action}:") and c.endswith(f".{version}")
@@ -268,8 +365,13 @@ class Table:
         """One action by one waiting player, checked to be applied exactly once."""
         state = await self.stored_state()
         seat = self.rng.choice(engine.waiting_for(state))
-        for t in [*state.offered[seat], *state.tickets[seat]]:
-            self.tickets_seen.add(tuple(state.board.map.tickets[t].cities))
+        for s in range(state.n_players):
+            for t in [*state.offered[s], *state.tickets[s]]:
+                self.tickets_seen.add(tuple(state.board.map.tickets[t].cities))
+        if state.phase == "draft":  # every packet on the table is secret too
+            for s in range(state.n_players):
+                for view in engine.private_view(state, s).draft_packet:
+                    self.tickets_seen.add(tuple(view.cities))
         action = self.choose(state, seat, prefer)
         ex = await self.play(state, seat, action)
         after = await self.stored_state()
@@ -291,16 +393,17 @@ class Table:
         """The channel learns which market cards a player took, never the blind ones."""
         turn = self.draws.setdefault(seat, {"blind": [], "up": []})
         if isinstance(action, DrawBlind | DrawFaceUp):
-            gained = [engine.private_view(after, seat).hand.get(c, 0)
-                      - engine.private_view(before, seat).hand.get(c, 0) for c in CARDS]
-            colour = CARDS[gained.index(1)]
-            turn["blind" if isinstance(action, DrawBlind) else "up"].append(colour)
+            had = engine.private_view(before, seat).hand
+            now = engine.private_view(after, seat).hand
+            (card,) = [c for c in now if now[c] > had.get(c, 0)]
+            label = presenters.card_label(self.map_id, card)
+            turn["blind" if isinstance(action, DrawBlind) else "up"].append(label)
         name = before.config.players[seat]
         for sent in ex.sent:
             for line in sent.content.splitlines() if sent.public else []:
                 if line.startswith(f"{name} drew") or line.startswith(f"{name} took"):
-                    for colour in set(turn["blind"]) - set(turn["up"]):
-                        assert colour not in line, (line, turn)
+                    for label in set(turn["blind"]) - set(turn["up"]):
+                        assert label not in line, (line, turn)
                     if turn["blind"]:
                         self.counts["blind_lines_checked"] = (
                             self.counts.get("blind_lines_checked", 0) + 1)
@@ -327,15 +430,31 @@ class Table:
         # A company named as a word ("B&O" but not "Erie"), or a count of shares.
         company = re.compile(r"(?<![\w&])(" + "|".join(
             re.escape(c.id) for c in (shares.companies if shares else [])) + r")(?![\w&])")
+        festivals = map_data.rules.festivals is not None
+        # How many festival cards someone holds or took ("3 Sevilla", "festival (2 cards)").
+        holding = re.compile(r"\d+ (festival|" + "|".join(
+            re.escape(p.name) for p in (map_data.rules.festivals.piles if festivals
+                                        and map_data.rules.festivals else [])) +
+                             r")|festival \(\d|took \d|holds?\b")
+        rs = map_data.rules.rails_and_sails is not None
+        split = re.compile(r"\b\d+ (trains?|ships?)\b|trains for ships|ships for trains")
         for sent in public[:final_at]:
             for name, data in sent.files:
                 assert not data.startswith(b"HAND"), name
                 if data.startswith(b"BOARD"):
                     keys = set(json.loads(data[5:]))
-                    assert not keys & {"hand", "tickets", "offered", "shares",
-                                       "share_options"}, keys
+                    assert not keys & SECRET_FIELDS, keys
             for line in sent.content.splitlines():
                 assert "Your hand" not in line and "Offered" not in line, line
+                assert "draft packet" not in line and "Your " not in line, line
+                if festivals:
+                    assert not holding.search(line), line
+                    if "took festival cards" in line:
+                        self._count("festival_lines_checked")
+                if rs:
+                    assert not split.search(line), line
+                    if "exchanged" in line or "chosen their pieces" in line:
+                        self._count("piece_lines_checked")
                 if shares is not None:
                     assert not company.search(line), line
                     assert not re.search(r"\d+ shares?\b|shares?:", line), line
@@ -349,6 +468,8 @@ class Table:
                         assert not (a in line and b in line), (cities, line)
         assert self.tickets_seen
 
+    def _count(self, key: str) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
 
     def assert_hands_show_shares(self, state: GameState) -> None:
         """Each player's private hand images (DM or "My hand") list their shares: every share

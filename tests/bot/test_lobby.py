@@ -80,7 +80,12 @@ async def test_commands_are_synced_as_one_group(table):
     assert group["name"] == "ttr"
     subs = {o["name"] for o in group["options"]}
     assert subs == {"new", "join", "leave", "start", "board", "hand", "draw", "claim", "tickets",
-                    "station", "status", "rules"}
+                    "station", "harbor", "exchange", "pieces", "status", "rules"}
+    new = next(o for o in group["options"] if o["name"] == "new")
+    maps = {c["value"]: c["name"] for c in new["options"][0]["choices"]}
+    assert maps["iberia"] == "Iberia (2–5 players)"
+    assert maps["world"] == "Rails & Sails: World (2–5 players)"
+    assert set(maps) == {"usa", "europe", "nordic", "pennsylvania", "iberia", "world"}
     claim = next(o for o in group["options"] if o["name"] == "claim")
     assert {o["name"]: o.get("autocomplete") for o in claim["options"]} == {
         "route": True, "colour": True, "locomotives": None}

@@ -120,7 +120,7 @@ async def test_restart_while_a_share_choice_waits_then_its_dm_button_works(table
     await table.open_game(["Ana", "Ben"], "pennsylvania")
     state = await _play_until(table, "choose_share")
     user = table.seat_user(state, state.current)
-    dm = table._dm_with(user, "pick", state.version)
+    dm = table._dm_with(user, "pick", table.option_tag(state, user))
     assert dm is not None and "choose which company's share" in dm.content
     reply = table.last_private[user]
 
@@ -146,9 +146,10 @@ async def test_a_share_choice_belongs_to_its_chooser_and_an_option_must_exist(ta
     chooser = table.seat_user(state, state.current)
     other = next(u for u in table.users.values() if u != chooser)
     gid, version = table.game_id, state.version
-    cases = [(other, f"ttr:{gid}:pick:0.{version}", "nothing to choose"),
-             (chooser, f"ttr:{gid}:pick:24.{version}", "not valid"),
-             (chooser, f"ttr:{gid}:pick:0.{version - 1}", "out of date")]
+    tag = table.option_tag(state, chooser)  # the fingerprint of the chooser's options
+    cases = [(other, f"ttr:{gid}:pick:0.{tag}", "nothing to choose"),
+             (chooser, f"ttr:{gid}:pick:24.{tag}", "not valid"),
+             (chooser, f"ttr:{gid}:pick:0.{(tag + 1) % 10**9}", "out of date")]
     for user, custom_id, expect in cases:
         button = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
         planted = table.fake.plant(table.fake.CHANNEL_ID, [button])

@@ -121,12 +121,14 @@ def test_module_decisions_are_labelled_from_the_presenter_table():
     assert is_decision("choose_share") and is_decision("choose_neutral_share")
     assert not any(is_decision(p) for p in ("turn", "second_draw", "tunnel", "game_over",
                                             "choose_tickets", "choose_initial_tickets"))
-    assert choice_label(TakeShare(company="B&O")) == "Take a B&O share"
-    assert choice_label(GiveNeutralShare(company="PRR")) == "Give PRR to the neutral investor"
-    assert choice_done(GiveNeutralShare(company="PRR")) == (
+    pa = "pennsylvania"
+    assert choice_label(pa, TakeShare(company="B&O")) == "Take a B&O share"
+    assert choice_label(pa, GiveNeutralShare(company="PRR")) == (
+        "Give PRR to the neutral investor")
+    assert choice_done(pa, GiveNeutralShare(company="PRR")) == (
         "The neutral investor got a PRR share.")
     # A decision without a row still gets a readable button.
-    assert choice_label(DrawFaceUp(slot=3)) == "Draw face up 3"
+    assert choice_label(pa, DrawFaceUp(slot=3)) == "Draw face up 3"
 
 
 def test_pennsylvania_rules_and_status_text():

@@ -1,0 +1,147 @@
+"""Iberia through discord.py's real dispatch: simultaneous ticket drafts picked in private,
+festival cards laid out and taken, the festival choice, and nothing secret in the channel."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import engine
+from bot.presenters import choice_label
+from bot.service import draft_round
+from engine import DraftPick
+
+
+async def _round_dms(table, state):
+    """Each waiting player's newest DM with draft buttons for their current options."""
+    out = {}
+    for seat in engine.waiting_for(state):
+        user = table.seat_user(state, seat)
+        dm = table._dm_with(user, "pick", table.option_tag(state, user))
+        assert dm is not None, f"seat {seat} has no DM with its draft packet"
+        out[seat] = dm
+    return out
+
+
+def _label(table, state, seat, index=0):
+    ticket = engine.legal_actions(state, seat)[index]
+    assert isinstance(ticket, DraftPick)
+    return ticket, choice_label("iberia", ticket)
+
+
+async def test_three_player_iberia_game_to_the_end(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "iberia")
+    state = await table.play_to_end()
+
+    assert state.phase == "game_over"
+    # Both drafts ran in full: 3 players pick 6 tickets each, twice; each keeps exactly 4.
+    assert table.counts["draft_pick"] == 36
+    assert table.counts["keep_tickets"] >= 6
+    assert table.counts.get("take_festival", 0) >= 1
+    assert table.counts["claim"] > 20
+    assert set(table.choice_sources) == {"reply", "dm", "hand"}
+    public = table.fake.channel_messages()
+    texts = [s.content for s in public]
+    assert any("Draft round 2 of 6: waiting for" in t for t in texts)
+    assert any("Second draft, round 6 of 6: waiting for" in t for t in texts)
+    assert any("The draft card came up: the second ticket draft begins" in t for t in texts)
+    assert any("A festival card for " in t for t in texts)
+    assert any(t.count("took festival cards") for t in texts)
+    # While a festival choice waits, the board offers only "My hand"; no pile is named.
+    choosing = [s for s in public if "choose which city's festival cards" in s.content]
+    assert choosing and all(s.custom_ids() == [f"ttr:{table.game_id}:hand"] for s in choosing)
+    # The first draft is private setup: text posts only, the first board comes with turn 1.
+    start = next(i for i, t in enumerate(texts) if "Iberia** begins" in t)
+    first_turn = next(i for i, t in enumerate(texts) if "your turn" in t)
+    assert all(not s.files for s in public[start:first_turn])
+    assert public[first_turn].files[0][1].startswith(b"BOARD")
+    # Everyone was asked in the channel at each round's start, and told who is still picking.
+    starts = [t for t in texts if t.startswith("Draft round") or "\nDraft round" in t]
+    assert len(starts) >= 12
+    table.assert_no_secrets_before_final()
+    assert table.counts["festival_lines_checked"] > 0
+    final = next(s for s in public if "Final scores" in s.content)
+    view = json.loads(final.files[0][1][5:])
+    labels = [label for p in view["final"]["players"] for label in p["extras"]]
+    assert any(" festival (" in label for label in labels)
+    assert all(f"{label} " in final.content for label in labels)
+
+
+async def test_tickets_wait_for_the_second_draft(table):
+    await table.open_game(["Ana", "Ben"], "iberia")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    user = table.seat_user(state, state.current)
+    ex = await table.slash(user, "tickets")
+    assert ex.reply.ephemeral and "only after the second ticket draft" in ex.text
+    ex = await table.click(user, table.fake.last_board(), label="Draw tickets")
+    assert "only after the second ticket draft" in ex.text
+    assert (await table.stored_state()).version == state.version
+    ex = await table.slash(user, "rules")
+    assert "Ticket draft" in ex.text and "Festival cards" in ex.text
+    assert "only after the second ticket draft" in ex.text
+
+
+async def test_a_draft_round_survives_a_restart(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "iberia")
+    state = await table.stored_state()
+    assert draft_round(state) == (1, 6, False)
+    dms = await _round_dms(table, state)
+    first, *others = engine.waiting_for(state)
+    old_tag = table.option_tag(state, table.seat_user(state, first))
+    ticket, label = _label(table, state, first)
+    ex = await table.click(table.seat_user(state, first), dms[first], label=label)
+    assert f"You picked {label}. Waiting for the others." in ex.text
+
+    await table.restart()  # in the middle of round 1: two players still to pick
+
+    state = await table.stored_state()
+    assert engine.waiting_for(state) == others
+    # The DM buttons drawn before the restart still work (their tag names the options).
+    for seat in others:
+        _, label = _label(table, state, seat, index=-1)
+        ex = await table.click(table.seat_user(state, seat), dms[seat], label=label)
+        assert "You picked" in ex.text, ex.text
+    state = await table.stored_state()
+    assert draft_round(state) == (2, 6, False)
+    assert ticket not in engine.legal_actions(state, first)  # passed on with its packet
+    names = ", ".join(state.config.players)
+    assert f"Draft round 2 of 6: waiting for {names}." in table.fake.channel_messages()[-1].content
+    # Round 2 reached everyone by DM with a new packet; round 1's buttons are stale now.
+    new = await _round_dms(table, state)
+    assert all(new[s].id != dms[s].id for s in new)
+    stale = f"ttr:{table.game_id}:pick:0.{old_tag}"
+    button = {"type": 2, "style": 1, "label": "x", "custom_id": stale}
+    planted = table.fake.plant(table.fake.CHANNEL_ID, [button])
+    ex = await table.click(table.seat_user(state, first), planted, custom_id=stale)
+    assert "out of date" in ex.text
+    assert (await table.stored_state()).version == state.version
+
+
+async def test_two_players_pick_in_the_same_round_at_once(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "iberia")
+    state = await table.stored_state()
+    dms = await _round_dms(table, state)
+    a, b, c = engine.waiting_for(state)
+    clicks = []
+    for seat in (a, b):
+        _, label = _label(table, state, seat)
+        clicks.append(table.click(table.seat_user(state, seat), dms[seat], label=label))
+    first, second = await asyncio.gather(*clicks)
+    after = await table.stored_state()
+    assert after.version == state.version + 2, (first.text, second.text)
+    assert engine.waiting_for(after) == [c]
+    assert "You picked" in first.text and "You picked" in second.text
+    # The picked DM lost its buttons; a second pick this round (an old copy of the
+    # button) is refused, and nothing changes.
+    assert table.fake.message(dms[a].id).custom_ids() == []
+    again_id = f"ttr:{table.game_id}:pick:1.{table.option_tag(state, table.seat_user(state, a))}"
+    planted = table.fake.plant(table.fake.CHANNEL_ID, [
+        {"type": 2, "style": 1, "label": "x", "custom_id": again_id}])
+    again = await table.click(table.seat_user(state, a), planted, custom_id=again_id)
+    assert "waiting for the others" in again.text
+    assert (await table.stored_state()).version == after.version
+    cy = after.config.players[c]
+    posts = [s.content for s in table.fake.channel_messages()]
+    assert any(p.endswith(f"Draft round 1 of 6: waiting for {cy}.") for p in posts)
