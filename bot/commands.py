@@ -180,7 +180,9 @@ def build_group(maps: list[str]) -> app_commands.Group:
                 text, name = presenters.final_text(view), "final.png"
             else:
                 png = await asyncio.to_thread(renderer.board, view)
-                text, name = presenters.status_text(view), "board.png"
+                text = presenters.status_text(view, waiting=engine.waiting_for(info.state),
+                                              draft=draft_round(info.state))
+                name = "board.png"
             await interaction.followup.send(
                 presenters.clip(text), file=discord.File(io.BytesIO(png), filename=name),
                 view=components.board_view(info.row.id, view, info.state.version)

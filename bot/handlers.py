@@ -393,15 +393,16 @@ async def draw(interaction: discord.Interaction[Any], game_id: int, card: str,
     if refill is not None and refill not in ("train", "ship"):
         raise Refusal("The refill deck is `train` or `ship`.")
     await draw_face_up(interaction, game_id, slot, state.version, Responder(interaction),
-                       refill=refill)
+                       refill=refill, typed=True)
 
 
 async def draw_face_up(interaction: discord.Interaction[Any], game_id: int, slot: int,
                        version: int | None, responder: Responder, *,
-                       refill: str | None = None) -> None:
+                       refill: str | None = None, typed: bool = False) -> None:
     """Take a face-up card. On Rails & Sails the taker chooses which deck refills the
     slot: without ``refill`` (and with both decks to choose from) the answer asks, with
-    two buttons, and nothing is taken yet."""
+    two buttons drawn for ``version``, and nothing is taken yet. A ``typed`` command is
+    not refused as out of date (only buttons are)."""
     service = bot_of(interaction).service
     info = await service.info(game_id)
     seat = info.seat_of(interaction.user.id)
@@ -421,7 +422,8 @@ async def draw_face_up(interaction: discord.Interaction[Any], game_id: int, slot
         refill = refills[0] if refills else None
     action = DrawFaceUp(slot=slot, refill="ship" if refill == "ship" else
                         "train" if refill == "train" else None)
-    await perform(interaction, game_id, action, expect_version=version, responder=responder)
+    await perform(interaction, game_id, action, expect_version=None if typed else version,
+                  responder=responder)
 
 
 def resolve_routes(map_id: str, text: str) -> list[int]:

@@ -675,15 +675,16 @@ def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
         "choose which deck refills a face-up card you take. A face-up joker may only be your "
         "first card and ends the draw.",
         "• Claim a route: train routes with train cards and trains, ship routes with ship cards "
-        "and ships, never mixed; gray takes any one colour. Rough terrain needs 2 train cards of "
-        "one colour per space.",
+        "and ships, never mixed; gray takes any one colour. Rough terrain needs "
+        f"{rs.rough_terrain_cards_per_space} train cards of one colour per space.",
         f"• Draw {r.draw_tickets.deal} destination tickets, keep at least "
         f"{r.draw_tickets.keep_min}.",
         f"• Build a harbor (`/ttr harbor`) in a ⚓ city one of your routes reaches: "
         f"{rs.harbor_train_cards} train + {rs.harbor_ship_cards} ship cards of one colour, all "
         f"with the ⚓ symbol; jokers replace any. You have {rs.harbors_per_player}.",
         f"• Exchange pieces (`/ttr exchange trains:<+n|-n>`) with your reserve: "
-        f"{rs.exchange_points_per_piece} point per piece; never more than {rs.max_trains} trains "
+        f"{_minus(rs.exchange_points_per_piece)} point per piece; never more than "
+        f"{rs.max_trains} trains "
         f"or {rs.max_ships} ships.",
         f"Route points by length: {table}.",
         "Tour tickets (3+ cities): all joined in the printed order scores the high value, "

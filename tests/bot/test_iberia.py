@@ -145,3 +145,11 @@ async def test_two_players_pick_in_the_same_round_at_once(table):
     cy = after.config.players[c]
     posts = [s.content for s in table.fake.channel_messages()]
     assert any(p.endswith(f"Draft round 1 of 6: waiting for {cy}.") for p in posts)
+    # /ttr status (private) and /ttr board (public) say where the draft stands.
+    ex = await table.slash(table.seat_user(after, c), "status")
+    assert f"Setup: Draft round 1 of 6: waiting for {cy}." in ex.text
+    assert "You must act now" in ex.text and " → " in ex.text  # Cy's own options
+    ex = await table.slash(table.seat_user(after, a), "board")
+    post = next(s for s in ex.replies if s.files)
+    assert not post.ephemeral and f"Draft round 1 of 6: waiting for {cy}." in post.content
+    assert " → " not in post.content and post.custom_ids() == [f"ttr:{table.game_id}:hand"]
