@@ -60,6 +60,7 @@ async def test_three_player_iberia_game_to_the_end(table):
     assert len(starts) >= 12
     table.assert_no_secrets_before_final()
     assert table.counts["festival_lines_checked"] > 0
+    table.assert_hands_show_shares(state)  # every private image went to its own player
     final = next(s for s in public if "Final scores" in s.content)
     view = json.loads(final.files[0][1][5:])
     labels = [label for p in view["final"]["players"] for label in p["extras"]]
@@ -153,3 +154,17 @@ async def test_two_players_pick_in_the_same_round_at_once(table):
     post = next(s for s in ex.replies if s.files)
     assert not post.ephemeral and f"Draft round 1 of 6: waiting for {cy}." in post.content
     assert " → " not in post.content and post.custom_ids() == [f"ttr:{table.game_id}:hand"]
+
+
+async def test_two_player_iberia_with_a_player_who_refuses_dms(table):
+    """The drafts and festival choices go through "My hand" alone for a player without DMs."""
+    await table.open_game(["Ana", "Ben"], "iberia", refuse_dms=("Ben",))
+    ben = table.users["Ben"]
+    state = await table.play_to_end()
+    assert state.phase == "game_over"
+    assert table.fake.dms(ben) == []
+    assert table.counts["draft_pick"] >= 12
+    notices = [s for s in table.fake.channel_messages()
+               if f"<@{ben}>: I cannot DM you" in s.content]
+    assert len(notices) >= 6  # every draft round asks Ben to use My hand
+    table.assert_no_secrets_before_final()

@@ -43,6 +43,7 @@ async def test_two_player_world_game_to_the_end(table):
     assert "Train deck" in labels and "Ship deck" in labels and "My hand" in labels
     table.assert_no_secrets_before_final()
     assert counts["piece_lines_checked"] > 0
+    table.assert_hands_show_shares(state)  # every private image went to its own player
     final = next(s for s in public if "Final scores" in s.content)
     view = json.loads(final.files[0][1][5:])
     extras = [label for p in view["final"]["players"] for label in p["extras"]]
