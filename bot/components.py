@@ -166,7 +166,7 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
                            disabled=view.deck + view.discards == 0, row=row))
     if not second:
         out.append(_button(ControlId(game_id, "tickets", version), "Draw tickets",
-                           style=discord.ButtonStyle.secondary, disabled=view.tickets_left == 0,
+                           style=discord.ButtonStyle.secondary, disabled=not view.can_draw_tickets,
                            row=row))
     return out
 

@@ -280,9 +280,9 @@ def _draw_line(map_id: str, name: str, draws: Sequence[CardDrawn]) -> str:
     shown = [card_label(map_id, d.card) for d in draws if d.card is not None]
     if len(draws) == 1 and [d.card for d in draws] == ["locomotive"]:
         return f"{name} took a face-up {card_label(map_id, 'locomotive')}"
-    # The engine does not say which deck a blind card came from (Rails & Sails has two).
-    deck = "the decks" if two_decks(map_id) else "the deck"
     if not shown:
+        decks = sorted({d.deck for d in draws if d.deck})
+        deck = f"the {' and '.join(decks)} deck{'s' * (len(decks) > 1)}" if decks else "the deck"
         return f"{name} drew {_plural(len(draws), 'card')} from {deck}"
     if len(shown) == len(draws):
         return f"{name} drew {_plural(len(draws), 'card')} from the market: {', '.join(shown)}"

@@ -86,22 +86,11 @@ def choice_tag(seat: int, phase: str, options: Sequence[Action]) -> int:
 
 
 def draft_round(state: GameState) -> presenters.DraftRound | None:
-    """(round, rounds, second draft?) while a ticket draft is on, else None.
-
-    Public facts (the packets shrink on the table), but ``PublicView`` does not carry them
-    yet, so this reads the festivals module's state; if that changes shape the prompt
-    merely leaves the round out.
-    """
+    """(round, rounds, second draft?) while a ticket draft is on, else None."""
     if state.phase != "draft":
         return None
-    try:
-        draft = state.ext["festivals"]["draft"]
-        waiting = engine.waiting_for(state)
-        seat = waiting[0] if waiting else 0
-        picked, packet = len(draft["picked"][seat]), len(draft["packets"][seat])
-        return picked + 1, picked + packet, bool(draft["second"])
-    except (KeyError, IndexError, TypeError):
-        return None
+    draft = engine.public_view(state).draft
+    return None if draft is None else (draft.round, draft.rounds, draft.second)
 
 
 @dataclass

@@ -27,6 +27,7 @@ class CardDrawn:
     seat: int
     card: str | None  # None for a blind draw
     slot: int | None  # market slot for a face-up draw
+    deck: str | None = None  # Rails & Sails: the deck a blind card came from
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,6 +130,13 @@ def waiting_for(state: GameState) -> list[int]:
     return [state.current]
 
 
+def simultaneous(state: GameState) -> bool:
+    """Whether the phase is a decision everyone takes at once (so nobody is 'current')."""
+    if state.phase == "choose_initial_tickets":
+        return True
+    return any(state.phase in m.simultaneous_phases for m in rule_modules(state))
+
+
 def player_name(state: GameState, seat: int) -> str:
     return state.config.players[seat]
 

@@ -19,6 +19,8 @@ class RuleModule:
     # Phases this module adds (decisions it leaves pending), with what to tell a player
     # who tries something else meanwhile.
     phases: ClassVar[dict[str, str]] = {}
+    # Phases in which every player decides at once (``waiting_for`` lists them).
+    simultaneous_phases: ClassVar[frozenset[str]] = frozenset()
     # Handlers that take over an action type while one of this module's phases is on.
     phase_handlers: ClassVar[dict[type[Any], Handler]] = {}
     # True if this module lists a turn's draws and claims itself (its own cards and routes).

@@ -62,6 +62,14 @@ class PendingTunnel(_View):
     extra: int
 
 
+class DraftStatus(_View):
+    """A ticket draft in progress (Iberia): which pick of how many, and which draft."""
+
+    round: int
+    rounds: int
+    second: bool
+
+
 class PublicView(_View):
     map_id: str
     turn: int  # 1-based count of turns started
@@ -76,6 +84,7 @@ class PublicView(_View):
     closed: list[int]  # route ids no longer claimable (twin of a claimed double in small games)
     stations: dict[str, int]  # city id -> seat
     last_round: bool
+    can_draw_tickets: bool = True  # False when the deck is empty or the map forbids it now
     tunnel: PendingTunnel | None = None
     final: FinalScores | None = None
     # Pennsylvania: shares left in each company's stack, and the neutral pile's size.
@@ -83,6 +92,7 @@ class PublicView(_View):
     neutral_shares: int = 0
     # Iberia: festival cards lying at each pile's city (pile id -> count).
     festival_piles: dict[str, int] = {}
+    draft: DraftStatus | None = None
     # Rails & Sails: the ship deck and its discards (``deck`` is the train deck), and the
     # harbors built (city id -> seat). ``PublicPlayer.trains`` counts trains and ships.
     ship_deck: int = 0
@@ -153,6 +163,7 @@ PublicView.model_rebuild()
 
 
 def public_view(state: GameState) -> PublicView:
+    from engine.game import simultaneous, tickets_closed
     from engine.scoring import final_scores
 
     board = state.board
@@ -171,7 +182,7 @@ def public_view(state: GameState) -> PublicView:
         map_id=board.map.id,
         turn=state.turn,
         phase=state.phase,
-        current=None if over or state.phase == "choose_initial_tickets" else state.current,
+        current=None if over or simultaneous(state) else state.current,
         players=[
             PublicPlayer(
                 seat=s,
@@ -193,6 +204,7 @@ def public_view(state: GameState) -> PublicView:
         closed=closed,
         stations={board.city_ids[c]: s for c, s in state.stations.items()},
         last_round=state.turns_left >= 0,
+        can_draw_tickets=tickets_closed(state) is None,
         tunnel=None
         if tunnel is None
         else PendingTunnel(

@@ -29,7 +29,7 @@ from engine.events import (
 from engine.game import chosen_tickets, end_turn, first_turn, next_turn, require_turn
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
-from engine.views import ticket_view
+from engine.views import DraftStatus, ticket_view
 from maps.model import Festivals as FestivalsConfig
 
 DRAFT_CARD = SPECIAL
@@ -173,6 +173,7 @@ def _pile_name(state: GameState, pile: str) -> str:
 class Festivals(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {DraftPick: draft_pick, TakeFestival: take_festival}
     phase_handlers: ClassVar[dict[type, Handler]] = {KeepTickets: draft_keep}
+    simultaneous_phases: ClassVar[frozenset[str]] = frozenset({"draft", "draft_keep"})
     phases: ClassVar[dict[str, str]] = {
         "draft": "The ticket draft is on: pick a ticket from your packet first.",
         "draft_keep": "The ticket draft is on: choose the tickets you keep first.",
@@ -277,7 +278,19 @@ class Festivals(RuleModule):
         return out
 
     def public_fields(self, state: GameState) -> dict[str, Any]:
-        return {"festival_piles": dict(_ext(state)["piles"])}
+        ext = _ext(state)
+        draft = ext["draft"]
+        status = None
+        if draft is not None:
+            # Every packet shrinks alike, so any seat's counts tell the round.
+            picked, left = len(draft["picked"][0]), len(draft["packets"][0])
+            done = draft["done"][0] and state.phase == "draft"
+            status = DraftStatus(
+                round=min(picked + (not done), picked + left),
+                rounds=picked + left,
+                second=draft["second"],
+            )
+        return {"festival_piles": dict(ext["piles"]), "draft": status}
 
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)

@@ -230,7 +230,7 @@ def draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     card = _draw(state, seat, action.deck, events)
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, None, None))
+    events.append(CardDrawn(seat, None, None, action.deck))
     return _after_card(state, events, whole_turn=False)
 
 
@@ -542,6 +542,7 @@ class RailsAndSails(RuleModule):
     phases: ClassVar[dict[str, str]] = {
         "choose_pieces": "Everyone is still choosing their pieces.",
     }
+    simultaneous_phases: ClassVar[frozenset[str]] = frozenset({"choose_pieces"})
     replaces_turn_actions = True
 
     def refill_market(self, state: GameState, seat: int, events: list[Event]) -> bool:

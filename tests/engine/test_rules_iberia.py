@@ -258,3 +258,18 @@ def test_festival_holdings_are_not_in_the_public_view():
     before = public_view(state)
     state.ext["festivals"]["held"] = [{"sevilla": 3}, {}]
     assert public_view(state) == before
+
+
+def test_public_view_tells_draft_progress_and_closed_ticket_draws():
+    state = new_game(GameConfig(map_id="iberia", players=["A", "B", "C"], seed=4))
+    view = public_view(state)
+    assert view.current is None  # everyone drafts at once
+    assert (view.draft.round, view.draft.rounds, view.draft.second) == (1, 6, False)
+    draft_round(state)
+    assert public_view(state).draft.round == 2
+    apply(state, 0, DraftPick(ticket=private_view(state, 0).draft_packet[0].id))
+    assert public_view(state).draft.round == 2  # the round ends when all have picked
+    finish_draft(state)
+    view = public_view(state)
+    assert view.draft is None and view.current is not None
+    assert not view.can_draw_tickets

@@ -382,3 +382,17 @@ def test_legal_actions_offer_both_decks_harbors_and_exchanges(started, set_hand,
     assert DrawBlind(deck="train") in actions and DrawBlind(deck="ship") in actions
     assert any(isinstance(a, BuildHarbor) and a.city == "lima" for a in actions)
     assert ExchangePieces(trains=1) in actions and ExchangePieces(trains=-1) in actions
+
+
+def test_a_blind_draw_tells_which_deck_and_the_piece_choice_has_no_current_player(started):
+    state = new(2)
+    for seat in range(2):
+        apply(
+            state,
+            seat,
+            KeepTickets(tickets=[state.board.t_ids[t] for t in state.offered[seat][:3]]),
+        )
+    assert state.phase == "choose_pieces" and public_view(state).current is None
+    state = started("world", 2)
+    events = apply(state, state.current, DrawBlind(deck="ship"))
+    assert events[-1].deck == "ship" and events[-1].card is None
