@@ -1,11 +1,13 @@
-"""Time engine.graph.longest_trail on random player networks grown on the real boards.
+"""Time engine.graph on random player networks grown on the real boards.
 
 Run from the repository root: .venv/bin/python -m bench.bench_graph [samples]
 
 A network is grown route by route: usually a free route touching the network so
 far, sometimes any free route (a player's second front). One route per city pair
-(a player may not own both routes of a double). Prints median, 90th percentile
-and maximum time per call for 20-, 30- and 40-edge networks on each board.
+(a player may not own both routes of a double). Prints the median, 90th
+percentile and maximum time per call of ``longest_trail`` for 20-, 30- and
+40-route networks on each board, and of ``trail_in_order`` for a random 3-5 city
+tour on 20-, 40- and 60-route networks. (A real player holds about 10-25 routes.)
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
-from engine.graph import longest_trail
+from engine.graph import longest_trail, trail_in_order
 from maps import load_map
 
+Net = list[tuple[int, int, int]]
 
-def grow_network(
-    routes: list[tuple[int, int, int]], size: int, rng: random.Random
-) -> list[tuple[int, int, int]]:
+
+def grow_network(routes: Net, size: int, rng: random.Random) -> Net:
     free = list(routes)
     rng.shuffle(free)
     net = [free.pop()]
@@ -35,7 +38,7 @@ def grow_network(
     return net
 
 
-def board_routes(map_id: str) -> list[tuple[int, int, int]]:
+def board_routes(map_id: str) -> Net:
     m = load_map(map_id)
     index = {c.id: i for i, c in enumerate(m.cities)}
     seen: set[frozenset[int]] = set()
@@ -48,24 +51,43 @@ def board_routes(map_id: str) -> list[tuple[int, int, int]]:
     return out
 
 
+def timed(calls: list[Callable[[], object]]) -> str:
+    times = []
+    for call in calls:
+        started = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - started)
+    times.sort()
+    p90 = times[int(0.9 * (len(times) - 1))]
+    return (
+        f"median {statistics.median(times) * 1e3:8.3f} ms   p90 {p90 * 1e3:8.3f} ms"
+        f"   max {times[-1] * 1e3:9.3f} ms   (n={len(times)})"
+    )
+
+
+def trail_call(net: Net) -> Callable[[], object]:
+    return lambda: longest_trail(net)
+
+
+def tour_call(net: Net, rng: random.Random) -> Callable[[], object]:
+    pairs = [(a, b) for a, b, _ in net]
+    stops = rng.sample(sorted({v for e in pairs for v in e}), rng.randint(3, 5))
+    return lambda: trail_in_order(pairs, stops)
+
+
 def main() -> None:
     samples = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     rng = random.Random(2024)
     for map_id in ("usa", "europe"):
         routes = board_routes(map_id)
         for size in (20, 30, 40):
-            times = []
-            for _ in range(samples):
-                net = grow_network(routes, size, rng)
-                t0 = time.perf_counter()
-                longest_trail(net)
-                times.append(time.perf_counter() - t0)
-            times.sort()
-            p90 = times[int(0.9 * (len(times) - 1))]
-            print(
-                f"{map_id:7} {size} edges: median {statistics.median(times) * 1e3:8.3f} ms"
-                f"   p90 {p90 * 1e3:8.3f} ms   max {times[-1] * 1e3:9.3f} ms   (n={samples})"
-            )
+            calls = [trail_call(grow_network(routes, size, rng)) for _ in range(samples)]
+            print(f"longest_trail  {map_id:7} {size} routes: {timed(calls)}")
+    for map_id in ("usa", "europe"):
+        routes = board_routes(map_id)
+        for size in (20, 40, 60):
+            calls = [tour_call(grow_network(routes, size, rng), rng) for _ in range(samples)]
+            print(f"trail_in_order {map_id:7} {size} routes: {timed(calls)}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from itertools import product
+from itertools import pairwise, product
 
 __all__ = [
     "best_station_assignment",
@@ -126,7 +126,8 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     beyond). The search in step 4 is exponential in the worst case (the problem is
     NP-hard), but it runs only when the bound is not met, on one block. Measured
     (``bench/bench_graph.py``): about 0.2 ms for a 20-route network, under 1 ms
-    median for 40 routes, with rare hard 40-route cases up to about a second.
+    median for 40 routes (p90 a few ms), with rare hard 40-route cases of a few
+    hundred ms.
     """
     if not edges:
         return 0
@@ -647,76 +648,252 @@ def trail_in_order(edges: Sequence[tuple[int, int]], stops: Sequence[int]) -> bo
     the stops as a subsequence can always be cut to start and end there, so this is
     the "in printed order" test of Rails & Sails tour tickets.
 
-    Exact depth-first search over trails with pruning: cities of degree 1 that are
-    not stops are removed (repeatedly), cities of degree 2 that are not stops are
-    contracted, branches from which the remaining stops are unreachable over unused
-    edges are cut, and failed states (city, next stop, used edges) are remembered.
-    Worst case exponential in the number of edges, in practice tiny.
+    Equivalently: there are edge-disjoint paths from each stop to the next (a trail
+    splits into pieces between consecutive stops, and each piece contains a path).
+    A stop repeated right after itself counts once.
+
+    Exact, by recursion on smaller problems (``_tour``): dead ends and chains of
+    non-stop cities are removed; a trail crosses a bridge at most once, so it runs
+    along the one path of the bridge tree from the first stop's block to the last
+    stop's, the stops must lie on that path in order, and every block on it is an
+    independent problem (from the port it is entered by, through its stops, to the
+    port it is left by). In a block: the cut condition (no split of the stops is
+    crossed more often than edges cross it; a max flow), then each simple path to
+    the next stop is tried, cutting a path off as soon as what is left cannot work.
+    Solved problems (remaining edges, stops) are remembered. Worst case exponential
+    in the edges of one block; measured in ``bench/bench_graph.py``: median well
+    under a millisecond for 20-40 routes (max a few ms), about 2 ms at 60 routes
+    with rare cases up to a second or two.
     """
+    memo: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], bool] = {}
+    pairs = tuple(sorted((a, b) if a < b else (b, a) for a, b in edges if a != b))
+    return _tour(pairs, list(stops), memo)
+
+
+def _tour(
+    edges: tuple[tuple[int, int], ...],
+    stops: list[int],
+    memo: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], bool],
+) -> bool:
+    """``trail_in_order`` on loop-free ``edges`` sorted as (low, high) pairs."""
+    stops = [s for i, s in enumerate(stops) if i == 0 or s != stops[i - 1]]
     if len(stops) <= 1:
         return True
-    stop_set = set(stops)
+    key = (edges, tuple(stops))
+    known = memo.get(key)
+    if known is not None:
+        return known
 
     # Keep only the component of the first stop; every stop must lie in it.
     ids: dict[int, int] = {}
     for a, b in edges:
         ids.setdefault(a, len(ids))
         ids.setdefault(b, len(ids))
-    if any(s not in ids for s in stops):
+    ok = all(s in ids for s in stops)
+    if ok:
+        label = components(len(ids), ((ids[a], ids[b]) for a, b in edges))
+        home = label[ids[stops[0]]]
+        ok = all(label[ids[s]] == home for s in stops)
+    if not ok:
+        memo[key] = False
         return False
-    label = components(len(ids), ((ids[a], ids[b]) for a, b in edges))
-    home = label[ids[stops[0]]]
-    if any(label[ids[s]] != home for s in stops):
-        return False
+    stop_set = set(stops)
     work = [(a, b, 0) for a, b in edges if label[ids[a]] == home]
-
-    work = _prune_leaves(work, stop_set)
-    work = _contract_series(work, stop_set)
-
-    adj: dict[int, list[tuple[int, int]]] = {}
+    work = _contract_series(_prune_leaves(work, stop_set), stop_set)
     # Loops (non-stop cycles after contraction) return to where they began: useless.
     work = [e for e in work if e[0] != e[1]]
-    for i, (a, b, _) in enumerate(work):
-        bit = 1 << i
-        adj.setdefault(a, []).append((b, bit))
-        adj.setdefault(b, []).append((a, bit))
-    n_stops = len(stops)
-    failed: set[tuple[int, int, int]] = set()
-
-    def reachable(v: int, used: int) -> set[int]:
-        seen = {v}
-        todo = [v]
-        while todo:
-            for y, bit in adj.get(todo.pop(), ()):
-                if not used & bit and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-        return seen
-
-    def advance(v: int, idx: int) -> int:
-        # Greedy matching of the stop sequence is optimal for subsequences.
-        while idx < n_stops and stops[idx] == v:
-            idx += 1
-        return idx
-
-    def dfs(v: int, idx: int, used: int) -> bool:
-        if idx == n_stops:
-            return True
-        state = (v, idx, used)
-        if state in failed:
-            return False
-        # Every stop still to visit must be reachable over unused edges.
-        seen = reachable(v, used)
-        if any(s not in seen for s in stops[idx:]):
-            failed.add(state)
-            return False
-        for w, bit in adj.get(v, ()):
-            if not used & bit and dfs(w, advance(w, idx), used | bit):
-                return True
-        failed.add(state)
+    # A stop in the middle is reached by one piece of the trail and left by the next.
+    degree: dict[int, int] = {}
+    for a, b, _ in work:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    if any(degree.get(s, 0) < 2 for s in stops[1:-1]):
+        memo[key] = False
         return False
 
-    return dfs(stops[0], advance(stops[0], 1), 0)
+    # Blocks (2-edge-connected pieces) and the bridge tree between them.
+    bridge_ids = _bridges(work)
+    cities = sorted({v for a, b, _ in work for v in (a, b)})
+    index = {v: i for i, v in enumerate(cities)}
+    block_of = components(
+        len(cities),
+        ((index[a], index[b]) for i, (a, b, _) in enumerate(work) if i not in bridge_ids),
+    )
+    block_edges: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b, _) in enumerate(work):
+        if i not in bridge_ids:
+            block_edges.setdefault(block_of[index[a]], []).append((a, b) if a < b else (b, a))
+    links: dict[int, list[tuple[int, int, int]]] = {}  # block -> (port here, block, port there)
+    for i in bridge_ids:
+        a, b, _ = work[i]
+        ba, bb = block_of[index[a]], block_of[index[b]]
+        links.setdefault(ba, []).append((a, bb, b))
+        links.setdefault(bb, []).append((b, ba, a))
+
+    # The tree path from the first stop's block to the last stop's.
+    first, last = block_of[index[stops[0]]], block_of[index[stops[-1]]]
+    via: dict[int, tuple[int, int, int]] = {first: (-1, -1, -1)}  # block -> (parent, out, in)
+    todo = [first]
+    while todo:
+        blk = todo.pop()
+        for here, other, there in links.get(blk, ()):
+            if other not in via:
+                via[other] = (blk, here, there)
+                todo.append(other)
+    path = [last]
+    ports: list[tuple[int, int]] = []  # (port leaving the block before, port entering this one)
+    while path[-1] != first:
+        parent, out, into = via[path[-1]]
+        ports.append((out, into))
+        path.append(parent)
+    path.reverse()
+    ports.reverse()
+    position = {blk: i for i, blk in enumerate(path)}
+
+    # Each stop's place on the path must not go back; then each block on its own.
+    places = [position.get(block_of[index[s]], -1) for s in stops]
+    ok = min(places) >= 0 and all(x <= y for x, y in pairwise(places))
+    for i, blk in enumerate(path):
+        if not ok:
+            break
+        entry = stops[0] if i == 0 else ports[i - 1][1]
+        leave = stops[-1] if i == len(path) - 1 else ports[i][0]
+        inside = [s for s, p in zip(stops, places, strict=True) if p == i]
+        ok = _block_tour(sorted(block_edges.get(blk, [])), [entry, *inside, leave], memo)
+    memo[key] = ok
+    return ok
+
+
+def _block_tour(
+    edges: list[tuple[int, int]],
+    stops: list[int],
+    memo: dict[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], bool],
+) -> bool:
+    """Within one block: grow a simple path to the next stop, step by step.
+
+    A trail through the stops in order splits into edge-disjoint pieces from each
+    stop to the next, and each piece contains a simple path between its ends; so
+    searching over paths (no city twice) is enough. After each step the rest (from
+    the path's end, through the remaining stops, over the unused edges) must still
+    be solvable: that is the same problem, smaller, and usually falls apart at new
+    bridges; so a hopeless path is dropped at its first bad step.
+    """
+    stops = [s for i, s in enumerate(stops) if i == 0 or s != stops[i - 1]]
+    if len(stops) <= 2:
+        return True  # a block is connected
+    if not _cuts_suffice(edges, stops):
+        return False
+    start, goal = stops[0], stops[1]
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
+    # Try short paths first: they leave the most edges for the later stops.
+    dist = {goal: 0}
+    todo = [goal]
+    for x in todo:
+        for y, _ in adj[x]:
+            if y not in dist:
+                dist[y] = dist[x] + 1
+                todo.append(y)
+    for nbrs in adj.values():
+        nbrs.sort(key=lambda e: dist[e[0]])
+    # Edges each later stop still needs: two to pass a middle stop, one to end.
+    need: dict[int, int] = {goal: 1}
+    for k, x in enumerate(stops[2:], start=2):
+        need[x] = need.get(x, 0) + (1 if k == len(stops) - 1 else 2)
+    left: dict[int, int] = {}
+    for a, b in edges:
+        left[a] = left.get(a, 0) + 1
+        left[b] = left.get(b, 0) + 1
+    later = stops[2:]
+
+    def hopeless(v: int, used: int) -> bool:
+        """The rest cannot work: a stop lacks edges, or v or a later stop is cut off."""
+        if any(left[x] < n for x, n in need.items()):
+            return True
+        seen = {goal}
+        todo = [goal]
+        while todo:
+            for y, i in adj[todo.pop()]:
+                if not used >> i & 1 and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        return v not in seen or any(x not in seen for x in later)
+
+    def rest_of(used: int) -> tuple[tuple[int, int], ...]:
+        return tuple(e for i, e in enumerate(edges) if not used >> i & 1)
+
+    def walk(v: int, visited: int, used: int) -> bool:
+        if v == goal:
+            return True  # the step here already found the rest solvable
+        for w, i in adj[v]:
+            if visited >> w & 1:
+                continue
+            left[v] -= 1
+            left[w] -= 1
+            after = used | 1 << i
+            # Cheap checks, then the whole rest from w as its own (remembered) problem.
+            found = (
+                not hopeless(w, after)
+                and _tour(rest_of(after), [w, *stops[1:]], memo)
+                and walk(w, visited | 1 << w, after)
+            )
+            left[v] += 1
+            left[w] += 1
+            if found:
+                return True
+        return False
+
+    return walk(start, 1 << start, 0)
+
+
+def _cuts_suffice(edges: list[tuple[int, int]], stops: list[int]) -> bool:
+    """The cut condition for edge-disjoint paths from each stop to the next.
+
+    For any split of the stops into two sides, every path between consecutive
+    stops on different sides crosses the cut between them, so that many
+    edge-disjoint crossings (a max flow) must exist. In a block every cut has at
+    least 2 edges, so only splits crossed 3 or more times are checked.
+    """
+    cities = list(dict.fromkeys(stops))
+    for mask in range(1 << (len(cities) - 1)):  # the first stop always on the "out" side
+        side = {c for k, c in enumerate(cities[1:]) if mask >> k & 1}
+        need = sum(1 for a, b in pairwise(stops) if (a in side) != (b in side))
+        if need > 2 and _max_flow(edges, side, set(cities) - side, need) < need:
+            return False
+    return True
+
+
+def _max_flow(edges: list[tuple[int, int]], sources: set[int], sinks: set[int], limit: int) -> int:
+    """Edge-disjoint paths from ``sources`` to ``sinks`` (unit capacities), up to ``limit``."""
+    adj: dict[int, list[tuple[int, int, int]]] = {}  # city -> (other, edge, +1 if a->b)
+    for i, (a, b) in enumerate(edges):
+        adj.setdefault(a, []).append((b, i, 1))
+        adj.setdefault(b, []).append((a, i, -1))
+    flow = [0] * len(edges)  # +1: used a->b, -1: used b->a
+    total = 0
+    while total < limit:
+        prev: dict[int, tuple[int, int, int]] = {s: (-1, -1, 0) for s in sources}
+        todo = list(sources)
+        end = None
+        for x in todo:
+            if x in sinks:
+                end = x
+                break
+            for y, i, d in adj.get(x, ()):
+                if y not in prev and flow[i] != d:  # residual capacity 1 - d * flow
+                    prev[y] = (x, i, d)
+                    todo.append(y)
+        if end is None:
+            break
+        x = end
+        while prev[x][0] != -1:
+            x0, i, d = prev[x]
+            flow[i] += d
+            x = x0
+        total += 1
+    return total
 
 
 def _prune_leaves(edges: list[tuple[int, int, int]], keep: set[int]) -> list[tuple[int, int, int]]:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import graph
 from engine.graph import best_station_assignment, components, longest_trail, trail_in_order
 
 # --------------------------------------------------------------------------- brute forces
@@ -27,6 +31,37 @@ def brute_longest(edges):
     for v in {c for a, b, _ in edges for c in (a, b)}:
         walk(v, frozenset(), 0)
     return best
+
+
+def reference_longest(edges):
+    """Every trail from every city, each (city, used edges) state once: plain and exact."""
+    best = 0
+    seen = set()
+
+    def walk(v, used, run):
+        nonlocal best
+        best = max(best, run)
+        for i, (a, b, length) in enumerate(edges):
+            if not used >> i & 1 and v in (a, b):
+                w = b if v == a else a
+                if (w, used | 1 << i) not in seen:
+                    seen.add((w, used | 1 << i))
+                    walk(w, used | 1 << i, run + length)
+
+    for v in {c for a, b, _ in edges for c in (a, b)}:
+        walk(v, 0, 0)
+    return best
+
+
+@contextmanager
+def search_only() -> Iterator[None]:
+    """Turn off the pairing bound and its shortcut, so the branch and bound does it all."""
+    old = graph._BlockSearch.EXACT_PAIRING_MAX
+    graph._BlockSearch.EXACT_PAIRING_MAX = 0
+    try:
+        yield
+    finally:
+        graph._BlockSearch.EXACT_PAIRING_MAX = old
 
 
 def brute_in_order(edges, stops):
@@ -147,29 +182,75 @@ def test_longest_trail_matches_brute_force(edges):
     assert longest_trail(edges) == brute_longest(edges)
 
 
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(1, 4)).filter(
-            lambda e: e[0] != e[1]
-        ),
-        min_size=8,
-        max_size=11,
-    )
-)
-@settings(max_examples=60, deadline=None)
-def test_longest_trail_matches_brute_force_bigger(edges):
-    assert longest_trail(edges) == brute_longest(edges)
+@given(multigraphs)
+@settings(max_examples=300, deadline=None)
+def test_longest_trail_search_alone_matches_brute_force(edges):
+    with search_only():
+        assert longest_trail(edges) == brute_longest(edges)
 
 
-def test_longest_trail_on_a_dense_random_network_is_fast_and_bounded():
-    rng = random.Random(7)
+@st.composite
+def networks(draw, max_cities=12, max_extra=6):
+    """Tree-like player networks: a random tree plus a few extra (maybe parallel) routes,
+    so there are bridges, blocks, chains of degree 2 and pendant routes."""
+    n = draw(st.integers(2, max_cities))
+    lengths = st.integers(1, 6)
+    edges = [(draw(st.integers(0, v - 1)), v, draw(lengths)) for v in range(1, n)]
+    for _ in range(draw(st.integers(0, max_extra))):
+        a, b = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+        if a != b:
+            edges.append((a, b, draw(lengths)))
+    return draw(st.permutations(edges))
+
+
+@given(networks())
+@settings(max_examples=300, deadline=None)
+def test_longest_trail_matches_reference_on_networks(edges):
+    assert longest_trail(edges) == reference_longest(edges)
+
+
+@given(networks(max_cities=9, max_extra=6))
+@settings(max_examples=100, deadline=None)
+def test_longest_trail_search_alone_matches_reference_on_networks(edges):
+    with search_only():
+        assert longest_trail(edges) == reference_longest(edges)
+
+
+def test_longest_trail_ignores_city_labels_and_edge_order():
+    rng = random.Random(11)
+    edges = [(rng.randrange(12), rng.randrange(12), rng.randint(1, 6)) for _ in range(20)]
+    edges = [e for e in edges if e[0] != e[1]]
+    expected = reference_longest(edges)
+    for _ in range(5):
+        relabel = list(range(12))
+        rng.shuffle(relabel)
+        moved = [(relabel[a] * 7 + 100, relabel[b] * 7 + 100, n) for a, b, n in edges]
+        rng.shuffle(moved)
+        assert longest_trail(moved) == expected
+
+
+def grid(width, height):
     edges = []
-    for _ in range(40):
-        a = rng.randrange(25)
-        b = (a + rng.randint(1, 4)) % 25
-        edges.append((a, b, rng.randint(1, 6)))
-    result = longest_trail(edges)
-    assert 0 < result <= sum(length for _, _, length in edges)
+    for x in range(width):
+        for y in range(height):
+            v = height * x + y
+            if x < width - 1:
+                edges.append((v, v + height, 1 + v % 4))
+            if y < height - 1:
+                edges.append((v, v + 1, 1 + (v * 3) % 5))
+    return edges
+
+
+def test_longest_trail_on_grids():
+    # Every inner rim city has degree 3: many odd cities, no bridges, one big block.
+    assert longest_trail(grid(4, 4)) == reference_longest(grid(4, 4)) == 55
+    five = grid(5, 5)
+    assert len(five) == 40
+    started = time.perf_counter()
+    result = longest_trail(five)
+    assert time.perf_counter() - started < 2.0  # milliseconds normally; catches a blow-up
+    with search_only():
+        assert longest_trail(five) == result == 100
 
 
 # --------------------------------------------------------------------------- components
@@ -319,3 +400,57 @@ def tour_cases(draw):
 def test_trail_in_order_matches_brute_force(case):
     edges, stops = case
     assert trail_in_order(edges, stops) == brute_in_order(edges, stops)
+
+
+def test_in_order_cut_between_two_sides():
+    # Sides {a, b} and {c, d}, each held together by two parallel routes, joined by a-c and b-d.
+    a, b, c, d = 0, 1, 2, 3
+    edges = [(a, b), (a, b), (c, d), (c, d), (a, c), (b, d)]
+    # a -> c -> b -> d crosses between the sides three times: only two routes cross.
+    assert not trail_in_order(edges, [a, c, b, d])
+    assert not brute_in_order(edges, [a, c, b, d])
+    # a -> d -> c -> b crosses twice: a-b-d, d-c, c-a-b.
+    assert trail_in_order(edges, [a, d, c, b])
+
+
+def test_in_order_cannot_cross_a_bridge_back():
+    # Triangles 1-2-3 and 4-5-6 joined by the bridge 3-4.
+    edges = [(1, 2), (2, 3), (3, 1), (3, 4), (4, 5), (5, 6), (6, 4)]
+    assert trail_in_order(edges, [1, 2, 5])
+    assert trail_in_order(edges, [2, 1, 4, 6])
+    assert not trail_in_order(edges, [1, 5, 2])
+    assert not trail_in_order(edges, [4, 1, 5])
+
+
+@st.composite
+def network_tours(draw):
+    edges = [(a, b) for a, b, _ in draw(networks(max_cities=10, max_extra=5))]
+    cities = sorted({v for e in edges for v in e})
+    stops = draw(st.lists(st.sampled_from(cities), min_size=2, max_size=5, unique=True))
+    return edges, stops
+
+
+@given(network_tours())
+@settings(max_examples=300, deadline=None)
+def test_trail_in_order_matches_brute_force_on_networks(case):
+    edges, stops = case
+    assert trail_in_order(edges, stops) == brute_in_order(edges, stops)
+
+
+@given(network_tours())
+@settings(max_examples=200, deadline=None)
+def test_trail_in_order_is_the_same_backwards(case):
+    # A trail read backwards visits the stops in the reverse order.
+    edges, stops = case
+    assert trail_in_order(edges, stops) == trail_in_order(edges, stops[::-1])
+
+
+def test_trail_in_order_on_a_grid_is_quick():
+    edges = [(a, b) for a, b, _ in grid(5, 5)]
+    started = time.perf_counter()
+    assert trail_in_order(edges, [0, 4, 24, 20])  # round the rim
+    assert trail_in_order(edges, [12, 0, 24, 4, 20])  # criss-cross through the middle
+    # The corner {0, 1, 5} has four routes out, but these stops cross its border five times.
+    assert not trail_in_order(edges, [0, 12, 1, 13, 5, 14])
+    assert trail_in_order(edges, [0, 12, 1, 13, 5])
+    assert time.perf_counter() - started < 2.0
