@@ -491,32 +491,29 @@ def jokers_payment(route: Route, colour: str, jokers: int, hand: dict[str, int],
     return {c: n for c, n in cards.items() if n > 0}
 
 
-async def station(interaction: discord.Interaction[Any], game_id: int, city: str,
-                  colour: str | None) -> None:
+async def _build_in_city(interaction: discord.Interaction[Any], game_id: int, city: str,
+                         colour: str | None, kind: type[BuildStation] | type[BuildHarbor]) -> None:
+    """A station or harbor in ``city``, paid in ``colour`` (or the cheapest legal way)."""
     info = await bot_of(interaction).service.info(game_id)
     seat, state = seated(info, interaction.user.id)
     city_id = resolve_city(info.row.map_id, city)
     colour = colour.strip().lower() if colour else None
     legal = [a for a in engine.legal_actions(state, seat)
-             if isinstance(a, BuildStation) and a.city == city_id
+             if isinstance(a, kind) and a.city == city_id
              and (colour is None or claim_colour(a.cards) == colour)]
-    # Nothing payable as asked: the engine explains what the station costs.
-    action = legal[0] if legal else BuildStation(city=city_id, cards={})
+    # Nothing payable as asked: the engine explains where it may be built and what it costs.
+    action = legal[0] if legal else kind(city=city_id, cards={})
     await perform(interaction, game_id, action)
+
+
+async def station(interaction: discord.Interaction[Any], game_id: int, city: str,
+                  colour: str | None) -> None:
+    await _build_in_city(interaction, game_id, city, colour, BuildStation)
 
 
 async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
                  colour: str | None) -> None:
-    info = await bot_of(interaction).service.info(game_id)
-    seat, state = seated(info, interaction.user.id)
-    city_id = resolve_city(info.row.map_id, city)
-    colour = colour.strip().lower() if colour else None
-    legal = [a for a in engine.legal_actions(state, seat)
-             if isinstance(a, BuildHarbor) and a.city == city_id
-             and (colour is None or claim_colour(a.cards) == colour)]
-    # Nothing payable as asked: the engine explains where and how harbors are built.
-    action = legal[0] if legal else BuildHarbor(city=city_id, cards={})
-    await perform(interaction, game_id, action)
+    await _build_in_city(interaction, game_id, city, colour, BuildHarbor)
 
 
 async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:

@@ -137,6 +137,16 @@ def simultaneous(state: GameState) -> bool:
     return any(state.phase in m.simultaneous_phases for m in rule_modules(state))
 
 
+def spend(state: GameState, seat: int, pay: Sequence[int]) -> None:
+    """Take ``pay`` out of ``seat``'s hand, or refuse naming the cards that are missing."""
+    hand = state.hands[seat]
+    missing = payment.missing_cards(pay, hand)
+    if missing:
+        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+    for c, n in enumerate(pay):
+        hand[c] -= n
+
+
 def player_name(state: GameState, seat: int) -> str:
     return state.config.players[seat]
 
@@ -428,11 +438,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(
             f"{payment.route_requirement(board, r)}; you offered {describe_cards(pay)}."
         )
-    missing = payment.missing_cards(pay, hand)
-    if missing:
-        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
-    for c, n in enumerate(pay):
-        hand[c] -= n
+    spend(state, seat, pay)
     events: list[Event] = []
     if not board.r_tunnel[r]:
         state.discards.extend(c for c, n in enumerate(pay) for _ in range(n))
@@ -511,12 +517,8 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
         chosen = counts_from_names(action.cards)
         if chosen is None or not payment.tunnel_extra_ok(chosen, tunnel.extra, tunnel.color):
             raise IllegalAction(f"The tunnel needs exactly {tunnel.extra} more {played}.")
-        missing = payment.missing_cards(chosen, hand)
-        if missing:
-            raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
         extra = chosen
-    for c, n in enumerate(extra):
-        hand[c] -= n
+    spend(state, seat, extra)
     return _finish_tunnel(state, tunnel, extra, [])
 
 

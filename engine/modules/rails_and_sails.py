@@ -46,7 +46,7 @@ from engine.events import (
     PiecesExchanged,
     RouteClaimed,
 )
-from engine.game import end_turn, first_turn, player_name, require_turn, route_taken
+from engine.game import end_turn, first_turn, player_name, require_turn, route_taken, spend
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
 from maps.model import RailsAndSails as Config
@@ -397,13 +397,7 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
     if pay is None or not _claim_ok(board, r, pay):
         shown = describe_cards(pay) if pay else "unknown cards"
         raise IllegalAction(f"{_route_need(board, r)}; you offered {shown}.")
-    missing = [max(0, p - h) for p, h in zip(pay, hand, strict=True)]
-    if any(missing):
-        raise IllegalAction(
-            f"You do not hold those cards: you are missing {describe_cards(missing)}."
-        )
-    for c, n in enumerate(pay):
-        hand[c] -= n
+    spend(state, seat, pay)
     _discard(state, pay)
     pieces[seat] -= route.length
     state.trains[seat] -= route.length
@@ -481,14 +475,7 @@ def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
             f"A harbor costs {config.harbor_train_cards} train and {config.harbor_ship_cards} "
             "ship cards of one colour, all with the harbor symbol; jokers replace any."
         )
-    hand = state.hands[seat]
-    missing = [max(0, p - h) for p, h in zip(pay, hand, strict=True)]
-    if any(missing):
-        raise IllegalAction(
-            f"You do not hold those cards: you are missing {describe_cards(missing)}."
-        )
-    for c, n in enumerate(pay):
-        hand[c] -= n
+    spend(state, seat, pay)
     _discard(state, pay)
     ext["harbors"][str(city)] = seat
     ext["harbors_left"][seat] -= 1

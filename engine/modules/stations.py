@@ -13,7 +13,7 @@ from engine.actions import Action, BuildStation
 from engine.cards import counts_from_names, names_from_counts
 from engine.errors import IllegalAction
 from engine.events import Event, StationBuilt
-from engine.game import end_turn, player_name, require_turn
+from engine.game import end_turn, player_name, require_turn, spend
 from engine.graph import best_station_assignment
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
@@ -51,12 +51,8 @@ def build_station(state: GameState, seat: int, action: Action) -> list[Event]:
             f"Your {nth} station costs {cost} card{'s' * (cost > 1)} of one "
             "colour (locomotives count as any colour)."
         )
-    hand = state.hands[seat]
-    missing = payment.missing_cards(pay, hand)
-    if missing:
-        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+    spend(state, seat, pay)
     for c, n in enumerate(pay):
-        hand[c] -= n
         state.discards.extend([c] * n)
     state.stations[city] = seat
     state.stations_left[seat] -= 1
