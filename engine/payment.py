@@ -157,12 +157,14 @@ def cheapest_claims(board: Board, r: int, hand: Sequence[int]) -> list[list[int]
 
 
 def can_afford(board: Board, r: int, hand: Sequence[int]) -> bool:
-    """Whether any payment for route ``r`` exists in ``hand`` (a fast test for plain routes)."""
-    if board.r_ferry[r] or board.r_any_sub[r] or board.rules.locomotives_only_tunnels_ferries:
+    """Whether any payment for route ``r`` exists in ``hand`` (a fast test on the base rules)."""
+    rules = board.rules
+    if board.r_any_sub[r] or rules.locomotives_only_tunnels_ferries:
         return bool(cheapest_claims(board, r, hand))
     color = board.r_color[r]
     best = max(hand[:LOCO]) if color == GRAY else hand[color]
-    return best + hand[LOCO] >= board.r_len[r]
+    # A ferry's symbols take locomotives; every other space takes the colour or a locomotive.
+    return hand[LOCO] >= board.r_ferry[r] and best + hand[LOCO] >= board.r_len[r]
 
 
 def route_requirement(board: Board, r: int) -> str:

@@ -274,3 +274,20 @@ def test_every_legal_action_is_accepted() -> None:
                 except IllegalAction as exc:  # pragma: no cover - the assertion explains
                     raise AssertionError(f"listed but refused: {option}: {exc}") from exc
             apply(state, seat, rng.choice(options))
+
+
+def test_quick_affordability_agrees_with_the_cheapest_payments() -> None:
+    """payment.can_afford (the computer player's fast test) never disagrees with the full one."""
+    from engine.payment import can_afford, cheapest_claims
+
+    rng = random.Random(5)
+    for map_id in ("usa", "europe", "nordic", "pennsylvania", "iberia"):
+        board = board_for(map_id)
+        for _ in range(3000):
+            hand = [rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(N_CARDS)]
+            r = rng.randrange(len(board.route_ids))
+            assert can_afford(board, r, hand) == bool(cheapest_claims(board, r, hand)), (
+                map_id,
+                board.route_label(r),
+                hand,
+            )
