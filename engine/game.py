@@ -177,15 +177,23 @@ def require_turn(state: GameState, seat: int, *phases: str) -> None:
 # Cards ------------------------------------------------------------------------------------
 
 
-def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
-    """Top card of the deck, reshuffling the discards when it is empty; -1 if there is none."""
-    if not state.deck:
-        if not state.discards:
+def draw_top(
+    state: GameState, deck: list[int], discards: list[int], seat: int, events: list[Event]
+) -> int:
+    """Top card of ``deck``, shuffling ``discards`` into it when it is empty; -1 if none."""
+    if not deck:
+        if not discards:
             return -1
-        state.deck, state.discards = state.discards, []
-        state.rng.shuffle(state.deck)
-        events.append(DeckReshuffled(seat, len(state.deck)))
-    card = state.deck.pop()
+        deck.extend(discards)
+        discards.clear()
+        state.rng.shuffle(deck)
+        events.append(DeckReshuffled(seat, len(deck)))
+    return deck.pop()
+
+
+def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
+    """Top card of the train deck; a map's special card is placed and replaced."""
+    card = draw_top(state, state.deck, state.discards, seat, events)
     if card >= SPECIAL:  # a map's special card (Iberia's festivals): its module places it
         for module in rule_modules(state):
             module.on_special_card(state, seat, card, events)

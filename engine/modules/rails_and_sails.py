@@ -38,7 +38,6 @@ from engine.cards import (
 from engine.errors import IllegalAction
 from engine.events import (
     CardDrawn,
-    DeckReshuffled,
     Event,
     HarborBuilt,
     MarketReset,
@@ -46,7 +45,15 @@ from engine.events import (
     PiecesExchanged,
     RouteClaimed,
 )
-from engine.game import end_turn, first_turn, player_name, require_turn, route_taken, spend
+from engine.game import (
+    draw_top,
+    end_turn,
+    first_turn,
+    player_name,
+    require_turn,
+    route_taken,
+    spend,
+)
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
 from maps.model import RailsAndSails as Config
@@ -93,23 +100,14 @@ def _has_cards(state: GameState, kind: str) -> bool:
 
 
 def _draw(state: GameState, seat: int, kind: str, events: list[Event]) -> int:
-    """Top card of a deck, reshuffling its discards when it is empty; -1 if none."""
-    deck, discards = _pile(state, kind)
-    if not deck:
-        if not discards:
-            return -1
-        deck.extend(discards)
-        discards.clear()
-        state.rng.shuffle(deck)
-        events.append(DeckReshuffled(seat, len(deck)))
-    return deck.pop()
+    return draw_top(state, *_pile(state, kind), seat, events)
 
 
 def _discard(state: GameState, cards: Sequence[int]) -> None:
-    """Cards back to their own deck's discards (jokers are train cards)."""
-    ships = _ext(state)["ship_discards"]
+    """Counted cards back to their own deck's discards (jokers are train cards)."""
     for card, n in enumerate(cards):
-        (ships if is_ship_card(card) else state.discards).extend([card] * n)
+        if n:
+            _pile(state, "ship" if is_ship_card(card) else "train")[1].extend([card] * n)
 
 
 def _deal_market(state: GameState, seat: int, events: list[Event]) -> None:
@@ -118,7 +116,7 @@ def _deal_market(state: GameState, seat: int, events: list[Event]) -> None:
     market = state.market
     for i, card in enumerate(market):
         if card >= 0:
-            _discard(state, _one(state, card))
+            _pile(state, "ship" if is_ship_card(card) else "train")[1].append(card)
         kind = "train" if i < config.market_train_cards else "ship"
         market[i] = _draw(state, seat, kind, events)
 
@@ -130,12 +128,6 @@ def _reset_on_three_jokers(state: GameState, seat: int, events: list[Event]) -> 
             return
         _deal_market(state, seat, events)
         events.append(MarketReset(seat))
-
-
-def _one(state: GameState, card: int) -> list[int]:
-    counts = [0] * state.board.hand_kinds
-    counts[card] = 1
-    return counts
 
 
 # Setup ------------------------------------------------------------------------------------
