@@ -22,7 +22,7 @@ from .palette import (
     player_shape,
     shade,
 )
-from .panel import fit_text
+from .panel import fit_text, section_heading
 from .shapes import mark_sprite
 from .shares import companies, company_fill, draw_tag, split_extra
 
@@ -120,13 +120,8 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
         return y
     d = ImageDraw.Draw(img)
     y += 30
-    d.text((PAD, y), "Share majorities", font=font(20, "bold"), fill=PANEL_FG)
-    d.text(
-        (PAD + 210, y + 4),
-        "points by company; the place in the majority beside them",
-        font=font(14),
-        fill=PANEL_DIM,
-    )
+    section_heading(d, PAD, y, "Share majorities",
+                    "points by company; the place in the majority beside them")
     y += 44
     comps = companies(m)
     col_w = (WIDTH - 2 * PAD - 260) // len(comps)
@@ -204,13 +199,7 @@ def _extra_chips(img: Image.Image, y: int, order: list[PlayerScore], m: MapData)
         else "harbors by the completed tickets naming their city; unbuilt harbors "
         "and exchanged pieces cost points"
     )
-    d.text((PAD, y), title, font=font(20, "bold"), fill=PANEL_FG)
-    d.text(
-        (PAD + font(20, "bold").getlength(title) + 16, y + 4),
-        note,
-        font=font(14),
-        fill=PANEL_DIM,
-    )
+    section_heading(d, PAD, y, title, note)
     y += 40
     width = WIDTH - 2 * PAD - CHIPS_X
     for p in order:

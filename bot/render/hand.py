@@ -34,7 +34,7 @@ from .palette import (
     player_shape,
     shade,
 )
-from .panel import fit_text, sails
+from .panel import fit_text, sails, section_heading
 from .shapes import mark_sprite
 from .shares import company_fill, draw_tag, tag_width
 
@@ -524,13 +524,8 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
         y = _tickets(img, y, view.tickets, map_id, offered=False)
     if view.draft_packet:
         y += 16
-        d.text((PAD, y), "Ticket draft: pick one", font=font(22, "bold"), fill=ACCENT)
-        d.text(
-            (PAD + 290, y + 6),
-            "the rest of the packet passes to your neighbour",
-            font=font(15),
-            fill=PANEL_DIM,
-        )
+        section_heading(d, PAD, y, "Ticket draft: pick one",
+                        "the rest of the packet passes to your neighbour", size=22, fill=ACCENT)
         y += 44
         y = _tickets(img, y, view.draft_packet, map_id, offered=True)
     if view.offered:

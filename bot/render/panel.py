@@ -87,6 +87,17 @@ def fit_text(text: str, size: int, face: Face, width: float) -> str:
     return text + "…"
 
 
+def section_heading(
+    d: ImageDraw.ImageDraw, x: int, y: int, title: str, note: str, *, size: int = 20,
+    fill: RGB = PANEL_FG,
+) -> None:
+    """A bold section title with a dim explanatory note after it on the same line."""
+    bold = font(size, "bold")
+    d.text((x, y), title, font=bold, fill=fill)
+    d.text((x + bold.getlength(title) + 16, y + size // 5), note, font=font(size - 6),
+           fill=PANEL_DIM)
+
+
 def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
     # The largest title size that fits beside the turn number, then an ellipsis.
