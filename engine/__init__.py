@@ -26,6 +26,7 @@ from engine.actions import (
     TakeShare,
 )
 from engine.errors import IllegalAction
+from engine.agents import safe_action
 from engine.game import apply, legal_actions, new_game, replay, waiting_for
 from engine.state import GameConfig, GameState
 from engine.views import PrivateView, PublicView, private_view, public_view
@@ -59,5 +60,6 @@ __all__ = [
     "private_view",
     "public_view",
     "replay",
+    "safe_action",
     "waiting_for",
 ]

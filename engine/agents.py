@@ -22,11 +22,33 @@ from engine.actions import (
     PayTunnel,
 )
 from engine.cards import LOCO, names_from_counts
+from engine.errors import IllegalAction
 from engine.game import claim_problem, legal_actions, tickets_closed
 from engine.modules.stations import station_cost
 from engine.state import GameState
 
 ROUTE_SAMPLES = 10
+
+
+def safe_action(state: GameState, seat: int) -> Action:
+    """The automatic move for an absent player (timed-out turn, resigned seat): the least
+    committal legal choice. Draw blind rather than reveal a plan; keep the fewest, cheapest
+    tickets; decline a tunnel; in a map's own decision, its first option.
+
+    Raises ``IllegalAction`` when ``seat`` has nothing to decide now.
+    """
+    board = state.board
+    if state.offered[seat] and state.phase in ("choose_initial_tickets", "choose_tickets"):
+        offer = sorted(state.offered[seat], key=lambda t: (board.t_points[t], board.t_ids[t]))
+        return KeepTickets(tickets=[board.t_ids[t] for t in offer[: state.keep_min[seat]]])
+    options = legal_actions(state, seat)
+    if not options:
+        raise IllegalAction("There is nothing for this seat to decide now.")
+    for preferred in (DeclineTunnel, DrawBlind):
+        for option in options:
+            if isinstance(option, preferred):
+                return option
+    return options[0]
 
 
 def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
