@@ -25,8 +25,8 @@ from engine.actions import (
     TakeFestival,
     TakeShare,
 )
-from engine.errors import IllegalAction
 from engine.agents import safe_action
+from engine.errors import IllegalAction
 from engine.game import apply, legal_actions, new_game, replay, waiting_for
 from engine.state import GameConfig, GameState
 from engine.views import PrivateView, PublicView, private_view, public_view
