@@ -18,6 +18,8 @@ from typing import Literal
 
 import aiosqlite
 
+from bot.preferences import PlayerSettings, ServerSettings
+
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
 
@@ -70,6 +72,14 @@ MIGRATIONS: tuple[str, ...] = (
         user_id       INTEGER PRIMARY KEY,
         dm_refused_at REAL
     );
+    """,
+    """
+    -- Settings as JSON documents (bot.preferences): new settings need no migration.
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL
+    );
+    ALTER TABLE users ADD COLUMN settings TEXT;
     """,
 )
 
@@ -382,3 +392,31 @@ class Storage:
                 "INSERT INTO users (user_id, dm_refused_at) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET dm_refused_at = excluded.dm_refused_at",
                 (user_id, when))
+
+    # -- settings -------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings (the defaults for a server that set none, or a DM game)."""
+        row = None if guild_id is None else await self._one(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return ServerSettings() if row is None else ServerSettings.model_validate_json(str(row[0]))
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                (guild_id, settings.model_dump_json()))
+
+    async def player_settings(self, user_id: int) -> PlayerSettings:
+        row = await self._one("SELECT settings FROM users WHERE user_id = ?", (user_id,))
+        if row is None or row[0] is None:
+            return PlayerSettings()
+        return PlayerSettings.model_validate_json(str(row[0]))
+
+    async def save_player_settings(self, user_id: int, settings: PlayerSettings) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO users (user_id, settings) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
+                (user_id, settings.model_dump_json()))

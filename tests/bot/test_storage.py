@@ -125,3 +125,37 @@ async def test_dm_refusals_are_remembered(store):
     assert await store.dm_refused_at(5) == 123.0
     await store.set_dm_refused(5, None)
     assert await store.dm_refused_at(5) is None
+
+
+async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
+    from bot.preferences import PlayerSettings, ServerSettings
+
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    assert await store.server_settings(1) == ServerSettings()
+    assert await store.server_settings(None) == ServerSettings()
+    assert await store.player_settings(7) == PlayerSettings()
+    await store.set_dm_refused(7, 5.0)  # a users row without settings reads as the defaults
+    assert await store.player_settings(7) == PlayerSettings()
+    await store.save_server_settings(1, ServerSettings(reminder_hours=6, turn_timer_hours=48))
+    await store.save_player_settings(
+        7, PlayerSettings(quiet_hours=(22, 7), timezone="Europe/Berlin"))
+    await store.close()
+    store = await Storage.open(path)
+    assert (await store.server_settings(1)).turn_timer_hours == 48
+    assert await store.server_settings(2) == ServerSettings()
+    mine = await store.player_settings(7)
+    assert mine.quiet_hours == (22, 7) and mine.timezone == "Europe/Berlin"
+    assert await store.dm_refused_at(7) == 5.0  # saving settings kept the DM record
+    await store.close()
+
+
+def test_settings_ignore_unknown_keys_and_refuse_bad_values():
+    from pydantic import ValidationError
+
+    from bot.preferences import ServerSettings
+
+    settings = ServerSettings.model_validate_json('{"gone": 1, "reminder_hours": 3}')
+    assert settings.reminder_hours == 3
+    with pytest.raises(ValidationError):
+        ServerSettings(reminder_hours=0)
