@@ -79,6 +79,8 @@ CHOICES: dict[str, tuple[str, str]] = {
     "choose_pieces": ("{trains} trains + {ships} ships",
                       "You play with {trains} trains and {ships} ships (secret)."),
 }
+# Refusals about who plays a seat.
+NOT_YOURS_NOW = ("A computer player has your seat now: `/ttr autopilot off` takes it back.")
 # Where a draft stands: (round, rounds, second draft?). Public: everyone sees the packets shrink.
 DraftRound = tuple[int, int, bool]
 
@@ -167,6 +169,11 @@ def cards_text(map_id: str, cards: dict[str, int]) -> str:
     parts = [f"{cards[c]} {card_label(map_id, c, cards[c])}" for c in sorted_cards(cards)
              if cards[c]]
     return " + ".join(parts) if parts else "no cards"
+
+
+def seat_mention(user_id: int, name: str, human: bool) -> str:
+    """How the prompt names a seat's player: a mention, unless a computer plays the seat."""
+    return f"<@{user_id}>" if human else f"{name} (🤖)"
 
 
 def clip(text: str, limit: int = 1900) -> str:

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import engine
 import engine.events as engine_events
 from bot import presenters
-from bot.storage import GameRow, SeatRow, Storage, StorageError
+from bot.storage import CONTROLLERS, GameRow, SeatRow, Storage, StorageError
 from engine import (
     ACTION_ADAPTER,
     Action,
@@ -116,6 +116,9 @@ class Game:
     def user_of(self, seat: int) -> int:
         return self.seats[seat].user_id
 
+    def controller(self, seat: int) -> str:
+        return self.seats[seat].controller
+
 
 @dataclass(frozen=True)
 class DirectMessage:
@@ -188,6 +191,10 @@ class GameInfo:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def controller(self, seat: int) -> str:
+        """Who plays ``seat`` now (``bot.storage.CONTROLLERS``)."""
+        return self.seats[seat].controller
 
 
 class Publisher(Protocol):
@@ -365,7 +372,7 @@ class GameService:
             seed = self.seeds.randrange(2**62) if seed is None else seed
             order = list(game.seats)
             random.Random(seed).shuffle(order)  # seat order is random (rules, setup)
-            seats = [SeatRow(i, s.user_id, s.name) for i, s in enumerate(order)]
+            seats = [SeatRow(i, s.user_id, s.name, s.controller) for i, s in enumerate(order)]
             config = GameConfig(map_id=game.row.map_id, players=[s.name for s in seats], seed=seed)
             state = engine.new_game(config)
             try:
@@ -413,6 +420,8 @@ class GameService:
                 raise Refusal("You are not playing in this game.")
             if game.row.status != "running":
                 raise Refusal("The game is over.")
+            if game.controller(seat) != "human":
+                raise Refusal(presenters.NOT_YOURS_NOW)
             waiting_before = engine.waiting_for(state)
             if (expect_version is not None and expect_version != state.version
                     and seat in waiting_before):
@@ -435,7 +444,7 @@ class GameService:
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
                     after=state.version, state=json.dumps(state.to_snapshot()),
-                    finished=state.phase == "game_over")
+                    finished=state.phase == "game_over", user_id=user_id)
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
@@ -545,6 +554,8 @@ class GameService:
         dms, closed = [], []
         now = time.time()
         for seat in dm_seats:
+            if not game.seats[seat].human:
+                continue  # a computer plays this seat: nobody to tell
             user = game.user_of(seat)
             refused = await self.storage.dm_refused_at(user)
             if refused is not None and now - refused < DM_RETRY_SECONDS:
@@ -559,7 +570,7 @@ class GameService:
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
             lines=lines, view=view,
-            mentions=[f"<@{s.user_id}>" for s in game.seats],
+            mentions=[presenters.seat_mention(s.user_id, s.name, s.human) for s in game.seats],
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
             fresh=tuple(dm_seats), draft=draft, board=board and view.phase != "game_over")
 
@@ -575,6 +586,33 @@ class GameService:
         else:
             head = f"Your turn in {where}: {presenters.turn_help(view.map_id, view.phase)}."
         return f"{head}\n{presenters.hand_text(view.map_id, private)}"
+
+    # -- who plays a seat ----------------------------------------------------------------
+
+    async def set_controller(self, game_id: int, seat: int, controller: str, *, reason: str,
+                             by_user: int | None = None) -> GameInfo:
+        """Hand ``seat`` to ``controller`` (a member's own play, the safe automatic move or a
+        computer player); the history records who (``by_user``) and why (``reason``)."""
+        if controller not in CONTROLLERS:
+            raise ValueError(f"unknown controller {controller!r}")
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            if not 0 <= seat < len(game.seats):
+                raise Refusal(f"There is no seat {seat + 1}.")
+            current = game.seats[seat]
+            if controller == "human" and not current.person:
+                raise Refusal("Nobody sits there: `/ttr replace` gives the seat to a member.")
+            try:
+                await self.storage.change_seat(
+                    game_id, seat, user_id=current.user_id, name=current.name,
+                    controller=controller, kind="controller", by_user=by_user,
+                    detail={"reason": reason, "was": current.controller})
+            except StorageError as exc:
+                raise Refusal(f"Cannot change the seat: {exc}.") from None
+            finally:
+                self._forget(game_id)
+            game = await self._load(game_id)
+            return GameInfo(game.row, list(game.seats), game.state)
 
     # -- DMs ----------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ state, and ``actions`` is what a rebuild reads.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -20,8 +21,17 @@ import aiosqlite
 
 from bot.preferences import PlayerSettings, ServerSettings
 
-GameStatus = Literal["lobby", "running", "finished", "cancelled"]
+GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
+# Who plays a seat: its person, the engine's safe automatic move, or a computer player.
+HUMAN = "human"
+AUTO = "auto"
+COMPUTER_LEVELS = ("easy", "normal", "hard")
+CONTROLLERS = (HUMAN, AUTO, *(f"computer:{level}" for level in COMPUTER_LEVELS))
+# A lobby nobody touched for this long no longer holds its channel.
+LOBBY_IDLE_SECONDS = 24 * 3600
+# Interaction ids are remembered this long (Discord's tokens live 15 minutes).
+INTERACTION_MEMORY_SECONDS = 24 * 3600
 
 # Ordered migrations: entry i brings the schema from user_version i to i + 1.
 # Never edit a released entry; append a new one.
@@ -81,6 +91,67 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE users ADD COLUMN settings TEXT;
     """,
+    """
+    -- Games can be ended by the host or an admin ('ended') or by a vote ('abandoned'):
+    -- SQLite changes a CHECK only by rebuilding the table (foreign keys are off while
+    -- migrating, so dropping the old table cascades nothing).
+    CREATE TABLE games_new (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id       INTEGER,
+        channel_id     INTEGER NOT NULL,
+        status         TEXT NOT NULL
+                       CHECK (status IN ('lobby', 'running', 'finished', 'cancelled', 'ended',
+                                         'abandoned')),
+        map_id         TEXT NOT NULL,
+        max_players    INTEGER NOT NULL,
+        host_id        INTEGER NOT NULL,
+        config         TEXT,
+        version        INTEGER NOT NULL DEFAULT 0,
+        posted_version INTEGER NOT NULL DEFAULT 0,
+        created_at     REAL NOT NULL,
+        updated_at     REAL NOT NULL
+    );
+    INSERT INTO games_new (id, guild_id, channel_id, status, map_id, max_players, host_id,
+                           config, version, posted_version, created_at, updated_at)
+        SELECT id, guild_id, channel_id, status, map_id, max_players, host_id, config, version,
+               posted_version, created_at, updated_at FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_new RENAME TO games;
+    CREATE UNIQUE INDEX games_active_channel ON games (channel_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_channel ON games (channel_id, id);
+    -- Who plays each seat (see CONTROLLERS); a seat without a person has a negative user_id.
+    ALTER TABLE seats ADD COLUMN controller TEXT NOT NULL DEFAULT 'human';
+    -- The person who played each action (NULL: the bot played it for the seat).
+    ALTER TABLE actions ADD COLUMN user_id INTEGER;
+    -- What happened to a game besides its actions: seats changing hands, ends, undos.
+    CREATE TABLE history (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version    INTEGER NOT NULL,
+        kind       TEXT NOT NULL,
+        seat       INTEGER,
+        user_id    INTEGER,
+        detail     TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX history_game ON history (game_id, version);
+    -- Durable votes (abandon, undo, kick): one row per voter; ``subject`` says what about
+    -- (the version for an undo, the seat for a kick, 0 for an abandon).
+    CREATE TABLE votes (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        subject    INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, kind, subject, user_id)
+    ) WITHOUT ROWID;
+    -- Interactions already handled: one delivered twice is applied once.
+    CREATE TABLE interactions (
+        id         INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX interactions_age ON interactions (created_at);
+    """,
 )
 
 
@@ -105,8 +176,29 @@ class GameRow:
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
-    user_id: int
+    user_id: int  # negative: nobody's seat (a computer player added or left behind)
     name: str
+    controller: str = HUMAN  # who plays it: one of CONTROLLERS
+
+    @property
+    def person(self) -> bool:
+        """Whether a member sits here (who may be on autopilot)."""
+        return self.user_id > 0
+
+    @property
+    def human(self) -> bool:
+        """Whether the member plays this seat themselves now."""
+        return self.person and self.controller == HUMAN
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    version: int
+    kind: str
+    seat: int | None
+    user_id: int | None
+    detail: dict[str, object]
+    created_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +207,7 @@ class ActionRow:
     seat: int
     action: str
     events: str
+    user_id: int | None = None  # who played it (None: the bot, for the seat's controller)
 
 
 _GAME_COLUMNS = (
@@ -191,17 +284,31 @@ class Storage:
             raise StorageError(
                 f"database schema {current} is newer than this bot ({len(self._migrations)})"
             )
-        for number, script in enumerate(self._migrations[current:], start=current + 1):
-            # executescript commits first; BEGIN ... COMMIT makes each step atomic.
+        if current == len(self._migrations):
+            return
+        # A step may rebuild a table (the only way SQLite changes a constraint): with foreign
+        # keys on, dropping the old table would delete every row that refers to it. The
+        # pragma is ignored inside a transaction, so it is switched around the steps.
+        async with self._lock:
+            await self._conn.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number, script in enumerate(self._migrations[current:], start=current + 1):
+                # executescript commits first; BEGIN ... COMMIT makes each step atomic.
+                async with self._lock:
+                    try:
+                        await self._conn.executescript(
+                            f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\n"
+                            "COMMIT;")
+                    except BaseException:
+                        if self._conn.in_transaction:
+                            await self._conn.execute("ROLLBACK")
+                        raise
+            broken = await self._all("PRAGMA foreign_key_check")
+            if broken:
+                raise StorageError(f"the migrated database breaks foreign keys: {broken[:3]}")
+        finally:
             async with self._lock:
-                try:
-                    await self._conn.executescript(
-                        f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                    )
-                except BaseException:
-                    if self._conn.in_transaction:
-                        await self._conn.execute("ROLLBACK")
-                    raise
+                await self._conn.execute("PRAGMA foreign_keys=ON")
 
     # -- games and seats ----------------------------------------------------------
 
@@ -209,9 +316,11 @@ class Storage:
         self, *, guild_id: int | None, channel_id: int, map_id: str, max_players: int,
         host_id: int, host_name: str,
     ) -> GameRow:
+        """Open a lobby; a lobby idle for ``LOBBY_IDLE_SECONDS`` in the channel expires first."""
         now = time.time()
         try:
             async with self._transaction() as db:
+                await self._expire_lobbies(db, now, channel_id)
                 cur = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, status, map_id, max_players, "
                     "host_id, created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
@@ -227,6 +336,26 @@ class Storage:
         game = await self.game(int(game_id or 0))
         assert game is not None
         return game
+
+    async def _expire_lobbies(self, db: aiosqlite.Connection, now: float,
+                              channel_id: int | None = None) -> list[int]:
+        where = "status = 'lobby' AND updated_at < ?"
+        args: tuple[object, ...] = (now - LOBBY_IDLE_SECONDS,)
+        if channel_id is not None:
+            where += " AND channel_id = ?"
+            args += (channel_id,)
+        async with db.execute(f"SELECT id FROM games WHERE {where}", args) as cur:
+            expired = [int(r[0]) for r in await cur.fetchall()]
+        for game_id in expired:
+            await db.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
+                             (now, game_id))
+            await self._history(db, game_id, "expired", detail={"idle": LOBBY_IDLE_SECONDS})
+        return expired
+
+    async def expire_lobbies(self) -> list[int]:
+        """Cancel every lobby idle for ``LOBBY_IDLE_SECONDS``; their ids."""
+        async with self._transaction() as db:
+            return await self._expire_lobbies(db, time.time())
 
     async def game(self, game_id: int) -> GameRow | None:
         return _game(await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
@@ -255,10 +384,13 @@ class Storage:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._all(
-            "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+            "SELECT seat, user_id, name, controller FROM seats WHERE game_id = ? ORDER BY seat",
+            (game_id,))
         return [SeatRow(*r) for r in rows]  # type: ignore[arg-type]
 
-    async def add_seat(self, game_id: int, user_id: int, name: str) -> None:
+    async def add_seat(self, game_id: int, user_id: int, name: str, *,
+                       controller: str = HUMAN) -> None:
+        """Seat a member, or (``user_id`` < 0, with a computer ``controller``) a computer."""
         async with self._transaction() as db:
             async with db.execute(
                 "SELECT status, max_players, (SELECT count(*) FROM seats WHERE game_id = g.id), "
@@ -274,13 +406,15 @@ class Storage:
             if row[2] >= row[1]:
                 raise StorageError(f"the game is full ({row[1]} players)")
             await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (game_id, row[3] + 1, user_id, name),
+                "INSERT INTO seats (game_id, seat, user_id, name, controller) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, row[3] + 1, user_id, name, controller),
             )
             await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
 
     async def remove_seat(self, game_id: int, user_id: int) -> GameRow | None:
-        """Leave a lobby; the host role passes on, and an empty lobby is cancelled."""
+        """Leave a lobby; the host role passes on to a member, and a lobby without members
+        (computer players do not count) is cancelled."""
         async with self._transaction() as db:
             async with db.execute(
                 "SELECT status, host_id FROM games WHERE id = ?", (game_id,)) as cur:
@@ -292,7 +426,8 @@ class Storage:
             if cur.rowcount == 0:
                 raise StorageError("you have no seat in this game")
             async with db.execute(
-                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat LIMIT 1", (game_id,),
+                "SELECT user_id FROM seats WHERE game_id = ? AND user_id > 0 "
+                "ORDER BY seat LIMIT 1", (game_id,),
             ) as cur:
                 first = await cur.fetchone()
             if first is None:
@@ -319,8 +454,9 @@ class Storage:
                 raise StorageError("this game has already started")
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.name) for s in seats],
+                "INSERT INTO seats (game_id, seat, user_id, name, controller) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.name, s.controller) for s in seats],
             )
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
@@ -331,7 +467,7 @@ class Storage:
 
     async def record_action(
         self, game_id: int, *, seat: int, action: str, events: str, before: int, after: int,
-        state: str, finished: bool,
+        state: str, finished: bool, user_id: int | None = None,
     ) -> None:
         """Append one accepted action and its snapshot atomically.
 
@@ -348,9 +484,9 @@ class Storage:
             if cur.rowcount != 1:
                 raise StorageError(f"game {game_id} is not at version {before}")
             await db.execute(
-                "INSERT INTO actions (game_id, version, seat, action, events, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, after, seat, action, events, now),
+                "INSERT INTO actions (game_id, version, seat, action, events, created_at, "
+                "user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, after, seat, action, events, now, user_id),
             )
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
@@ -370,9 +506,122 @@ class Storage:
 
     async def actions(self, game_id: int, *, after: int = -1) -> list[ActionRow]:
         rows = await self._all(
-            "SELECT version, seat, action, events FROM actions "
+            "SELECT version, seat, action, events, user_id FROM actions "
             "WHERE game_id = ? AND version > ? ORDER BY version", (game_id, after))
         return [ActionRow(*r) for r in rows]  # type: ignore[arg-type]
+
+    async def undo_last(self, game_id: int, *, version: int, state: str, new_version: int,
+                        user_id: int | None, detail: dict[str, object]) -> ActionRow:
+        """Drop the last action (at ``version``) and store ``state``, the replay of the log
+        without it, in one transaction; the history keeps what was undone and by whom."""
+        async with self._transaction() as db:
+            async with db.execute(
+                "SELECT version, seat, action, events, user_id FROM actions "
+                "WHERE game_id = ? AND version = ?", (game_id, version)) as cur:
+                last = await cur.fetchone()
+            cur = await db.execute(
+                "UPDATE games SET version = ?, posted_version = min(posted_version, ?), "
+                "updated_at = ? WHERE id = ? AND version = ? AND status = 'running'",
+                (new_version, new_version, time.time(), game_id, version))
+            if cur.rowcount != 1 or last is None:
+                raise StorageError(f"game {game_id} is not at version {version}")
+            await db.execute("DELETE FROM actions WHERE game_id = ? AND version = ?",
+                             (game_id, version))
+            await db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                (game_id, new_version, state))
+            await self._history(db, game_id, "undo", seat=int(last[1]), user_id=user_id,
+                                detail={**detail, "version": version, "action": last[2],
+                                        "played_by": last[4]})
+        return ActionRow(*last)
+
+    # -- seats changing hands, ends, votes, history ------------------------------------------
+
+    async def change_seat(self, game_id: int, seat: int, *, user_id: int, name: str,
+                          controller: str, kind: str, by_user: int | None,
+                          detail: dict[str, object]) -> None:
+        """Hand ``seat`` to a member or a controller, and say so in the history, atomically."""
+        async with self._transaction() as db:
+            async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] not in ACTIVE:
+                raise StorageError("the game is over")
+            try:
+                cur = await db.execute(
+                    "UPDATE seats SET user_id = ?, name = ?, controller = ? "
+                    "WHERE game_id = ? AND seat = ?", (user_id, name, controller, game_id, seat))
+            except aiosqlite.IntegrityError:
+                raise StorageError("that member already has a seat in this game") from None
+            if cur.rowcount != 1:
+                raise StorageError(f"there is no seat {seat + 1}")
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
+            await self._history(db, game_id, kind, seat=seat, user_id=by_user,
+                                detail={**detail, "to_user": user_id, "controller": controller})
+
+    async def end_game(self, game_id: int, status: GameStatus, *, by_user: int | None,
+                       detail: dict[str, object]) -> None:
+        """A lobby or running game ends early (``status``): the channel is free again."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = ?, updated_at = ? WHERE id = ? "
+                "AND status IN ('lobby', 'running')", (status, time.time(), game_id))
+            if cur.rowcount != 1:
+                raise StorageError("the game is over already")
+            await db.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))
+            await self._history(db, game_id, status, user_id=by_user, detail=detail)
+
+    async def _history(self, db: aiosqlite.Connection, game_id: int, kind: str, *,
+                       seat: int | None = None, user_id: int | None = None,
+                       detail: dict[str, object]) -> None:
+        await db.execute(
+            "INSERT INTO history (game_id, version, kind, seat, user_id, detail, created_at) "
+            "VALUES (?, (SELECT version FROM games WHERE id = ?), ?, ?, ?, ?, ?)",
+            (game_id, game_id, kind, seat, user_id, json.dumps(detail), time.time()))
+
+    async def add_history(self, game_id: int, kind: str, *, seat: int | None = None,
+                          user_id: int | None = None, detail: dict[str, object]) -> None:
+        async with self._transaction() as db:
+            await self._history(db, game_id, kind, seat=seat, user_id=user_id, detail=detail)
+
+    async def history(self, game_id: int) -> list[HistoryRow]:
+        rows = await self._all(
+            "SELECT version, kind, seat, user_id, detail, created_at FROM history "
+            "WHERE game_id = ? ORDER BY rowid", (game_id,))
+        return [HistoryRow(int(str(r[0])), str(r[1]), None if r[2] is None else int(str(r[2])),
+                           None if r[3] is None else int(str(r[3])), json.loads(str(r[4])),
+                           float(str(r[5]))) for r in rows]
+
+    async def vote(self, game_id: int, kind: str, subject: int, user_id: int) -> list[int]:
+        """Record one vote (again is harmless); everyone who voted so far."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO votes (game_id, kind, subject, user_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)", (game_id, kind, subject, user_id, time.time()))
+        return await self.votes(game_id, kind, subject)
+
+    async def votes(self, game_id: int, kind: str, subject: int) -> list[int]:
+        rows = await self._all(
+            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ? AND subject = ? "
+            "ORDER BY created_at, user_id", (game_id, kind, subject))
+        return [int(str(r[0])) for r in rows]
+
+    async def clear_votes(self, game_id: int, kind: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    # -- interactions -------------------------------------------------------------------
+
+    async def first_delivery(self, interaction_id: int) -> bool:
+        """Remember an interaction; False if it was handled before (a repeated delivery)."""
+        now = time.time()
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO interactions (id, created_at) VALUES (?, ?)",
+                (interaction_id, now))
+            new = cur.rowcount == 1
+            await db.execute("DELETE FROM interactions WHERE created_at < ?",
+                             (now - INTERACTION_MEMORY_SECONDS,))
+        return new
 
     async def mark_posted(self, game_id: int, version: int) -> None:
         async with self._transaction() as db:
