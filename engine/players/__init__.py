@@ -1,0 +1,52 @@
+"""Computer players: ``choose_action(level, state, seat)`` is the one entry point.
+
+A player sees only what its seat may see (``engine.players.base.observe``) and
+returns an action; levels differ in style (see ``engine.players.heuristic``).
+Players written elsewhere implement ``Player`` and are made by a ``PlayerFactory``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action
+from engine.events import Event
+from engine.players.base import Observation, Player, PlayerFactory, observe
+from engine.players.heuristic import easy, hard, normal, racer, ticket_greedy
+from engine.state import GameState
+
+LEVELS = ("easy", "normal", "hard")
+FACTORIES: dict[str, PlayerFactory] = {
+    "easy": easy,
+    "normal": normal,
+    "hard": hard,
+    "racer": racer,
+    "greedy": ticket_greedy,
+}
+"""Players by name: the three levels and the two reference opponents."""
+
+
+def choose_action(
+    level: str, state: GameState, seat: int, *, history: Sequence[Event] = (), seed: int = 0
+) -> Action:
+    """The action a computer player of ``level`` takes for ``seat`` now.
+
+    It decides from ``seat``'s own view, the public ``history`` and ``seed`` only, so the
+    same inputs give the same choice. Raises ``IllegalAction`` if ``seat`` has nothing
+    to decide now, ``ValueError`` for an unknown level.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    observation = observe(state, seat, history=history, seed=seed)
+    return FACTORIES[level](seat).choose(observation)
+
+
+__all__ = [
+    "FACTORIES",
+    "LEVELS",
+    "Observation",
+    "Player",
+    "PlayerFactory",
+    "choose_action",
+    "observe",
+]

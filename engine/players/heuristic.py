@@ -1,0 +1,552 @@
+"""Planning players: shortest-path ticket plans, card economy, and a style per level.
+
+One engine of decisions, tuned by a ``Style``: which tickets to keep (by the
+estimated chance to complete them), whether to go for more tickets, which
+route of the plan to claim first (the one whose loss would hurt most), when to
+block a leader, how to spend the last turns. The levels differ in these
+choices, not only in noise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+
+from engine.actions import (
+    Action,
+    BuildHarbor,
+    BuildStation,
+    ChoosePieces,
+    Claim,
+    DeclineTunnel,
+    DraftPick,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    ExchangePieces,
+    GiveNeutralShare,
+    KeepTickets,
+    PayTunnel,
+    TakeFestival,
+    TakeShare,
+)
+from engine.cards import CARD_INDEX, LOCO, names_from_counts
+from engine.players.base import Observation
+from engine.players.situation import INF, JOKER, SHIP_SUIT, Plan, Situation, shortest_path
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a player plays; see the level definitions at the end of this module."""
+
+    name: str
+    keep: str = "value"  # "value": by expected points; "cheap": the fewest, shortest tickets
+    caution: float = 0.0  # > 0 weighs a failed ticket heavier than a completed one
+    more_tickets: bool = True  # draw tickets again once the plan is done
+    more_tickets_trains: int = 12  # ... if at least this many pieces are left
+    careless: float = 0.0  # chance of drawing a card without looking at the plan
+    critical_first: bool = False  # claim first the route whose loss would cost most
+    plan_noise: float = 0.0  # per-game noise on route costs: plans differ between games
+    endgame: bool = False  # spend the last turns on the points at hand
+    block: bool = False  # take a route a leader clearly needs
+    stations: bool = False  # Europe: a station to bridge a blocked ticket
+    long_routes: bool = False  # a racer: long routes first, tickets second
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def _counts(names: dict[str, int], kinds: int) -> list[int]:
+    out = [0] * kinds
+    for name, n in names.items():
+        out[CARD_INDEX[name]] += n
+    return out
+
+
+class HeuristicPlayer:
+    def __init__(self, style: Style) -> None:
+        self.style = style
+
+    # Entry --------------------------------------------------------------------------------
+
+    def choose(self, obs: Observation) -> Action:
+        phase = obs.public.phase
+        decide = _Decision(obs, self.style)
+        if phase in ("choose_initial_tickets", "choose_tickets", "draft_keep"):
+            return decide.keep_tickets()
+        if phase == "draft":
+            return decide.draft_pick()
+        if phase == "tunnel":
+            return decide.tunnel()
+        if phase in ("choose_share", "choose_neutral_share"):
+            return decide.share(neutral=phase == "choose_neutral_share")
+        if phase == "choose_festival":
+            return decide.festival()
+        if phase == "choose_pieces":
+            return decide.pieces()
+        if phase == "second_draw":
+            return decide.draw(second=True)
+        if phase == "turn":
+            return decide.turn()
+        return obs.options[0]
+
+
+class _Decision:
+    """One decision: the situation, the plan and the options, computed once."""
+
+    def __init__(self, obs: Observation, style: Style) -> None:
+        self.obs = obs
+        self.style = style
+        self.sit = sit = Situation(obs)
+        self.board = obs.board
+        self.rng = random.Random(f"{obs.seed}:{obs.seat}:{obs.public.turn}:{obs.public.phase}")
+        noise = None
+        if style.plan_noise:
+            game_rng = random.Random(f"{obs.seed}:{obs.seat}:plan")
+            noise = [
+                1.0 + style.plan_noise * (2 * game_rng.random() - 1)
+                for _ in range(len(self.board.route_ids))
+            ]
+        self.costs = sit.route_costs(noise)
+        self._plan: Plan | None = None
+
+    @property
+    def plan(self) -> Plan:
+        if self._plan is None:
+            self._plan = self.sit.plan(self.sit.open_tickets, self.costs)
+        return self._plan
+
+    def options_of(self, kind: type) -> list[Action]:
+        return [a for a in self.obs.options if isinstance(a, kind)]
+
+    # Tickets ------------------------------------------------------------------------------
+
+    def completion(self, plan: Plan) -> float:
+        """Estimated chance to claim every route of ``plan`` before the game ends."""
+        sit = self.sit
+        if not plan.routes:
+            return 1.0
+        turns = sit.turns_left()
+        hand = sum(sit.resources.values())
+        cards = max(0.0, plan.cost - 0.5 * hand)
+        needed = cards / 1.8 + len(plan.routes)
+        pieces = sit.trains[sit.seat]
+        return _logistic((turns - needed) / 2.5) * _logistic((pieces - plan.cost) / 2 + 1)
+
+    def expected(self, tickets: Sequence[int]) -> float:
+        """Expected ticket points of holding ``tickets`` (with the open ones) to the end."""
+        board = self.board
+        plan = self.sit.plan(tickets, self.costs)
+        p = self.completion(plan)
+        value = 0.0
+        for t in tickets:
+            points = board.t_points[t]
+            if t in plan.failed:
+                value -= points * (1 + self.style.caution)
+            else:
+                value += points * (p - (1 - p) * (1 + self.style.caution))
+        return value
+
+    def keep_tickets(self) -> Action:
+        sit, board = self.sit, self.board
+        offer = sit.offered
+        low = self.obs.private.keep_min
+        high = self.obs.private.keep_max or len(offer)
+        ids = board.t_ids
+        if self.style.keep == "cheap":
+            ranked = sorted(offer, key=lambda t: (self._distance(t), ids[t]))
+            return KeepTickets(tickets=[ids[t] for t in ranked[:low]])
+        base = [t for t in sit.open_tickets if t not in offer]
+        best: tuple[float, tuple[int, ...]] | None = None
+        for k in range(low, high + 1):
+            for keep in combinations(offer, k):
+                value = self.expected([*base, *keep]) + 0.01 * self.rng.random()
+                if best is None or value > best[0]:
+                    best = (value, keep)
+        assert best is not None
+        return KeepTickets(tickets=[ids[t] for t in best[1]])
+
+    def _distance(self, t: int) -> float:
+        plan = self.sit.plan([t], self.costs)
+        return INF if plan.failed else plan.cost / max(1, self.board.t_points[t])
+
+    def draft_pick(self) -> Action:
+        board = self.board
+        packet = [board.t_index[t.id] for t in self.obs.private.draft_packet]
+        base = self.sit.open_tickets
+        best = max(packet, key=lambda t: (self.expected([*base, t]), -board.t_ids[t]))
+        return DraftPick(ticket=board.t_ids[best])
+
+    # Module decisions ---------------------------------------------------------------------
+
+    def tunnel(self) -> Action:
+        pay = self.options_of(PayTunnel)
+        return pay[0] if pay else DeclineTunnel()
+
+    def share(self, neutral: bool) -> Action:
+        shares = self.board.rules.shares
+        assert shares is not None
+        options = self.obs.private.share_options or [
+            a.company for a in self.obs.options if isinstance(a, TakeShare | GiveNeutralShare)
+        ]
+        held = self.obs.private.shares
+        companies = {c.id: c for c in shares.companies}
+
+        def stake(company: str) -> float:
+            c = companies[company]
+            return c.scores[0] * (len(held.get(company, [])) + 1) / c.shares
+
+        if neutral:  # the neutral investor competes where this seat has the least at stake
+            return GiveNeutralShare(company=min(options, key=lambda c: (stake(c), c)))
+        return TakeShare(company=max(options, key=lambda c: (stake(c), c)))
+
+    def festival(self) -> Action:
+        festivals = self.board.rules.festivals
+        assert festivals is not None
+        held = self.obs.private.festival_cards
+        lying = self.obs.public.festival_piles
+
+        def gain(pile: str) -> int:
+            have = held.get(pile, 0)
+            return festivals.points(pile, have + lying.get(pile, 0)) - (
+                festivals.points(pile, have) if have else 0
+            )
+
+        options = self.obs.private.festival_options or [
+            a.pile for a in self.obs.options if isinstance(a, TakeFestival)
+        ]
+        return TakeFestival(pile=max(options, key=lambda p: (gain(p), p)))
+
+    def pieces(self) -> Action:
+        config = self.board.rules.rails_and_sails
+        assert config is not None
+        sit = self.sit
+        tickets = sit.tickets or sit.offered
+        plan = sit.plan(tickets, self.costs)
+        trains = sum(self.board.r_len[r] for r in plan.routes if not sit.graph.ship[r])
+        low, high = config.pieces - config.max_ships, config.max_trains
+        want = max(low, min(high, trains + 6, config.pieces))
+        return ChoosePieces(trains=want, ships=config.pieces - want)
+
+    # A turn -------------------------------------------------------------------------------
+
+    def claims(self) -> dict[int, list[list[int]]]:
+        """Affordable claims now: route index -> payments (card counts)."""
+        board = self.board
+        out: dict[int, list[list[int]]] = {}
+        for a in self.obs.options:
+            if isinstance(a, Claim):
+                r = board.route_index[a.route]
+                out.setdefault(r, []).append(_counts(a.cards, board.hand_kinds))
+        return out
+
+    def claim(self, r: int, payments: list[list[int]], keep_for: Iterable[int]) -> Claim:
+        """Claim ``r`` with the payment that spares the cards the other routes need."""
+        sit = self.sit
+        need = sit.needs(x for x in keep_for if x != r)
+
+        def cost(pay: list[int]) -> float:
+            total = 3.0 * pay[LOCO]
+            for card, n in enumerate(pay):
+                if n and card != LOCO:
+                    res, _ = sit.card_resource(card)
+                    total += n * (1.0 + (1.0 if need.get(res, 0) else 0.0))
+            return total
+
+        best = min(payments, key=cost)
+        return Claim(route=self.board.route_ids[r], cards=names_from_counts(best))
+
+    def turn(self) -> Action:
+        sit, style, board = self.sit, self.style, self.board
+        claims = self.claims()
+        plan = self.plan
+        turns = sit.turns_left()
+        if style.endgame and turns <= 1.5 and claims:
+            return self._best_points(claims, plan)
+        targets = list(plan.routes)
+        if style.long_routes:
+            return self._racer_turn(claims, targets)
+        in_plan = [r for r in targets if r in claims]
+        if in_plan:
+            if style.critical_first and len(in_plan) > 1:
+                r = max(in_plan, key=lambda r: (self._criticality(r), board.r_len[r], -r))
+            else:
+                r = max(in_plan, key=lambda r: (board.r_len[r], -r))
+            return self.claim(r, claims[r], targets)
+        if style.endgame and targets and self.completion(plan) < 0.15 and claims:
+            # The plan cannot be finished in time: points on the board instead.
+            return self._best_points(claims, plan)
+        draw_tickets = self.options_of(DrawTickets)
+        if (
+            not targets
+            and style.more_tickets
+            and draw_tickets
+            and sit.trains[sit.seat] >= style.more_tickets_trains
+            and turns >= 5
+        ):
+            return draw_tickets[0]
+        harbor = self._harbor(bool(targets))
+        if harbor:
+            return harbor
+        exchange = self._exchange(targets)
+        if exchange:
+            return exchange
+        if style.stations and targets == [] and plan.failed:
+            station = self._station(plan)
+            if station:
+                return station
+        if not targets:
+            targets = self._fill_targets()
+            fill = [r for r in targets if r in claims]
+            if fill:
+                r = max(fill, key=lambda r: (board.r_points[r], -r))
+                if board.r_len[r] >= 3 or turns < 4:
+                    return self.claim(r, claims[r], targets)
+        return self.draw(second=False, targets=targets)
+
+    def _best_points(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action:
+        board = self.board
+
+        def value(r: int) -> float:
+            bonus = 0.0
+            if r in plan.routes and len(plan.routes) == 1:
+                bonus = sum(board.t_points[t] for t in self.sit.open_tickets) * 2
+            elif r in plan.routes:
+                bonus = 3
+            return board.r_points[r] + bonus
+
+        r = max(claims, key=lambda r: (value(r), -r))
+        return self.claim(r, claims[r], plan.routes)
+
+    def _criticality(self, r: int) -> float:
+        """How much the plan would cost more if ``r`` were taken by someone else."""
+        costs = list(self.costs)
+        costs[r] = INF
+        alt = self.sit.plan(self.sit.open_tickets, costs)
+        if alt.failed:
+            return 100.0 + sum(self.board.t_points[t] for t in alt.failed)
+        return alt.cost - self.plan.cost
+
+    def _racer_turn(self, claims: dict[int, list[list[int]]], plan: Sequence[int]) -> Action:
+        board = self.board
+        long = [r for r in claims if board.r_len[r] >= 4]
+        if long:
+            r = max(long, key=lambda r: (board.r_len[r], r in plan, -r))
+            return self.claim(r, claims[r], plan)
+        in_plan = [r for r in plan if r in claims]
+        if in_plan and self.sit.turns_left() < 8:
+            r = max(in_plan, key=lambda r: (board.r_len[r], -r))
+            return self.claim(r, claims[r], plan)
+        return self.draw(second=False, targets=self._fill_targets())
+
+    def _fill_targets(self) -> list[int]:
+        """Routes worth points to aim at when no ticket needs anything: the longest free ones
+        this seat could still place, next to its network first (for the longest path)."""
+        sit, board = self.sit, self.board
+        mine_nodes = {
+            n for r, m in enumerate(sit.mine) if m for n in (board.r_na[r], board.r_nb[r])
+        }
+        pieces = sit.trains[sit.seat]
+        candidates = [r for r, free in enumerate(sit.free) if free and board.r_len[r] <= pieces]
+        candidates.sort(
+            key=lambda r: (
+                -board.r_points[r]
+                - 2 * (board.r_na[r] in mine_nodes or board.r_nb[r] in mine_nodes),
+                r,
+            )
+        )
+        return candidates[:3]
+
+    def _harbor(self, busy: bool) -> Action | None:
+        config = self.board.rules.rails_and_sails
+        options = self.options_of(BuildHarbor)
+        if config is None or not options:
+            return None
+        board, sit = self.board, self.sit
+        planned = set(self.plan.routes)
+        reached = {t for t in sit.tickets if t in sit.done or t not in self.plan.failed}
+
+        def value(a: Action) -> float:
+            assert isinstance(a, BuildHarbor)
+            named = sum(1 for t in reached if a.city in board.map.tickets[t].cities)
+            if not named:
+                return -config.unbuilt_harbor_points
+            return config.harbor_points[min(named, len(config.harbor_points)) - 1] - (
+                config.unbuilt_harbor_points
+            )
+
+        best = max(
+            options,
+            key=lambda a: (
+                value(a),
+                -a.cards.get("locomotive", 0) if isinstance(a, BuildHarbor) else 0,
+            ),
+        )
+        worth = value(best)
+        late = sit.turns_left() < 6
+        if (worth >= 24 and (not busy or late)) or (late and worth > 0 and not planned):
+            return best
+        return None
+
+    def _exchange(self, targets: Sequence[int]) -> Action | None:
+        """Rails & Sails: swap pieces when the plan needs more of one kind than is left."""
+        config = self.board.rules.rails_and_sails
+        if config is None:
+            return None
+        pieces = self.obs.private.pieces
+        board, graph = self.board, self.sit.graph
+        ships_needed = sum(board.r_len[r] for r in targets if graph.ship[r])
+        trains_needed = sum(board.r_len[r] for r in targets if not graph.ship[r])
+        short_ships = ships_needed - pieces.get("ships", 0)
+        short_trains = trains_needed - pieces.get("trains", 0)
+        if short_ships > 0 and pieces.get("trains", 0) - trains_needed > 0:
+            n = min(short_ships, pieces["trains"] - trains_needed, pieces["reserve_ships"])
+            n = min(n, config.max_ships - pieces["ships"])
+            if n > 0:
+                return ExchangePieces(trains=-n)
+        if short_trains > 0 and pieces.get("ships", 0) - ships_needed > 0:
+            n = min(short_trains, pieces["ships"] - ships_needed, pieces["reserve_trains"])
+            n = min(n, config.max_trains - pieces["trains"])
+            if n > 0:
+                return ExchangePieces(trains=n)
+        return None
+
+    def _station(self, plan: Plan) -> Action | None:
+        """Europe: a station where another player's route would complete a failed ticket."""
+        options = self.options_of(BuildStation)
+        if not options:
+            return None
+        sit, board = self.sit, self.board
+        costs = list(self.costs)
+        for r, s in enumerate(sit.owner):
+            if s >= 0 and s != sit.seat:
+                costs[r] = 0.5
+        for t in plan.failed:
+            stops = sit.graph.stops[t]
+            c, path = 0.0, list[int]()
+            for a, b in pairwise(stops):
+                step, p = shortest_path(sit.graph, costs, a, b)
+                c, path = c + step, path + p
+            borrowed = [r for r in path if sit.owner[r] >= 0 and sit.owner[r] != sit.seat]
+            if c == INF or len(borrowed) != 1 or c > sit.trains[sit.seat]:
+                continue
+            r = borrowed[0]
+            for city in (board.r_a[r], board.r_b[r]):
+                for option in options:
+                    assert isinstance(option, BuildStation)
+                    if option.city == board.city_ids[city]:
+                        return option
+        return None
+
+    # Drawing cards ------------------------------------------------------------------------
+
+    def draw(self, second: bool, targets: Sequence[int] | None = None) -> Action:
+        sit = self.sit
+        if targets is None:
+            targets = list(self.plan.routes) or self._fill_targets()
+        face_up = self.options_of(DrawFaceUp)
+        blind = self.options_of(DrawBlind)
+        if self.style.careless and self.rng.random() < self.style.careless:
+            return self.rng.choice(face_up + blind) if face_up or blind else self.obs.options[0]
+        deficit = sit.demand(targets)
+        jokers_spare = sit.resources[JOKER] - sum(self.board.r_ferry[r] for r in targets)
+        short = sum(v for k, v in deficit.items() if k != JOKER) - max(0, jokers_spare)
+        wants_joker = deficit.get(JOKER, 0) > 0 or short >= 2
+
+        def value(a: DrawFaceUp) -> float:
+            card = sit.market[a.slot]
+            res, worth = sit.card_resource(card)
+            if res == JOKER:
+                return 1.05 if wants_joker else 0.3
+            return min(worth, deficit.get(res, 0)) + 0.01 * worth
+
+        best_face: DrawFaceUp | None = None
+        if face_up:
+            best_face = max(
+                (a for a in face_up if isinstance(a, DrawFaceUp)),
+                key=lambda a: (value(a), self._refill_pref(a), -a.slot),
+            )
+        blind_value = self._blind_value(deficit)
+        best_blind = max(blind, key=lambda a: self._deck_value(a, deficit)) if blind else None
+        if best_face is not None:
+            is_joker = sit.market[best_face.slot] == LOCO
+            if (value(best_face) >= 1 and not is_joker) or best_blind is None:
+                return best_face
+            if is_joker and value(best_face) > 1 and (second or 2 * blind_value < 0.9):
+                return best_face
+        if best_blind is not None:
+            return best_blind
+        return best_face if best_face is not None else self.obs.options[0]
+
+    def _blind_value(self, deficit: dict[int, int]) -> float:
+        wanted = sum(1 for k, v in deficit.items() if v > 0 and k != JOKER)
+        return min(1.0, (wanted * 12 + 14) / 110)
+
+    def _deck_value(self, a: Action, deficit: dict[int, int]) -> float:
+        assert isinstance(a, DrawBlind)
+        ships = sum(v for k, v in deficit.items() if k >= SHIP_SUIT)
+        trains = sum(v for k, v in deficit.items() if 0 <= k < SHIP_SUIT)
+        return (ships if a.deck == "ship" else trains) + (0.5 if a.deck == "train" else 0)
+
+    def _refill_pref(self, a: DrawFaceUp) -> int:
+        return 1 if a.refill in (None, "train") else 0
+
+
+# The levels and the reference opponents ---------------------------------------------------
+
+EASY = Style(
+    name="easy",
+    keep="cheap",
+    more_tickets=False,
+    careless=0.35,
+)
+NORMAL = Style(
+    name="normal",
+    caution=0.6,
+    more_tickets=True,
+    more_tickets_trains=22,
+    endgame=True,
+)
+HARD = Style(
+    name="hard",
+    caution=0.0,
+    more_tickets=True,
+    more_tickets_trains=10,
+    critical_first=True,
+    plan_noise=0.15,
+    endgame=True,
+    block=True,
+    stations=True,
+)
+RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
+TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)
+
+
+def easy(seat: int) -> HeuristicPlayer:
+    """Keeps the fewest, shortest tickets, plays them out, draws somewhat at random."""
+    return HeuristicPlayer(EASY)
+
+
+def normal(seat: int) -> HeuristicPlayer:
+    """Keeps tickets it is confident about, plans shortest paths, draws for its plan."""
+    return HeuristicPlayer(NORMAL)
+
+
+def hard(seat: int) -> HeuristicPlayer:
+    """Weighs tickets by completion chance, claims critical routes first, takes more tickets,
+    varies its plans between games, blocks leaders and spends its last turns on points."""
+    return HeuristicPlayer(HARD)
+
+
+def racer(seat: int) -> HeuristicPlayer:
+    """Reference opponent (FDG 2017 'Long Route'): claims the longest routes it can afford."""
+    return HeuristicPlayer(RACER)
+
+
+def ticket_greedy(seat: int) -> HeuristicPlayer:
+    """Reference opponent: shortest-path plans, greedy ticket choice, more tickets when done."""
+    return HeuristicPlayer(TICKET_GREEDY)

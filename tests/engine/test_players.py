@@ -1,0 +1,219 @@
+"""Computer players: always legal, blind to other seats' secrets, ordered in strength."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engine import GameConfig, GameState, IllegalAction, apply, new_game, waiting_for
+from engine.cards import SHIP, SPECIAL
+from engine.events import Event
+from engine.modules import playable_maps
+from engine.players import FACTORIES, LEVELS, choose_action, observe
+from engine.tournament import load_factory, main, tournament
+from engine.views import private_view, public_view
+from maps import load_map
+
+ALL_PLAYERS = (*LEVELS, "racer", "greedy")
+
+
+def _counts(map_id: str) -> range:
+    rules = load_map(map_id).rules
+    return range(rules.players_min, rules.players_max + 1)
+
+
+@pytest.mark.parametrize("map_id", playable_maps())
+def test_computer_players_only_submit_legal_actions(map_id: str) -> None:
+    """Whole games at every player count, every player at the table; ``apply`` checks each
+    action fully and raises on anything illegal. Every waiting seat of a simultaneous
+    decision is asked, in turn."""
+    phases: set[str] = set()
+    for players in _counts(map_id):
+        seats = [ALL_PLAYERS[(players + i) % len(ALL_PLAYERS)] for i in range(players)]
+        state = new_game(GameConfig(map_id=map_id, players=seats, seed=players))
+        history: list[Event] = []
+        while state.phase != "game_over":
+            phases.add(state.phase)
+            for seat in waiting_for(state):
+                if state.phase == "game_over" or seat not in waiting_for(state):
+                    break
+                player = FACTORIES[seats[seat]](seat)
+                action = player.choose(observe(state, seat, history=history, seed=players))
+                history.extend(apply(state, seat, action))
+        assert state.reason == "trains", f"{players} players: the game stalled"
+    assert {"turn", "second_draw"} < phases
+
+
+# Secrecy ----------------------------------------------------------------------------------
+
+
+def _reshuffle_secrets(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A copy of ``state`` whose secrets hidden from ``seat`` differ: the other seats'
+    cards, tickets, offers, draft packets, shares and festival cards, the deck order and
+    the game's random generator. What ``seat`` may see stays the same."""
+    other = GameState.from_snapshot(state.to_snapshot())
+    others = [s for s in range(other.n_players) if s != seat]
+    ship_deck: list[int] = other.ext["rs"]["ship_deck"] if "rs" in other.ext else []
+    # Cards: pool the other hands with the deck (train and ship cards apart) and deal again.
+    for deck, is_kind in ((other.deck, lambda c: c < SHIP), (ship_deck, lambda c: c >= SHIP)):
+        pool = [c for c in deck if c < SPECIAL]
+        sizes = []
+        for s in others:
+            hand = other.hands[s]
+            mine = [c for c, n in enumerate(hand) for _ in range(n) if is_kind(c)]
+            sizes.append(len(mine))
+            for c in mine:
+                hand[c] -= 1
+            pool += mine
+        rng.shuffle(pool)
+        for s, size in zip(others, sizes, strict=True):
+            for _ in range(size):
+                other.hands[s][pool.pop()] += 1
+        specials = [c for c in deck if c >= SPECIAL]
+        deck[:] = pool + specials
+        rng.shuffle(deck)
+    # Tickets: swap the other seats' tickets and offers with tickets still in the deck.
+    tickets = other.ticket_deck
+    rng.shuffle(tickets)
+    for s in others:
+        for held in (other.tickets[s], other.offered[s]):
+            for i in range(len(held)):
+                if tickets:
+                    held[i], tickets[0] = tickets[0], held[i]
+                    rng.shuffle(tickets)
+    festivals = other.ext.get("festivals")
+    if festivals:
+        draft = festivals["draft"]
+        if draft:
+            packets = [draft["packets"][s] for s in others] + [draft["picked"][s] for s in others]
+            for packet in packets:
+                for i in range(len(packet)):
+                    if tickets:
+                        packet[i], tickets[0] = tickets[0], packet[i]
+        held = [festivals["held"][s] for s in others]
+        rng.shuffle(held)
+        for s, h in zip(others, held, strict=True):
+            festivals["held"][s] = h
+    shares = other.ext.get("shares")
+    if shares:
+        items = [x for s in others for x in shares["held"][s]] + shares["neutral"]
+        rng.shuffle(items)
+        for s in others:
+            k = len(shares["held"][s])
+            shares["held"][s], items = items[:k], items[k:]
+        shares["neutral"] = items
+    other.rng.seed(rng.random())
+    return other
+
+
+def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, int, list[Event]]]:
+    """Positions of a game between hard players: (state, a waiting seat, history)."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C", "D", "E"][:players], seed=3))
+    history: list[Event] = []
+    out = []
+    step = 0
+    while state.phase != "game_over":
+        seat = waiting_for(state)[0]
+        if step % every == 0 or state.phase not in ("turn", "second_draw"):
+            out.append((GameState.from_snapshot(state.to_snapshot()), seat, list(history)))
+        history.extend(apply(state, seat, choose_action("hard", state, seat, history=history)))
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("map_id", playable_maps())
+def test_choices_never_depend_on_other_seats_secrets(map_id: str) -> None:
+    rng = random.Random(map_id)
+    positions = _positions(map_id, 3, every=9)
+    assert len(positions) > 15
+    for state, seat, history in positions:
+        changed = _reshuffle_secrets(state, seat, rng)
+        # The change is invisible to the seat (so the test is fair) ...
+        assert public_view(changed) == public_view(state)
+        assert private_view(changed, seat) == private_view(state, seat)
+        assert changed.to_snapshot() != state.to_snapshot() or state.n_players == 1
+        # ... and so it changes nothing the players at any level choose.
+        for level in LEVELS:
+            for seed in (0, 5):
+                before = choose_action(level, state, seat, history=history, seed=seed)
+                after = choose_action(level, changed, seat, history=history, seed=seed)
+                assert before == after, (level, state.phase)
+
+
+def test_choice_is_reproducible_and_refuses_a_seat_with_nothing_to_decide() -> None:
+    positions = _positions("usa", 2, every=20)
+    state, seat, history = positions[5]
+    assert choose_action("hard", state, seat, history=history, seed=4) == choose_action(
+        "hard", state, seat, history=history, seed=4
+    )
+    idle = 1 - seat if state.phase == "turn" else None
+    if idle is not None:
+        with pytest.raises(IllegalAction):
+            choose_action("hard", state, idle)
+    with pytest.raises(ValueError, match="unknown level"):
+        choose_action("grandmaster", state, seat)
+
+
+# Strength ---------------------------------------------------------------------------------
+
+
+def test_levels_are_ordered_in_strength() -> None:
+    """A small seeded tournament (seats rotate): hard scores above normal above easy."""
+    summary = tournament("usa", ["hard", "normal", "easy"], games=24, seed=2)
+    levels = summary["levels"]
+    assert levels["hard"]["mean_score"] > levels["normal"]["mean_score"]
+    assert levels["normal"]["mean_score"] > levels["easy"]["mean_score"]
+    assert levels["hard"]["win_rate"] > levels["easy"]["win_rate"]
+
+
+# The tournament script --------------------------------------------------------------------
+
+
+class _AlwaysFirst:
+    """A player written elsewhere: takes the first legal option (keeps the first keep)."""
+
+    def choose(self, observation: Any) -> Any:
+        return observation.options[0]
+
+
+def first_option(seat: int) -> _AlwaysFirst:
+    return _AlwaysFirst()
+
+
+def test_tournament_prints_the_summary_and_seats_players_from_elsewhere(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        main(
+            [
+                "--map",
+                "usa",
+                "--seats",
+                f"hard,{__name__}:first_option",
+                "--games",
+                "2",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2
+    assert sum(summary["endings"].values()) == 2
+    assert set(summary["levels"]) == {"hard", f"{__name__}:first_option"}
+    for stats in summary["levels"].values():
+        assert set(stats) >= {
+            "win_rate",
+            "mean_score",
+            "tickets_completed",
+            "tickets_kept",
+            "decision_ms_median",
+            "decision_ms_max",
+        }
+    assert summary["winner_mean_score"] >= max(s["mean_score"] for s in summary["levels"].values())
+    with pytest.raises(ValueError, match="unknown player"):
+        load_factory("grandmaster")
