@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import handlers
+from bot import handlers, records
 from bot.commands import build_group
 from bot.components import Control, ControlId
 from bot.config import Settings
@@ -68,6 +68,9 @@ class TTRBot(discord.Client):
 
     async def on_control(self, interaction: discord.Interaction[Any], control: ControlId | None,
                          values: list[str]) -> None:
+        if control is not None and control.action in records.ACTIONS:
+            await handlers.guarded(interaction, records.on_control(interaction, control))
+            return
         await handlers.on_control(interaction, control, values)
 
     async def _on_command_error(self, interaction: discord.Interaction[Any],

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import components, handlers, presenters
+from bot import components, handlers, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
 from bot.service import Refusal, decisions, draft_round
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
@@ -306,4 +306,5 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await Responder(interaction).send(presenters.rules_text(map_id))
         await _guarded(interaction, run())
 
+    records.add_commands(group)
     return group

@@ -35,9 +35,10 @@ CUSTOM_ID = re.compile(
     r"ttr:(?P<game>[1-9][0-9]{0,17}):(?P<action>[a-z]{2,10})"
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
-NO_ARG = frozenset({"join", "leave", "start", "hand", "keep"})
+NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast"})
 VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline"})
 SLOTTED = frozenset({"up", "upt", "ups", "pick"})  # <slot or option>.<version or tag>
+NUMBERED = frozenset({"hpage", "rturn"})  # history page, replay turn (bot.records)
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
 # Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_CHOICES = 25
@@ -49,10 +50,13 @@ class ControlId:
     action: str
     version: int | None = None
     slot: int | None = None
+    number: int | None = None  # a page or turn to show (bot.records)
 
     def __str__(self) -> str:
         arg = ""
-        if self.slot is not None:
+        if self.number is not None:
+            arg = f":{self.number}"
+        elif self.slot is not None:
             arg = f":{self.slot}.{self.version}"
         elif self.version is not None:
             arg = f":{self.version}"
@@ -69,6 +73,8 @@ def parse_custom_id(custom_id: str) -> ControlId | None:
         return ControlId(game, action) if arg is None else None
     if action in VERSIONED:
         return ControlId(game, action, int(arg)) if arg and "." not in arg else None
+    if action in NUMBERED:
+        return ControlId(game, action, number=int(arg)) if arg and "." not in arg else None
     if action in SLOTTED and arg and "." in arg:
         slot, version = arg.split(".")
         return ControlId(game, action, int(version), int(slot))
@@ -256,3 +262,31 @@ def with_hand_button(game_id: int) -> discord.ui.View | None:
 
 def with_controls(controls: Sequence[Control]) -> discord.ui.View | None:
     return _frozen(*controls)
+
+
+def history_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
+    """Paging under a history page (1-based): first, previous, where, next, latest.
+    Each button names its page, so no two share a custom_id and a restart changes nothing."""
+    grey = discord.ButtonStyle.secondary
+    return _frozen(
+        _button(ControlId(game_id, "hfirst"), "First", style=grey, emoji="⏮",
+                disabled=page <= 1),
+        _button(ControlId(game_id, "hpage", number=page - 1), "Back", style=grey, emoji="◀",
+                disabled=page <= 1),
+        _button(ControlId(game_id, "hpage", number=page), f"{page} / {pages}", style=grey,
+                disabled=True),
+        _button(ControlId(game_id, "hpage", number=page + 1), "Next", style=grey, emoji="▶",
+                disabled=page >= pages),
+        _button(ControlId(game_id, "hlast"), "Latest", style=grey, emoji="⏭"),
+    )
+
+
+def replay_view(game_id: int, turn: int, last: int) -> discord.ui.View | None:
+    """The turns before and after a replayed board."""
+    grey = discord.ButtonStyle.secondary
+    return _frozen(
+        _button(ControlId(game_id, "rturn", number=turn - 1), f"Turn {turn - 1}", style=grey,
+                emoji="◀", disabled=turn <= 1),
+        _button(ControlId(game_id, "rturn", number=turn + 1), f"Turn {turn + 1}", style=grey,
+                emoji="▶", disabled=turn >= last),
+    )

@@ -211,6 +211,16 @@ def event_from_json(d: dict[str, Any]) -> Event:
     return cls(**fields)  # type: ignore[no-any-return]
 
 
+def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[str]:
+    """What the channel hears as a game begins (``state``: the new game)."""
+    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(names))
+    lines = [f"🚂 **{load_map(map_id).name}** begins! Seat order: {order}."]
+    if state.phase == "draft":  # the first draft is dealt at setup, without an event
+        lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
+            state.current, False, len(engine.private_view(state, 0).draft_packet))])
+    return lines
+
+
 # Maps whose every decision has its command or component here; the engine may know more.
 BOT_MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia", "world")
 
@@ -384,12 +394,7 @@ class GameService:
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
-            names = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(seats))
-            lines = [f"🚂 **{load_map(game.row.map_id).name}** begins! Seat order: {names}."]
-            if state.phase == "draft":  # the first draft is dealt at setup, without an event
-                lines += presenters.event_lines(game.row.map_id, game.names, [
-                    TicketDraftStarted(state.current, False, len(engine.private_view(
-                        state, 0).draft_packet))])
+            lines = opening_lines(game.row.map_id, game.names, state)
             update = await self._update(game, lines, dm_seats=range(len(seats)),
                                         board=state.phase not in presenters.SIMULTANEOUS)
             post_lock = await self._take_post_lock(game_id)

@@ -623,6 +623,17 @@ class Storage:
                              (now - INTERACTION_MEMORY_SECONDS,))
         return new
 
+    # -- records: listing games (bot.records) ----------------------------------------
+
+    async def guild_games(self, guild_id: int, *, limit: int) -> list[tuple[GameRow, float]]:
+        """A server's lobbies and running games first, then its latest other games, each
+        with when it last changed."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS}, updated_at FROM games WHERE guild_id = ? "
+            "ORDER BY status IN ('lobby', 'running') DESC, updated_at DESC, id DESC LIMIT ?",
+            (guild_id, limit))
+        return [(GameRow(*r[:-1]), float(r[-1])) for r in rows]  # type: ignore[arg-type]
+
     async def mark_posted(self, game_id: int, version: int) -> None:
         async with self._transaction() as db:
             await db.execute(
