@@ -306,5 +306,5 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await Responder(interaction).send(presenters.rules_text(map_id))
         await _guarded(interaction, run())
 
-    records.add_commands(group)
+    records.add_commands(group, map_choices)
     return group

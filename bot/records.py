@@ -1,10 +1,11 @@
-"""Past play on Discord: ``/ttr history``, ``/ttr replay``, ``/ttr games`` and the paging
-buttons under their answers.
+"""Past play on Discord: ``/ttr history``, ``/ttr replay``, ``/ttr games``, ``/ttr stats``,
+``/ttr leaderboard`` and the paging buttons under their answers.
 
 The buttons' custom_ids name the game and the page or turn they show
 (``ttr:<game>:hpage:<n>``, ``hfirst``, ``hlast``, ``rturn:<n>``, see
 ``bot.components``), so they keep working after a restart and need no state.
-Answers are ephemeral: an old board in the channel would read like the current one.
+History, replays and the games list answer only the asker: an old board in the channel
+would read like the current one. Statistics and the leaderboard are posted for all.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import components, history, record_texts
+from bot import components, history, record_texts, stats
 from bot.components import ControlId
 from bot.handlers import Responder, bot_of, guarded
 from bot.history import TurnLog
 from bot.service import Refusal, opening_lines
-from bot.storage import ActionRow, GameRow, Storage
+from bot.storage import ActionRow, GameRow, ResultRow, Storage
 from engine import GameConfig
 
 # Controls handled here (``bot.client`` routes their clicks).
@@ -108,11 +109,54 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
     storage = _storage(interaction)
     if interaction.guild_id is None:
         raise Refusal(record_texts.NO_GAMES)
+    await stats.sync(bot_of(interaction).service)
+    winners: dict[int, list[str]] = {}
+    for r in await storage.results(interaction.guild_id):
+        if r.rank == 1:
+            winners.setdefault(r.game_id, []).append(r.name)
     entries = []
     for row, when in await storage.guild_games(interaction.guild_id, limit=GAMES_LISTED):
         players = [s.name for s in await storage.seats(row.id)]
-        entries.append((row.id, row.map_id, row.status, row.channel_id, when, players, ""))
+        won = record_texts.won_by(winners[row.id]) if row.id in winners else ""
+        entries.append((row.id, row.map_id, row.status, row.channel_id, when, players, won))
     await Responder(interaction).send(record_texts.games_list(entries))
+
+
+async def _results(interaction: discord.Interaction[Any], map_id: str | None
+                   ) -> list[ResultRow]:
+    """This server's finished games' results (of one map), derived on demand."""
+    if interaction.guild_id is None:
+        raise Refusal(record_texts.NO_RESULTS.format(where=""))
+    await stats.sync(bot_of(interaction).service)
+    return await _storage(interaction).results(interaction.guild_id, map_id)
+
+
+async def show_stats(interaction: discord.Interaction[Any], member: discord.abc.User | None,
+                     map_id: str | None) -> None:
+    """A member's statistics, or (no member) the whole server's."""
+    results = await _results(interaction, map_id)
+    where = record_texts.where(map_id)
+    if member is not None:
+        results = [r for r in results if r.user_id == member.id]
+        summary = stats.summarize(results)
+        if summary is None:
+            raise Refusal(record_texts.NO_RESULTS_FOR.format(name=member.display_name,
+                                                              where=where))
+        title = f"{member.display_name}{where}"
+    else:
+        summary = stats.summarize(results)
+        if summary is None:
+            raise Refusal(record_texts.NO_RESULTS.format(where=where))
+        title = f"This server{where}"
+    await Responder(interaction, public=True).send(
+        record_texts.stats_text(title, summary, player=member is not None))
+
+
+async def show_leaderboard(interaction: discord.Interaction[Any], map_id: str | None) -> None:
+    rated = stats.ratings(await _results(interaction, map_id))
+    if not rated:
+        raise Refusal(record_texts.NO_RESULTS.format(where=record_texts.where(map_id)))
+    await Responder(interaction, public=True).send(record_texts.leaderboard_text(map_id, rated))
 
 
 async def on_control(interaction: discord.Interaction[Any], control: ControlId) -> None:
@@ -131,8 +175,9 @@ async def on_control(interaction: discord.Interaction[Any], control: ControlId) 
             raise Refusal("That control is not valid (any more).")
 
 
-def add_commands(group: app_commands.Group) -> None:
-    """``/ttr history``, ``/ttr replay`` and ``/ttr games``."""
+def add_commands(group: app_commands.Group,
+                 map_choices: list[app_commands.Choice[str]]) -> None:
+    """``/ttr history``, ``replay``, ``games``, ``stats`` and ``leaderboard``."""
 
     @group.command(name="history", description="The public log of a game, page by page")
     @app_commands.describe(game="A game number (see /ttr games); default: this channel's game")
@@ -150,3 +195,19 @@ def add_commands(group: app_commands.Group) -> None:
     @group.command(name="games", description="This server's running and recent games")
     async def games(interaction: discord.Interaction[Any]) -> None:
         await guarded(interaction, show_games(interaction))
+
+    @group.command(name="stats", description="A member's statistics, or this server's")
+    @app_commands.describe(member="Whose statistics (default: the whole server's)",
+                           map="Only games on this map")
+    @app_commands.choices(map=map_choices)
+    async def stats_command(interaction: discord.Interaction[Any],
+                            member: discord.User | None = None,
+                            map: app_commands.Choice[str] | None = None) -> None:
+        await guarded(interaction, show_stats(interaction, member, map.value if map else None))
+
+    @group.command(name="leaderboard", description="Ratings from this server's finished games")
+    @app_commands.describe(map="Only games on this map")
+    @app_commands.choices(map=map_choices)
+    async def leaderboard(interaction: discord.Interaction[Any],
+                          map: app_commands.Choice[str] | None = None) -> None:
+        await guarded(interaction, show_leaderboard(interaction, map.value if map else None))

@@ -15,7 +15,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -152,6 +152,25 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX interactions_age ON interactions (created_at);
     """,
+    """
+    -- Derived from finished games (bot.stats), never the source of truth: emptied and
+    -- refilled from the snapshots or the log whenever asked. One row per seat.
+    CREATE TABLE game_results (
+        game_id           INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat              INTEGER NOT NULL,
+        player            TEXT NOT NULL,  -- who is rated: 'user:<id>' or 'computer:<level>'
+        user_id           INTEGER,        -- the member; NULL for a computer player
+        name              TEXT NOT NULL,
+        score             INTEGER NOT NULL,
+        rank              INTEGER NOT NULL,
+        tickets_completed INTEGER NOT NULL,
+        tickets_failed    INTEGER NOT NULL,
+        longest_path      INTEGER NOT NULL,
+        routes            TEXT NOT NULL,  -- JSON list of the ids of the routes claimed
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX game_results_player ON game_results (player);
+    """,
 )
 
 
@@ -202,6 +221,25 @@ class HistoryRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's result in a finished game (the derived ``game_results`` table)."""
+
+    game_id: int
+    seat: int
+    player: str  # 'user:<id>' or 'computer:<level>'
+    user_id: int | None
+    name: str
+    score: int
+    rank: int
+    tickets_completed: int
+    tickets_failed: int
+    longest_path: int
+    routes: tuple[int, ...]
+    map_id: str = ""
+    finished_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class ActionRow:
     version: int
     seat: int
@@ -214,6 +252,13 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, map_id, max_players, host_id, config, version, "
     "posted_version"
 )
+
+
+def _result(r: Sequence[Any]) -> ResultRow:
+    return ResultRow(
+        game_id=r[0], seat=r[1], player=r[2], user_id=r[3], name=r[4], score=r[5], rank=r[6],
+        tickets_completed=r[7], tickets_failed=r[8], longest_path=r[9],
+        routes=tuple(json.loads(r[10])), map_id=r[11], finished_at=r[12])
 
 
 def _game(row: Sequence[object] | None) -> GameRow | None:
@@ -633,6 +678,38 @@ class Storage:
             "ORDER BY status IN ('lobby', 'running') DESC, updated_at DESC, id DESC LIMIT ?",
             (guild_id, limit))
         return [(GameRow(*r[:-1]), float(r[-1])) for r in rows]  # type: ignore[arg-type]
+
+    async def unscored_games(self) -> list[int]:
+        """Finished games whose results are not in ``game_results`` yet."""
+        rows = await self._all(
+            "SELECT id FROM games WHERE status = 'finished' AND NOT EXISTS "
+            "(SELECT 1 FROM game_results r WHERE r.game_id = games.id) ORDER BY id")
+        return [int(str(r[0])) for r in rows]
+
+    async def save_results(self, game_id: int, results: Sequence[ResultRow]) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM game_results WHERE game_id = ?", (game_id,))
+            await db.executemany(
+                "INSERT INTO game_results (game_id, seat, player, user_id, name, score, rank, "
+                "tickets_completed, tickets_failed, longest_path, routes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank,
+                  r.tickets_completed, r.tickets_failed, r.longest_path, json.dumps(r.routes))
+                 for r in results])
+
+    async def clear_results(self) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM game_results")
+
+    async def results(self, guild_id: int, map_id: str | None = None) -> list[ResultRow]:
+        """A server's finished games' results (of one map), in the order the games ended."""
+        rows = await self._all(
+            "SELECT r.game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank, "
+            "r.tickets_completed, r.tickets_failed, r.longest_path, r.routes, g.map_id, "
+            "g.updated_at FROM game_results r JOIN games g ON g.id = r.game_id "
+            "WHERE g.guild_id = ? AND g.status = 'finished' AND (? IS NULL OR g.map_id = ?) "
+            "ORDER BY g.updated_at, g.id, r.seat", (guild_id, map_id, map_id))
+        return [_result(r) for r in rows]
 
     async def mark_posted(self, game_id: int, version: int) -> None:
         async with self._transaction() as db:

@@ -29,6 +29,13 @@ EPHEMERAL = 64
 TIMESTAMP = "2024-05-01T12:00:00.000000+00:00"
 
 
+@dataclass(frozen=True)
+class Mention:
+    """A user option's value in ``FakeDiscord.slash`` (sent with its resolved member)."""
+
+    user_id: int
+
+
 @dataclass
 class Sent:
     """One message the bot sent or edited, as Discord would have stored it."""
@@ -403,6 +410,9 @@ class FakeDiscord:
         for name, value in values.items():
             if value is None:
                 continue
+            if isinstance(value, Mention):
+                out.append({"name": name, "type": 6, "value": str(value.user_id)})
+                continue
             kind = 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 3
             option: Payload = {"name": name, "type": kind, "value": value}
             if name == focused:
@@ -412,9 +422,17 @@ class FakeDiscord:
 
     def command_data(self, sub: str, options: dict[str, Any], focused: str | None = None,
                      group: str = "ttr") -> Payload:
-        return {"id": str(self.COMMAND_ID), "name": group, "type": 1,
-                "options": [{"type": 1, "name": sub,
-                             "options": self._options(options, focused)}]}
+        data: Payload = {"id": str(self.COMMAND_ID), "name": group, "type": 1,
+                         "options": [{"type": 1, "name": sub,
+                                      "options": self._options(options, focused)}]}
+        mentioned = [v.user_id for v in options.values() if isinstance(v, Mention)]
+        if mentioned:
+            data["resolved"] = {
+                "users": {str(u): self.user(u) for u in mentioned},
+                "members": {str(u): {"roles": [], "joined_at": TIMESTAMP, "deaf": False,
+                                     "mute": False, "flags": 0, "nick": None,
+                                     "permissions": "0"} for u in mentioned}}
+        return data
 
     async def slash(self, client: discord.Client, user_id: int, sub: str, *,
                     channel_id: int | None = None, **options: Any) -> Exchange:

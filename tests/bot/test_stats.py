@@ -1,0 +1,244 @@
+"""Statistics and ratings from seeded finished games: every figure is computed again here,
+independently, from the engine's final scores and openskill called directly."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from openskill.models import PlackettLuce
+
+import engine
+from bot import presenters, stats
+from bot.service import event_to_json
+from bot.storage import ResultRow, SeatRow, Storage
+from bot.testing import Mention
+from engine import GameConfig, GameState
+from engine.agents import random_action
+from maps import load_map
+
+GUILD = 1_100_000_000_000_000_003  # FakeDiscord.GUILD_ID
+OTHER_GUILD = 77
+
+
+async def seed_game(db_path, *, map_id: str, seats: list[tuple[int, str, str]], seed: int,
+                    guild: int = GUILD, channel: int = 5000, finish: bool = True
+                    ) -> tuple[int, GameState]:
+    """A game stored as the bot stores one, played by random legal moves (to the end unless
+    ``finish`` is false): seats are (user id, name, controller), a computer's id negative."""
+    store = await Storage.open(str(db_path), durable=False)
+    try:
+        (host, host_name, _), *others = seats
+        row = await store.create_game(guild_id=guild, channel_id=channel + seed, map_id=map_id,
+                                      max_players=len(seats), host_id=host, host_name=host_name)
+        for uid, name, controller in others:
+            await store.add_seat(row.id, uid, name, controller=controller)
+        config = GameConfig(map_id=map_id, players=[s[1] for s in seats], seed=seed)
+        state = engine.new_game(config)
+        await store.start_game(row.id, config=config.model_dump_json(), seats=[
+            SeatRow(i, *s) for i, s in enumerate(seats)], version=state.version,
+            state=json.dumps(state.to_snapshot()))
+        rng = random.Random(seed)
+        while state.phase != "game_over" and (finish or state.turn < 10):
+            seat = rng.choice(engine.waiting_for(state))
+            action = random_action(state, seat, rng)
+            before = state.version
+            events = engine.apply(state, seat, action)
+            await store.record_action(
+                row.id, seat=seat, action=engine.ACTION_ADAPTER.dump_json(action).decode(),
+                events=json.dumps([event_to_json(e) for e in events]), before=before,
+                after=state.version, state=json.dumps(state.to_snapshot()),
+                finished=state.phase == "game_over")
+    finally:
+        await store.close()
+    return row.id, state
+
+
+def expected_row(game_id: int, state: GameState, seat: int, player: str) -> dict:
+    """What one seat's results are, read straight from the engine's final scoring."""
+    view = engine.public_view(state)
+    (p,) = [p for p in view.final.players if p.seat == seat]
+    return {"game": game_id, "player": player, "map": state.config.map_id, "score": p.total,
+            "rank": p.rank, "done": sum(t.points > 0 for t in p.tickets),
+            "failed": sum(t.points < 0 for t in p.tickets), "path": p.longest_path,
+            "routes": [r for r, s in view.claimed.items() if s == seat]}
+
+
+@pytest.fixture
+async def seeded(table):
+    """Three finished games on this server (USA 2p, USA 3p with a computer, Nordic 2p), one
+    on another server, and one ended early; the members are Ana, Ben, Cy, Di (no games)."""
+    for name in ("Ana", "Ben", "Cy", "Di"):
+        table.users[name] = table.fake.add_user(name)
+    ana, ben, cy = table.users["Ana"], table.users["Ben"], table.users["Cy"]
+    games = [
+        ("usa", [(ana, "Ana", "human"), (ben, "Ben", "human")], 1),
+        ("usa", [(ben, "Ben", "human"), (-1, "Robo", "computer:hard"), (ana, "Ana", "human")], 2),
+        ("nordic", [(cy, "Cy", "human"), (ana, "Ana", "human")], 3),
+    ]
+    expected = []
+    for map_id, seats, seed in games:
+        game_id, state = await seed_game(table.db_path, map_id=map_id, seats=seats, seed=seed)
+        assert state.phase == "game_over"
+        for i, (uid, _, _) in enumerate(seats):
+            player = f"user:{uid}" if uid > 0 else "computer:hard"
+            expected.append(expected_row(game_id, state, i, player))
+    await seed_game(table.db_path, map_id="usa", seats=[(ana, "Ana", "human"),
+                    (ben, "Ben", "human")], seed=4, guild=OTHER_GUILD)
+    ended, _ = await seed_game(table.db_path, map_id="usa", seats=[
+        (ana, "Ana", "human"), (cy, "Cy", "human")], seed=5, finish=False)
+    store = await Storage.open(str(table.db_path))
+    try:
+        await store.end_game(ended, "ended", by_user=ana, detail={})
+    finally:
+        await store.close()
+    return table, expected
+
+
+def _expected_ratings(expected: list[dict]) -> dict[str, tuple[float, float]]:
+    model = PlackettLuce()
+    ratings: dict = {}
+    for game in sorted({e["game"] for e in expected}):
+        rows = [e for e in expected if e["game"] == game]
+        new = model.rate([[ratings.get(e["player"]) or model.rating()] for e in rows],
+                         ranks=[float(e["rank"]) for e in rows])
+        for e, (r,) in zip(rows, new, strict=True):
+            ratings[e["player"]] = r
+    return {p: (r.mu, r.sigma) for p, r in ratings.items()}
+
+
+async def test_stats_and_ratings_of_seeded_games(seeded):
+    table, expected = seeded
+    ana = table.users["Ana"]
+    mine = [e for e in expected if e["player"] == f"user:{ana}"]
+    scores = [e["score"] for e in mine]
+    best = max(mine, key=lambda e: (e["score"], -e["game"]))
+    longest = max(mine, key=lambda e: (e["path"], -e["game"]))
+    usa = [e for e in mine if e["map"] == "usa"]
+    nordic = [e for e in mine if e["map"] == "nordic"]
+    ex = await table.slash("Ben", "stats", member=Mention(ana))
+    assert not ex.reply.ephemeral
+    text = ex.text
+    wins = sum(e["rank"] == 1 for e in mine)
+    assert f"Games: 3 played, {wins} won" in text
+    assert (f"{load_map('nordic').name} 1/{sum(e['rank'] == 1 for e in nordic)} won · "
+            f"USA {len(usa)}/{sum(e['rank'] == 1 for e in usa)} won") in text
+    assert f"average {sum(scores) / 3:.1f}, best {best['score']} (game #{best['game']})" in text
+    done = sum(e["done"] for e in mine)
+    failed = sum(e["failed"] for e in mine)
+    assert f"Tickets: {done} completed, {failed} failed" in text
+    assert f"Longest path: {longest['path']} (game #{longest['game']})" in text
+    claimed = Counter((e["map"], r) for e in mine for r in e["routes"])
+    top = sorted(claimed.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+    routes = " · ".join(f"{presenters.route_label(m, r)} [{load_map(m).name}] ×{n}"
+                        for (m, r), n in top)
+    assert f"Most claimed routes: {routes}" in text
+
+    # One map only.
+    ex = await table.slash("Ben", "stats", member=Mention(ana), map="nordic")
+    assert "Games: 1 played" in ex.text and f"average {nordic[0]['score']:.1f}" in ex.text
+
+    # The whole server: three games, every seat's tickets; nothing from the other server or
+    # the game ended early.
+    ex = await table.slash("Ben", "stats")
+    assert f"Games: 3 finished — {load_map('nordic').name} 1 · USA 2" in ex.text
+    everyone = sum(e["score"] for e in expected) / len(expected)
+    assert f"average {everyone:.1f}" in ex.text
+    assert (f"Tickets: {sum(e['done'] for e in expected)} completed, "
+            f"{sum(e['failed'] for e in expected)} failed") in ex.text
+
+    # Ratings: openskill over the three games in the order they ended.
+    want = _expected_ratings(expected)
+    service = table.bot.service
+    got = {r.player: (r.mu, r.sigma) for r in stats.ratings(
+        await service.storage.results(GUILD))}
+    assert got == want
+    ex = await table.slash("Cy", "leaderboard")
+    order = sorted(want, key=lambda p: -(want[p][0] - 3 * want[p][1]))
+    lines = ex.text.splitlines()[1:]
+    assert len(lines) == len(order) == 4
+    for i, (player, line) in enumerate(zip(order, lines, strict=True), start=1):
+        mu, sigma = want[player]
+        assert line.startswith(f"{i}. **")
+        assert f" {mu - 3 * sigma:.1f} (μ {mu:.1f} ± {sigma:.1f})" in line
+        if player == "computer:hard":
+            assert "**Computer (hard) 🤖**" in line and "1 game," in line
+    ex = await table.slash("Cy", "leaderboard", map="nordic")
+    assert len(ex.text.splitlines()) == 3 and "Computer" not in ex.text
+
+    # The derived results can be thrown away and derived again, with the same figures.
+    before = await service.storage.results(GUILD)
+    assert await stats.rebuild(service) == 4  # both servers' finished games
+    assert await service.storage.results(GUILD) == before
+
+    # /ttr games says who won the finished ones.
+    ex = await table.slash("Ana", "games")
+    winners = [e for e in expected if e["rank"] == 1 and e["game"] == expected[0]["game"]]
+    names = {f"user:{table.users[n]}": n for n in ("Ana", "Ben", "Cy")}
+    assert f"won by {', '.join(names[w['player']] for w in winners)}" in ex.text
+    assert "ended early" in ex.text
+
+
+async def test_stats_refusals(seeded):
+    table, _ = seeded
+    ex = await table.slash("Ana", "stats", member=Mention(table.users["Di"]))
+    assert ex.reply.ephemeral and "Di has no finished games on this server yet" in ex.text
+    ex = await table.slash("Ana", "stats", member=Mention(table.users["Cy"]), map="usa")
+    assert "Cy has no finished games on this server on USA yet" in ex.text
+    ex = await table.slash("Ana", "leaderboard", map="europe")
+    assert "No finished games on this server on Europe yet" in ex.text
+
+
+async def test_nothing_finished_yet(table):
+    table.users["Ana"] = table.fake.add_user("Ana")
+    ex = await table.slash("Ana", "stats")
+    assert "No finished games on this server yet" in ex.text
+    ex = await table.slash("Ana", "leaderboard")
+    assert "No finished games on this server yet" in ex.text
+
+
+def _row(game: int, seat: int, player: str, score: int, rank: int, **extra) -> ResultRow:
+    fields = {"tickets_completed": 0, "tickets_failed": 0, "longest_path": 0, "routes": (),
+              "map_id": "usa", "user_id": None, "name": player} | extra
+    return ResultRow(game_id=game, seat=seat, player=player, score=score, rank=rank, **fields)
+
+
+def test_ratings_by_hand():
+    """Ties share a place; a computer level with two seats in a game is rated once, on its
+    best-placed seat; a game left with one rated player changes nothing."""
+    rows = [
+        _row(1, 0, "user:1", 90, 1), _row(1, 1, "user:2", 90, 1), _row(1, 2, "user:3", 40, 3),
+        _row(2, 0, "computer:easy", 70, 2), _row(2, 1, "user:1", 80, 1),
+        _row(2, 2, "computer:easy", 60, 3),
+        _row(3, 0, "computer:easy", 10, 1), _row(3, 1, "computer:easy", 5, 2),
+    ]
+    model = PlackettLuce()
+    a, b, c = (model.rating() for _ in range(3))
+    [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1.0, 1.0, 3.0])
+    [[e], [a]] = model.rate([[model.rating()], [a]], ranks=[2.0, 1.0])
+    got = {r.player: (r.mu, r.sigma, r.games, r.wins) for r in stats.ratings(rows)}
+    assert got == {"user:1": (a.mu, a.sigma, 2, 2), "user:2": (b.mu, b.sigma, 1, 1),
+                   "user:3": (c.mu, c.sigma, 1, 0), "computer:easy": (e.mu, e.sigma, 1, 0)}
+    assert [r.player for r in stats.ratings(rows)] == sorted(
+        got, key=lambda p: -(got[p][0] - 3 * got[p][1]))
+
+
+def test_summary_by_hand():
+    rows = [
+        _row(1, 0, "user:1", 50, 2, tickets_completed=2, tickets_failed=1, longest_path=9,
+             routes=(3, 4)),
+        _row(2, 1, "user:1", 71, 1, tickets_completed=3, tickets_failed=0, longest_path=12,
+             routes=(4, 5), map_id="europe"),
+        _row(3, 0, "user:1", 71, 1, tickets_completed=1, tickets_failed=2, longest_path=12,
+             routes=(4,)),
+    ]
+    s = stats.summarize(rows)
+    assert s is not None
+    assert (s.games, s.wins, s.per_map) == (3, 2, {"europe": (1, 1), "usa": (2, 1)})
+    assert s.average == 64.0 and (s.best.score, s.best.game_id) == (71, 2)
+    assert (s.tickets_completed, s.tickets_failed) == (6, 3)
+    assert (s.longest.longest_path, s.longest.game_id) == (12, 2)
+    assert s.routes == [("usa", 4, 2), ("europe", 4, 1), ("europe", 5, 1)]
+    assert stats.summarize([]) is None
