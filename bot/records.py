@@ -109,7 +109,8 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
     storage = _storage(interaction)
     if interaction.guild_id is None:
         raise Refusal(record_texts.NO_GAMES)
-    await stats.sync(bot_of(interaction).service)
+    responder = Responder(interaction)
+    await _synced(interaction, responder)
     winners: dict[int, list[str]] = {}
     for r in await storage.results(interaction.guild_id):
         if r.rank == 1:
@@ -119,22 +120,33 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
         players = [s.name for s in await storage.seats(row.id)]
         won = record_texts.won_by(winners[row.id]) if row.id in winners else ""
         entries.append((row.id, row.map_id, row.status, row.channel_id, when, players, won))
-    await Responder(interaction).send(record_texts.games_list(entries))
+    await responder.send(record_texts.games_list(entries))
 
 
-async def _results(interaction: discord.Interaction[Any], map_id: str | None
-                   ) -> list[ResultRow]:
+async def _synced(interaction: discord.Interaction[Any], responder: Responder) -> None:
+    """Derive the results of games finished since the last look."""
+    service = bot_of(interaction).service
+    if await service.storage.unscored_games():
+        # Many at once (a new database, a rebuild) take a while. (A refusal after this
+        # public defer is public too: rare, and it tells nothing private.)
+        await responder.defer()
+        await stats.sync(service)
+
+
+async def _results(interaction: discord.Interaction[Any], responder: Responder,
+                   map_id: str | None) -> list[ResultRow]:
     """This server's finished games' results (of one map), derived on demand."""
     if interaction.guild_id is None:
         raise Refusal(record_texts.NO_RESULTS.format(where=""))
-    await stats.sync(bot_of(interaction).service)
+    await _synced(interaction, responder)
     return await _storage(interaction).results(interaction.guild_id, map_id)
 
 
 async def show_stats(interaction: discord.Interaction[Any], member: discord.abc.User | None,
                      map_id: str | None) -> None:
     """A member's statistics, or (no member) the whole server's."""
-    results = await _results(interaction, map_id)
+    responder = Responder(interaction, public=True)
+    results = await _results(interaction, responder, map_id)
     where = record_texts.where(map_id)
     if member is not None:
         results = [r for r in results if r.user_id == member.id]
@@ -148,15 +160,15 @@ async def show_stats(interaction: discord.Interaction[Any], member: discord.abc.
         if summary is None:
             raise Refusal(record_texts.NO_RESULTS.format(where=where))
         title = f"This server{where}"
-    await Responder(interaction, public=True).send(
-        record_texts.stats_text(title, summary, player=member is not None))
+    await responder.send(record_texts.stats_text(title, summary, player=member is not None))
 
 
 async def show_leaderboard(interaction: discord.Interaction[Any], map_id: str | None) -> None:
-    rated = stats.ratings(await _results(interaction, map_id))
+    responder = Responder(interaction, public=True)
+    rated = stats.ratings(await _results(interaction, responder, map_id))
     if not rated:
         raise Refusal(record_texts.NO_RESULTS.format(where=record_texts.where(map_id)))
-    await Responder(interaction, public=True).send(record_texts.leaderboard_text(map_id, rated))
+    await responder.send(record_texts.leaderboard_text(map_id, rated))
 
 
 async def on_control(interaction: discord.Interaction[Any], control: ControlId) -> None:

@@ -98,6 +98,10 @@ async def test_history_and_replay_of_a_finished_game_match_the_channel(table):
     assert table.fake.message(message.id).content == texts[0]
     await table.click("Ben", message, label="Latest")
     assert table.fake.message(message.id).content == texts[-1]
+    await table.click("Ben", message, label="Back")
+    assert table.fake.message(message.id).content == texts[-2]
+    shown = table.fake.message(message.id)
+    assert shown.control(label=f"{len(texts) - 1} / {len(texts)}")["disabled"]
 
     ex = await table.slash("Ana", "games")
     assert ex.reply.ephemeral

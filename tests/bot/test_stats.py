@@ -183,6 +183,8 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
 
 async def test_stats_refusals(seeded):
     table, _ = seeded
+    ex = await table.slash("Ana", "leaderboard")  # derives the results: the answer waits
+    assert ex.callback_types == [5] and "Leaderboard" in ex.text
     ex = await table.slash("Ana", "stats", member=Mention(table.users["Di"]))
     assert ex.reply.ephemeral and "Di has no finished games on this server yet" in ex.text
     ex = await table.slash("Ana", "stats", member=Mention(table.users["Cy"]), map="usa")
