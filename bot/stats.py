@@ -12,11 +12,17 @@ allowed), played through the games in the order they ended. A seat a member
 holds is rated as that member; a seat without a member as its computer player's
 level ('computer:hard'). If one computer level plays several seats of a game,
 only its best-placed seat is rated in that game.
+
+``python -m bot.stats [--db PATH]`` rebuilds the derived table of a database (by default
+``TTR_DB_PATH``), with the bot running or stopped.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +31,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 import engine
 from bot.service import GameService
-from bot.storage import ResultRow, SeatRow
+from bot.storage import ResultRow, SeatRow, Storage
 from engine import PublicView
 
 log = logging.getLogger(__name__)
@@ -171,3 +177,26 @@ def ratings(results: Sequence[ResultRow]) -> list[Rated]:
     out = [Rated(p, names[p], rating.mu, rating.sigma, games[p], wins[p])
            for p, rating in current.items()]
     return sorted(out, key=lambda x: (-x.ordinal, -x.games, x.name))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.stats",
+        description="Derive the statistics of every finished game again.")
+    parser.add_argument("--db", default=os.environ.get("TTR_DB_PATH") or "./ttr.sqlite3",
+                        help="the bot's SQLite database (default: TTR_DB_PATH or ./ttr.sqlite3)")
+    args = parser.parse_args(argv)
+
+    async def run() -> int:
+        storage = await Storage.open(args.db)
+        try:
+            return await rebuild(GameService(storage))
+        finally:
+            await storage.close()
+
+    print(f"derived the results of {asyncio.run(run())} finished games in {args.db}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -3,6 +3,7 @@ independently, from the engine's final scores and openskill called directly."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections import Counter
@@ -171,6 +172,12 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     # The derived results can be thrown away and derived again, with the same figures.
     before = await service.storage.results(GUILD)
     assert await stats.rebuild(service) == 4  # both servers' finished games
+    assert await service.storage.results(GUILD) == before
+
+    # The same from the command line, on the database file.
+    await service.storage.clear_results()
+    assert await service.storage.results(GUILD) == []
+    assert await asyncio.to_thread(stats.main, ["--db", str(table.db_path)]) == 0
     assert await service.storage.results(GUILD) == before
 
     # /ttr games says who won the finished ones.
