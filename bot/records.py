@@ -111,12 +111,10 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
         raise Refusal(record_texts.NO_GAMES)
     responder = Responder(interaction)
     await _synced(interaction, responder)
-    winners: dict[int, list[str]] = {}
-    for r in await storage.results(interaction.guild_id):
-        if r.rank == 1:
-            winners.setdefault(r.game_id, []).append(r.name)
+    listed = await storage.guild_games(interaction.guild_id, limit=GAMES_LISTED)
+    winners = await storage.winners([row.id for row, _ in listed])
     entries = []
-    for row, when in await storage.guild_games(interaction.guild_id, limit=GAMES_LISTED):
+    for row, when in listed:
         players = [s.name for s in await storage.seats(row.id)]
         won = record_texts.won_by(winners[row.id]) if row.id in winners else ""
         entries.append((row.id, row.map_id, row.status, row.channel_id, when, players, won))

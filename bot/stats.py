@@ -40,10 +40,11 @@ TOP_ROUTES = 3
 
 
 def player_key(seat: SeatRow) -> tuple[str, int | None]:
-    """Who a seat's result belongs to: ('user:<id>', id) or ('computer:<level>', None)."""
+    """Who a seat's result belongs to: ('user:<id>', id), or for a seat without a member
+    ('computer:<level>', None), 'computer:auto' if only the automatic move played it."""
     if seat.user_id > 0:
         return f"user:{seat.user_id}", seat.user_id
-    level = seat.controller.partition(":")[2] or "normal"
+    level = seat.controller.partition(":")[2] or seat.controller
     return f"computer:{level}", None
 
 

@@ -697,6 +697,17 @@ class Storage:
                   r.tickets_completed, r.tickets_failed, r.longest_path, json.dumps(r.routes))
                  for r in results])
 
+    async def winners(self, game_ids: Sequence[int]) -> dict[int, list[str]]:
+        """The names of the winners of those of ``game_ids`` with derived results."""
+        marks = ", ".join("?" * len(game_ids))
+        rows = await self._all(
+            f"SELECT game_id, name FROM game_results WHERE rank = 1 AND game_id IN ({marks}) "
+            "ORDER BY game_id, seat", tuple(game_ids))
+        out: dict[int, list[str]] = {}
+        for game_id, name in rows:
+            out.setdefault(int(str(game_id)), []).append(str(name))
+        return out
+
     async def clear_results(self) -> None:
         async with self._transaction() as db:
             await db.execute("DELETE FROM game_results")

@@ -251,3 +251,10 @@ def test_summary_by_hand():
     assert (s.longest.longest_path, s.longest.game_id) == (12, 2)
     assert s.routes == [("usa", 4, 2), ("europe", 4, 1), ("europe", 5, 1)]
     assert stats.summarize([]) is None
+
+
+def test_who_a_seat_is_rated_as():
+    assert stats.player_key(SeatRow(0, 42, "Ana", "human")) == ("user:42", 42)
+    assert stats.player_key(SeatRow(0, 42, "Ana", "computer:hard")) == ("user:42", 42)
+    assert stats.player_key(SeatRow(1, -2, "Robo", "computer:easy")) == ("computer:easy", None)
+    assert stats.player_key(SeatRow(1, -2, "Left", "auto")) == ("computer:auto", None)
