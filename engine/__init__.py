@@ -27,8 +27,9 @@ from engine.actions import (
 )
 from engine.agents import safe_action
 from engine.errors import IllegalAction
-from engine.game import apply, legal_actions, new_game, replay, waiting_for
+from engine.game import apply, legal_actions, new_game, replay
 from engine.state import GameConfig, GameState
+from engine.turns import waiting_for
 from engine.views import PrivateView, PublicView, private_view, public_view
 
 __all__ = [

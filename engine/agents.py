@@ -23,9 +23,10 @@ from engine.actions import (
 )
 from engine.cards import LOCO, names_from_counts
 from engine.errors import IllegalAction
-from engine.game import claim_problem, legal_actions, tickets_closed
+from engine.game import legal_actions
 from engine.modules.stations import station_cost
 from engine.state import GameState
+from engine.turns import claim_problem, tickets_closed
 
 ROUTE_SAMPLES = 10
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from engine import payment
@@ -27,7 +28,6 @@ from engine.cards import (
     CARD_NAMES,
     LOCO,
     N_CARDS,
-    SPECIAL,
     counts_from_names,
     describe_cards,
     names_from_counts,
@@ -35,21 +35,29 @@ from engine.cards import (
 from engine.errors import IllegalAction
 from engine.events import (
     CardDrawn,
-    DeckReshuffled,
     Event,
-    GameEnded,
-    LastRound,
-    MarketReset,
     RouteClaimed,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
     TunnelRevealed,
-    TurnSkipped,
-    TurnStarted,
 )
-from engine.hooks import Handler, RuleModule
+from engine.hooks import Handler, rule_modules
+from engine.modules import modules_for  # importing engine.modules registers the modules
 from engine.state import GameConfig, GameState, TunnelPending
+from engine.turns import (
+    cards_left,
+    chosen_tickets,
+    claim_problem,
+    draw_card,
+    end_turn,
+    first_turn,
+    refill_market,
+    require_turn,
+    spend,
+    tickets_closed,
+    waiting_for,
+)
 
 TUNNEL_REVEAL = 3
 
@@ -79,7 +87,7 @@ def new_game(config: GameConfig) -> GameState:
     for hand in state.hands:
         for _ in range(rules.starting_cards):
             hand[deck.pop()] += 1
-    _refill_market(state, 0, [])
+    refill_market(state, 0, [])
     board = state.board
     regular = [t for t in range(len(board.t_ids)) if not board.t_long[t]]
     longs = [t for t in range(len(board.t_ids)) if board.t_long[t]]
@@ -118,119 +126,11 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     return events
 
 
-def waiting_for(state: GameState) -> list[int]:
-    """Seats that must act now."""
-    if state.phase == "game_over":
-        return []
-    if state.phase == "choose_initial_tickets":
-        return [s for s in range(state.n_players) if state.offered[s]]
-    for module in rule_modules(state):
-        if state.phase in module.phases:
-            return module.waiting_for(state)
-    return [state.current]
-
-
-def simultaneous(state: GameState) -> bool:
-    """Whether the phase is a decision everyone takes at once (so nobody is 'current')."""
-    if state.phase == "choose_initial_tickets":
-        return True
-    return any(state.phase in m.simultaneous_phases for m in rule_modules(state))
-
-
-def spend(state: GameState, seat: int, pay: Sequence[int]) -> None:
-    """Take ``pay`` out of ``seat``'s hand, or refuse naming the cards that are missing."""
-    hand = state.hands[seat]
-    missing = payment.missing_cards(pay, hand)
-    if missing:
-        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
-    for c, n in enumerate(pay):
-        hand[c] -= n
-
-
-def player_name(state: GameState, seat: int) -> str:
-    return state.config.players[seat]
-
-
-def require_turn(state: GameState, seat: int, *phases: str) -> None:
-    """Raise unless it is ``seat``'s turn and the game is in one of ``phases``."""
-    phase = state.phase
-    if phase == "choose_initial_tickets":
-        raise IllegalAction("Everyone is still choosing their first destination tickets.")
-    if seat != state.current:
-        raise IllegalAction(f"It is {player_name(state, seat=state.current)}'s turn, not yours.")
-    if phase in phases:
-        return
-    for module in rule_modules(state):
-        if phase in module.phases:
-            raise IllegalAction(module.phases[phase])
-    raise IllegalAction(
-        {
-            "second_draw": "Finish your draw first: take a second card from the market "
-            "or the deck.",
-            "choose_tickets": "Choose which of your new destination tickets to keep first.",
-            "tunnel": "Pay the tunnel's extra cards or decline it first.",
-            "turn": "You cannot do that now: choose an action for your turn.",
-        }.get(phase, "You cannot do that now.")
-    )
-
-
 # Cards ------------------------------------------------------------------------------------
 
 
-def draw_top(
-    state: GameState, deck: list[int], discards: list[int], seat: int, events: list[Event]
-) -> int:
-    """Top card of ``deck``, shuffling ``discards`` into it when it is empty; -1 if none."""
-    if not deck:
-        if not discards:
-            return -1
-        deck.extend(discards)
-        discards.clear()
-        state.rng.shuffle(deck)
-        events.append(DeckReshuffled(seat, len(deck)))
-    return deck.pop()
-
-
-def _draw_card(state: GameState, seat: int, events: list[Event]) -> int:
-    """Top card of the train deck; a map's special card is placed and replaced."""
-    card = draw_top(state, state.deck, state.discards, seat, events)
-    if card >= SPECIAL:  # a map's special card (Iberia's festivals): its module places it
-        for module in rule_modules(state):
-            module.on_special_card(state, seat, card, events)
-        return _draw_card(state, seat, events)
-    return card
-
-
-def _refill_market(state: GameState, seat: int, events: list[Event]) -> None:
-    for module in rule_modules(state):
-        if module.refill_market(state, seat, events):
-            return
-    market = state.market
-    for i, card in enumerate(market):
-        if card == -1:
-            market[i] = _draw_card(state, seat, events)
-    limit = state.board.rules.market_reset_locomotives
-    if limit is None:
-        return
-    while market.count(LOCO) >= limit:
-        available = len(state.deck) + len(state.discards) + len(market)
-        non_locos = (
-            available - state.deck.count(LOCO) - state.discards.count(LOCO) - market.count(LOCO)
-        )
-        if non_locos < len(market) - limit + 1 or available < len(market):
-            return  # no deal could ever show fewer locomotives: leave the market as it is
-        state.discards.extend(c for c in market if c != -1)
-        for i in range(len(market)):
-            market[i] = _draw_card(state, seat, events)
-        events.append(MarketReset(seat))
-
-
-def _cards_left(state: GameState) -> bool:
-    return bool(state.deck or state.discards)
-
-
 def _second_draw_possible(state: GameState) -> bool:
-    if _cards_left(state):
+    if cards_left(state):
         return True
     counts_two = state.board.rules.face_up_locomotive_counts_two
     return any(c != -1 and not (counts_two and c == LOCO) for c in state.market)
@@ -248,12 +148,12 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     require_turn(state, seat, "turn", "second_draw")
     if action.deck != "train":
         raise IllegalAction("This map has only the train deck.")
-    if not _cards_left(state):
+    if not cards_left(state):
         raise IllegalAction(
             "The deck and the discard pile are empty: take a face-up card or do something else."
         )
     events: list[Event] = []
-    card = _draw_card(state, seat, events)
+    card = draw_card(state, seat, events)
     state.hands[seat][card] += 1
     events.append(CardDrawn(seat, None, None))
     if state.phase == "turn":
@@ -280,24 +180,13 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     state.hands[seat][card] += 1
     events.append(CardDrawn(seat, CARD_NAMES[card], slot))
     state.market[slot] = -1
-    _refill_market(state, seat, events)
+    refill_market(state, seat, events)
     if state.phase == "turn" and not counts_two:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
 
 # Tickets ----------------------------------------------------------------------------------
-
-
-def tickets_closed(state: GameState) -> str | None:
-    """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
-    if not state.ticket_deck:
-        return "There are no destination tickets left to draw."
-    for module in rule_modules(state):
-        why = module.tickets_closed(state)
-        if why:
-            return why
-    return None
 
 
 def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -312,36 +201,6 @@ def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     state.keep_min[seat] = min(rules.keep_min, len(offer))
     state.phase = "choose_tickets"
     return [TicketsDrawn(seat, len(offer))]
-
-
-def chosen_tickets(
-    state: GameState, seat: int, action: KeepTickets, keep_max: int | None = None
-) -> tuple[list[int], list[int]]:
-    """Check a choice among ``seat``'s offered tickets; (kept, returned) ticket indexes."""
-    offer = state.offered[seat]
-    if not offer:
-        raise IllegalAction("You have already chosen your destination tickets.")
-    board = state.board
-    keep: list[int] = []
-    for ticket_id in action.tickets:
-        t = board.t_index.get(ticket_id, -1)
-        if t not in offer:
-            raise IllegalAction(f"Ticket {ticket_id} is not one of the tickets offered to you.")
-        if t in keep:
-            raise IllegalAction(f"You chose ticket {board.ticket_name(t)} twice.")
-        keep.append(t)
-    need = state.keep_min[seat]
-    if keep_max is not None and not need <= len(keep) <= keep_max:
-        exactly = f"exactly {need}" if need == keep_max else f"{need} to {keep_max}"
-        raise IllegalAction(f"Keep {exactly} of your {len(offer)} tickets; you chose {len(keep)}.")
-    if len(keep) < need:
-        raise IllegalAction(
-            f"Keep at least {need} of your {len(offer)} tickets; you chose {len(keep)}."
-        )
-    state.tickets[seat].extend(t for t in offer if t in keep)
-    state.offered[seat] = []
-    state.keep_min[seat] = 0
-    return keep, [t for t in offer if t not in keep]
 
 
 def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -366,15 +225,6 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     return events
 
 
-def first_turn(state: GameState, events: list[Event]) -> list[Event]:
-    """Setup is over: the first player starts."""
-    state.phase = "turn"
-    state.turn = 1
-    events.append(TurnStarted(state.current, state.turn))
-    skip_stuck(state, events)
-    return events
-
-
 # Routes -----------------------------------------------------------------------------------
 
 
@@ -383,46 +233,6 @@ def _route_index(state: GameState, route_id: int) -> int:
     if r is None:
         raise IllegalAction(f"There is no route {route_id} on this map.")
     return r
-
-
-def _double_closed(state: GameState, seat: int, r: int) -> str | None:
-    """Why the double-route rule forbids ``seat`` to claim ``r``, or None."""
-    twin = state.board.r_twin[r]
-    if twin < 0 or state.owner[twin] < 0:
-        return None
-    name = state.board.route_name(r)
-    if state.owner[twin] == seat:
-        return f"You already own the other track of {name}; nobody may claim both."
-    need = state.board.rules.double_routes_min_players
-    if state.n_players < need:
-        return (
-            f"The other track of {name} is taken, and with fewer than {need} players "
-            f"only one track of a double route is used."
-        )
-    return None
-
-
-def route_taken(state: GameState, seat: int, r: int) -> str | None:
-    """Why route ``r`` is not open to ``seat``: claimed, or the other track of a double."""
-    owner = state.owner[r]
-    if owner >= 0:
-        who = "you" if owner == seat else player_name(state, owner)
-        return f"{state.board.route_name(r)} is already claimed by {who}."
-    return _double_closed(state, seat, r)
-
-
-def claim_problem(state: GameState, seat: int, r: int) -> str | None:
-    """Why ``seat`` cannot claim route ``r`` at all now (cards aside), or None."""
-    board = state.board
-    taken = route_taken(state, seat, r)
-    if taken:
-        return taken
-    if state.trains[seat] < board.r_len[r]:
-        return (
-            f"{board.route_name(r)} needs {board.r_len[r]} trains; "
-            f"you have {state.trains[seat]} left."
-        )
-    return None
 
 
 def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -451,7 +261,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     if not board.r_tunnel[r]:
         state.discards.extend(c for c, n in enumerate(pay) for _ in range(n))
         return _complete_claim(state, seat, r, pay, events)
-    revealed = [c for _ in range(TUNNEL_REVEAL) if (c := _draw_card(state, seat, events)) != -1]
+    revealed = [c for _ in range(TUNNEL_REVEAL) if (c := draw_card(state, seat, events)) != -1]
     extra = sum(1 for c in revealed if c == LOCO or (c == colour and colour != LOCO))
     events.append(
         TunnelRevealed(seat, board.route_ids[r], tuple(CARD_NAMES[c] for c in revealed), extra)
@@ -536,82 +346,6 @@ def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
     return _decline_tunnel_now(state, state.tunnel, [])
 
 
-# Turn order and the end -------------------------------------------------------------------
-
-
-def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> list[Event]:
-    seat, n = state.current, state.n_players
-    rules = state.board.rules
-    if not skipped:
-        state.skips = 0
-    if state.turns_left > 0:
-        state.turns_left -= 1
-    elif state.turns_left < 0 and state.trains[seat] <= rules.end_trigger_pieces:
-        state.turns_left = n * rules.final_turns
-        events.append(LastRound(seat, state.turns_left))
-    if state.turns_left == 0:
-        _game_over(state, "trains", events)
-        return events
-    if -1 in state.market and _cards_left(state):
-        # Cards spent since the market ran short fill its empty slots again.
-        _refill_market(state, seat, events)
-    for module in rule_modules(state):
-        if module.interrupts_turn_order(state, events):
-            return events  # the module calls next_turn when its interlude is over
-    return next_turn(state, events)
-
-
-def next_turn(state: GameState, events: list[Event]) -> list[Event]:
-    """Hand the turn to the next seat (passing those who cannot act)."""
-    state.current = (state.current + 1) % state.n_players
-    state.turn += 1
-    state.phase = "turn"
-    events.append(TurnStarted(state.current, state.turn))
-    skip_stuck(state, events)
-    return events
-
-
-def skip_stuck(state: GameState, events: list[Event]) -> None:
-    """Pass the turn of a player with no legal action; a full round of passes ends the game."""
-    if can_act(state, state.current):
-        return
-    state.skips += 1
-    events.append(TurnSkipped(state.current))
-    if state.skips >= state.n_players:
-        _game_over(state, "stalled", events)
-        return
-    end_turn(state, events, skipped=True)
-
-
-def _game_over(state: GameState, reason: str, events: list[Event]) -> None:
-    from engine.scoring import final_scores  # scoring imports views, which import this module
-
-    state.phase = "game_over"
-    state.reason = reason
-    for module in rule_modules(state):
-        module.on_game_over(state)
-    final = final_scores(state)
-    events.append(GameEnded(state.current, reason, tuple(final.winners)))
-
-
-def can_act(state: GameState, seat: int) -> bool:
-    """Whether ``seat`` has any legal action at the start of a turn."""
-    if _cards_left(state) or any(c != -1 for c in state.market):
-        return True
-    if tickets_closed(state) is None:
-        return True
-    modules = rule_modules(state)
-    if any(m.can_act(state, seat) for m in modules):
-        return True
-    if any(m.replaces_turn_actions for m in modules):
-        return False
-    hand = state.hands[seat]
-    return any(
-        claim_problem(state, seat, r) is None and payment.cheapest_claims(state.board, r, hand)
-        for r in range(len(state.owner))
-    )
-
-
 # Legal actions ----------------------------------------------------------------------------
 
 
@@ -646,7 +380,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             for i, c in enumerate(state.market)
             if c != -1 and not (phase == "second_draw" and counts_two and c == LOCO)
         ]
-        if _cards_left(state):
+        if cards_left(state):
             actions.append(DrawBlind())
     if phase == "second_draw":
         return actions
@@ -667,8 +401,6 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def _keep_choices(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
-    from itertools import combinations
-
     yield from combinations(offer, keep_min)
     if len(offer) > keep_min:
         yield tuple(offer)
@@ -696,23 +428,8 @@ _HANDLERS: dict[type[Any], Handler] = {
 }
 
 
-_MODULES: dict[str, tuple[RuleModule, ...]] = {}  # map id -> its rule modules
-
-
-def rule_modules(state: GameState) -> tuple[RuleModule, ...]:
-    modules = _MODULES.get(state.board.map.id)
-    if modules is None:
-        from engine.modules import modules_for  # modules build on this module's primitives
-
-        board = state.board
-        modules = _MODULES[board.map.id] = modules_for(board.map.id, tuple(board.rules.modules))
-    return modules
-
-
 @cache
 def _handlers_for(map_id: str) -> dict[type[Any], Handler]:
-    from engine.modules import modules_for
-
     rules = board_for(map_id).rules
     handlers = dict(_HANDLERS)
     for module in modules_for(map_id, tuple(rules.modules)):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-if TYPE_CHECKING:
-    from engine.actions import Action
-    from engine.events import Event
-    from engine.state import GameState
+from engine.actions import Action
+from engine.events import Event
+from engine.state import GameState
 
-Handler = Callable[["GameState", int, "Action"], "list[Event]"]
+Handler = Callable[[GameState, int, Action], list[Event]]
 
 
 class RuleModule:
@@ -86,3 +85,39 @@ class RuleModule:
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         """Fields of ``PrivateView`` this module fills for ``seat``."""
         return {}
+
+
+# The module lookup ------------------------------------------------------------------------
+#
+# ``engine.modules`` registers its modules here when it is imported (``engine/__init__``
+# imports it through ``engine.game``), so the turn machinery below the modules can run
+# their hooks without importing them.
+
+MODULES: dict[str, RuleModule] = {}  # module name -> the module
+_BY_MAP: dict[str, tuple[RuleModule, ...]] = {}  # map id -> its rule modules
+
+
+class UnsupportedMap(ValueError):
+    """The map needs a rule module this engine does not have yet."""
+
+
+def register(name: str, module: RuleModule) -> None:
+    MODULES[name] = module
+
+
+def modules_for(map_id: str, names: tuple[str, ...]) -> tuple[RuleModule, ...]:
+    """The modules a map turns on, in its order; refuses a map needing one not built."""
+    modules = _BY_MAP.get(map_id)
+    if modules is None:
+        missing = [n for n in names if n not in MODULES]
+        if missing:
+            raise UnsupportedMap(f"map {map_id!r} needs rule modules not built yet: {missing}")
+        modules = _BY_MAP[map_id] = tuple(MODULES[n] for n in names)
+    return modules
+
+
+def rule_modules(state: GameState) -> tuple[RuleModule, ...]:
+    """The rule modules of ``state``'s map."""
+    board = state.board
+    modules = _BY_MAP.get(board.map.id)
+    return modules if modules is not None else modules_for(board.map.id, tuple(board.rules.modules))

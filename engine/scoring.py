@@ -2,10 +2,45 @@
 
 from __future__ import annotations
 
-from engine.game import rule_modules
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
 from engine.graph import components, longest_trail, trail_in_order
+from engine.hooks import rule_modules
 from engine.state import GameState
-from engine.views import FinalScores, PlayerScore, TicketResult
+
+
+class _Scores(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class TicketResult(_Scores):
+    id: int
+    cities: list[str]
+    points: int  # signed: + completed, - failed
+
+
+class PlayerScore(_Scores):
+    seat: int
+    name: str
+    routes: int
+    tickets: list[TicketResult]
+    tickets_completed: int
+    longest_path: int
+    longest_path_bonus: int
+    most_tickets_bonus: int
+    stations_used: int
+    unused_stations_bonus: int
+    extras: dict[str, int] = {}  # the map's own points by label (e.g. "PRR shares, 1st")
+    total: int
+    rank: int  # 1 = winner; equal ranks share the place
+
+
+class FinalScores(_Scores):
+    players: list[PlayerScore]
+    winners: list[int]  # seats
+    reason: Literal["trains", "stalled"]
 
 
 def _network(state: GameState, seat: int) -> list[tuple[int, int]]:

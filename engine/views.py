@@ -9,16 +9,19 @@ render, and the renderer never needs the full state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.board import Board
 from engine.cards import CARD_NAMES
-
-if TYPE_CHECKING:
-    from engine.board import Board
-    from engine.hooks import RuleModule
-    from engine.state import GameState
+from engine.hooks import RuleModule, rule_modules
+from engine.scoring import FinalScores as FinalScores  # the score models are views too
+from engine.scoring import PlayerScore as PlayerScore
+from engine.scoring import TicketResult as TicketResult
+from engine.scoring import connected_tickets, final_scores
+from engine.state import GameState
+from engine.turns import simultaneous, tickets_closed
 
 Phase = Literal[
     "choose_initial_tickets",
@@ -128,44 +131,10 @@ class PrivateView(_View):
     harbors_left: int = 0
 
 
-class TicketResult(_View):
-    id: int
-    cities: list[str]
-    points: int  # signed: + completed, - failed
-
-
-class PlayerScore(_View):
-    seat: int
-    name: str
-    routes: int
-    tickets: list[TicketResult]
-    tickets_completed: int
-    longest_path: int
-    longest_path_bonus: int
-    most_tickets_bonus: int
-    stations_used: int
-    unused_stations_bonus: int
-    extras: dict[str, int] = {}  # the map's own points by label (e.g. "PRR shares, 1st")
-    total: int
-    rank: int  # 1 = winner; equal ranks share the place
-
-
-class FinalScores(_View):
-    players: list[PlayerScore]
-    winners: list[int]  # seats
-    reason: Literal["trains", "stalled"]
-
-
-PublicView.model_rebuild()
-
-
 # Builders ---------------------------------------------------------------------------------
 
 
 def public_view(state: GameState) -> PublicView:
-    from engine.game import simultaneous, tickets_closed
-    from engine.scoring import final_scores
-
     board = state.board
     names = CARD_NAMES
     n = state.n_players
@@ -230,8 +199,6 @@ def ticket_view(board: Board, t: int, connected: bool = False) -> TicketView:
 
 
 def private_view(state: GameState, seat: int) -> PrivateView:
-    from engine.scoring import connected_tickets
-
     board = state.board
     done = connected_tickets(state, seat)
 
@@ -255,8 +222,6 @@ def private_view(state: GameState, seat: int) -> PrivateView:
 def _module_fields(
     state: GameState, fields: Callable[[RuleModule], dict[str, Any]]
 ) -> dict[str, Any]:
-    from engine.game import rule_modules
-
     out: dict[str, Any] = {}
     for module in rule_modules(state):
         out.update(fields(module))

@@ -1,38 +1,26 @@
 """Map mechanics of their own, switched on by a map's ``rules.modules``.
 
 Each module plugs into the common rules through the hooks of ``RuleModule``;
-adding a map is a data file plus, at most, one module here.
+adding a map is a data file plus, at most, one module here. Importing this
+package registers the modules with ``engine.hooks``, where the turn machinery
+looks them up.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from engine.hooks import RuleModule
+from engine.hooks import MODULES, UnsupportedMap, modules_for, register
 from engine.modules.festivals import Festivals
 from engine.modules.rails_and_sails import RailsAndSails
 from engine.modules.shares import Shares
 from engine.modules.stations import Stations
 from maps import load_map, map_ids
 
-MODULES: dict[str, RuleModule] = {
-    "stations": Stations(),
-    "shares": Shares(),
-    "festivals": Festivals(),
-    "rails_and_sails": RailsAndSails(),
-}
+register("stations", Stations())
+register("shares", Shares())
+register("festivals", Festivals())
+register("rails_and_sails", RailsAndSails())
 
-
-class UnsupportedMap(ValueError):
-    """The map needs a rule module this engine does not have yet."""
-
-
-@cache
-def modules_for(map_id: str, names: tuple[str, ...]) -> tuple[RuleModule, ...]:
-    missing = [n for n in names if n not in MODULES]
-    if missing:
-        raise UnsupportedMap(f"map {map_id!r} needs rule modules not built yet: {missing}")
-    return tuple(MODULES[n] for n in names)
+__all__ = ["MODULES", "UnsupportedMap", "modules_for", "playable_maps"]
 
 
 def playable_maps() -> list[str]:

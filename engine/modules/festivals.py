@@ -26,9 +26,9 @@ from engine.events import (
     TicketDraftStarted,
     TicketsKept,
 )
-from engine.game import chosen_tickets, end_turn, first_turn, next_turn, require_turn
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
+from engine.turns import chosen_tickets, end_turn, first_turn, next_turn, require_turn
 from engine.views import DraftStatus, ticket_view
 from maps.model import Festivals as FestivalsConfig
 

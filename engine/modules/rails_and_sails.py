@@ -45,7 +45,10 @@ from engine.events import (
     PiecesExchanged,
     RouteClaimed,
 )
-from engine.game import (
+from engine.hooks import Handler, RuleModule
+from engine.scoring import connected_tickets
+from engine.state import GameState
+from engine.turns import (
     draw_top,
     end_turn,
     first_turn,
@@ -54,8 +57,6 @@ from engine.game import (
     route_taken,
     spend,
 )
-from engine.hooks import Handler, RuleModule
-from engine.state import GameState
 from maps.model import RailsAndSails as Config
 
 JOKER = LOCO
@@ -597,8 +598,6 @@ class RailsAndSails(RuleModule):
         return out
 
     def final_points(self, state: GameState) -> list[dict[str, int]]:
-        from engine.scoring import connected_tickets
-
         board, ext, config = state.board, _ext(state), _config(state)
         out: list[dict[str, int]] = []
         for seat in range(state.n_players):

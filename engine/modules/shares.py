@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 from engine.actions import Action, GiveNeutralShare, TakeShare
 from engine.errors import IllegalAction
 from engine.events import Event, ShareTaken
-from engine.game import end_turn, require_turn
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
+from engine.turns import end_turn, require_turn
 from maps.model import Shares as SharesConfig
 
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")

@@ -13,10 +13,10 @@ from engine.actions import Action, BuildStation
 from engine.cards import counts_from_names, names_from_counts
 from engine.errors import IllegalAction
 from engine.events import Event, StationBuilt
-from engine.game import end_turn, player_name, require_turn, spend
 from engine.graph import best_station_assignment
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
+from engine.turns import end_turn, player_name, require_turn, spend
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
 

@@ -16,8 +16,9 @@ from engine.actions import Action
 from engine.board import Board
 from engine.errors import IllegalAction
 from engine.events import Event
-from engine.game import legal_actions, waiting_for
+from engine.game import legal_actions
 from engine.state import GameState
+from engine.turns import waiting_for
 from engine.views import PrivateView, PublicView, private_view, public_view
 
 

@@ -168,7 +168,7 @@ def test_places_beyond_the_table_score_nothing(started):
 def test_half_the_neutral_pile_is_revealed_rounded_up(started):
     state = started("pennsylvania", 2)
     state.ext["shares"]["neutral"] = [["PRR", 1], ["PRR", 2], ["B&O", 1]]
-    from engine.game import rule_modules
+    from engine.hooks import rule_modules
 
     for module in rule_modules(state):
         module.on_game_over(state)
