@@ -1,10 +1,25 @@
-"""Engine speed: random legal full games per CPU second, and longest-path time on final networks.
+"""Engine speed on every map: legal_actions per call, full random games per CPU second for
+two computer players, state copies, and longest path on the final networks.
 
-Run: ``python bench/bench_engine.py [--games N]``. Single process, one core; times are
-CPU time of this process, so other load on the machine disturbs them less.
-Every action goes through ``engine.apply`` with its full checks; the computer
-players are ``engine.agents.random_action``. Final scoring (longest path,
-station assignment) is included in every game.
+Run: ``python bench/bench_engine.py [--games N] [--maps usa,europe]``. Single process, one
+core; times are CPU time of this process (``time.process_time``), so other load on the
+machine disturbs them less (it still slows them: compare figures taken alike).
+
+Per map (4 players, 3 on Nordic):
+
+- ``legal_actions``: median µs per call over the positions at the start of a turn met in
+  the sampler's games (every 3rd), each timed over 20 calls.
+- games/s, agent ``sampler``: ``engine.agents.random_action``, the cheap random player
+  (samples a few routes, never lists every option).
+- games/s, agent ``uniform``: a uniform random choice among ``engine.legal_actions`` at
+  every decision: what a search-based player pays per move.
+- ``copy``: median µs of ``GameState.copy()`` against a snapshot round trip, on the same
+  positions.
+
+Every action goes through ``engine.apply`` with its full checks; final scoring (longest
+path, station assignment) is included in every game. The last line is longest path
+(``engine.scoring.longest_path``) on every final network of the sampler's games; see
+``bench/bench_graph.py`` for constructed worst cases.
 """
 
 from __future__ import annotations
@@ -13,55 +28,88 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
-from engine import GameConfig, GameState, apply, new_game, waiting_for
+from engine import Action, GameConfig, GameState, apply, legal_actions, new_game, waiting_for
 from engine.agents import random_action
+from engine.modules import playable_maps
 from engine.scoring import longest_path
 
+Agent = Callable[[GameState, int, random.Random], Action]
 
-def play(map_id: str, players: int, seed: int) -> tuple[GameState, int]:
-    state = new_game(
-        GameConfig(map_id=map_id, players=[f"P{i}" for i in range(players)], seed=seed)
-    )
+
+def uniform(state: GameState, seat: int, rng: random.Random) -> Action:
+    return rng.choice(legal_actions(state, seat))
+
+
+def play(
+    map_id: str, players: int, seed: int, agent: Agent, keep: list[tuple[GameState, int]] | None
+) -> GameState:
+    names = [f"P{i}" for i in range(players)]
+    state = new_game(GameConfig(map_id=map_id, players=names, seed=seed))
     rng = random.Random(seed)
-    actions = 0
+    turns = 0
     while state.phase != "game_over":
         seat = waiting_for(state)[0]
-        apply(state, seat, random_action(state, seat, rng))
-        actions += 1
-    return state, actions
+        if keep is not None and state.phase == "turn":
+            turns += 1
+            if turns % 3 == 0:
+                keep.append((state.copy(), seat))
+        apply(state, seat, agent(state, seat, rng))
+    return state
+
+
+def per_call(calls: list[Callable[[], object]], repeat: int) -> float:
+    """Median CPU seconds of one call."""
+    times = []
+    for call in calls:
+        started = time.process_time()
+        for _ in range(repeat):
+            call()
+        times.append((time.process_time() - started) / repeat)
+    return statistics.median(times)
+
+
+def games_per_second(map_id: str, players: int, games: int, agent: Agent) -> float:
+    play(map_id, players, 10**6, agent, None)  # warm caches (map loading) outside the timing
+    started = time.process_time()
+    for seed in range(games):
+        play(map_id, players, seed, agent, None)
+    return games / (time.process_time() - started)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--games", type=int, default=40, help="games per map and agent")
+    parser.add_argument("--maps", default=",".join(playable_maps()))
     args = parser.parse_args()
     finals: list[GameState] = []
-    for map_id in ("usa", "europe"):
-        for players in (2, 4):
-            play(map_id, players, 10**6)  # warm caches (map loading) outside the timing
-            start = time.process_time()
-            actions = 0
-            for seed in range(args.games):
-                state, n = play(map_id, players, seed)
-                actions += n
-                if players == 4 and seed < 50:
-                    finals.append(state)
-            elapsed = time.process_time() - start
-            print(
-                f"{map_id:7} {players}p: {args.games / elapsed:7.1f} games/s "
-                f"({actions / args.games:.0f} actions/game, "
-                f"{elapsed / actions * 1e6:.1f} µs/action)"
-            )
+    print(f"{'map':13} {'legal_actions':>14} {'sampler':>14} {'uniform':>14} {'copy/snapshot':>16}")
+    for map_id in args.maps.split(","):
+        players = 3 if map_id == "nordic" else 4
+        turns: list[tuple[GameState, int]] = []
+        for seed in range(5):
+            finals.append(play(map_id, players, seed, random_action, turns))
+        legal = per_call([lambda s=s, p=p: legal_actions(s, p) for s, p in turns], 20)
+        copy = per_call([s.copy for s, _ in turns], 20)
+        snapshot = per_call(
+            [lambda s=s: GameState.from_snapshot(s.to_snapshot()) for s, _ in turns[::5]], 3
+        )
+        sampler = games_per_second(map_id, players, args.games, random_action)
+        uniform_rate = games_per_second(map_id, players, max(1, args.games // 4), uniform)
+        print(
+            f"{map_id:13} {legal * 1e6:11.1f} µs {sampler:8.1f} games/s {uniform_rate:6.1f} games/s"
+            f" {copy * 1e6:6.1f}/{snapshot * 1e6:.0f} µs"
+        )
     times = []
     for state in finals:
         for seat in range(state.n_players):
-            t0 = time.process_time()
+            started = time.process_time()
             longest_path(state, seat)
-            times.append(time.process_time() - t0)
+            times.append(time.process_time() - started)
     print(
-        f"longest path on {len(times)} final 4-player networks: "
-        f"median {statistics.median(times) * 1e6:.0f} µs, max {max(times) * 1e6:.0f} µs"
+        f"longest path on {len(times)} final networks (all maps): "
+        f"median {statistics.median(times) * 1e6:.0f} µs, max {max(times) * 1e3:.1f} ms"
     )
 
 

@@ -8,6 +8,12 @@ far, sometimes any free route (a player's second front). One route per city pair
 percentile and maximum time per call of ``longest_trail`` for 20-, 30- and
 40-route networks on each board, and of ``trail_in_order`` for a random 3-5 city
 tour on 20-, 40- and 60-route networks. (A real player holds about 10-25 routes.)
+
+Then the worst case a player can own: per map, networks within the player's pieces
+(45 trains on most maps, 60 trains and ships on World) grown three ways (touching
+routes as above; closing cycles first, the densest; shortest routes first, the most
+routes), then a hill climb that swaps routes to make ``longest_trail`` slower. Prints
+the slowest network found per map (CPU time, best of 2 runs).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import time
 from collections.abc import Callable
 
 from engine.graph import longest_trail, trail_in_order
+from engine.modules import playable_maps
 from maps import load_map
 
 Net = list[tuple[int, int, int]]
@@ -36,6 +43,76 @@ def grow_network(routes: Net, size: int, rng: random.Random) -> Net:
         net.append((a, b, length))
         touched.update((a, b))
     return net
+
+
+def grow_within(routes: Net, pieces: int, rng: random.Random, how: str) -> Net:
+    """A connected network of total length at most ``pieces``, grown ``how``: "touching",
+    "dense" (a route closing a cycle when one fits) or "short" (a shortest one)."""
+    free = list(routes)
+    rng.shuffle(free)
+    net = [free.pop()]
+    used, touched = net[0][2], {net[0][0], net[0][1]}
+    while True:
+        fits = [i for i, (_, _, length) in enumerate(free) if used + length <= pieces]
+        near = [i for i in fits if free[i][0] in touched or free[i][1] in touched]
+        if not fits:
+            return net
+        if how == "dense":
+            pool = [i for i in near if free[i][0] in touched and free[i][1] in touched]
+            pool = pool or sorted(near, key=lambda i: free[i][2])[:3] or fits
+        elif how == "short":
+            shortest = min(free[i][2] for i in near or fits)
+            pool = [i for i in near or fits if free[i][2] == shortest]
+        else:
+            pool = near if near and rng.random() < 0.9 else fits
+        a, b, length = free.pop(rng.choice(pool))
+        net.append((a, b, length))
+        used += length
+        touched.update((a, b))
+
+
+def cpu_time(net: Net) -> float:
+    best = float("inf")
+    for _ in range(2):
+        started = time.process_time()
+        longest_trail(net)
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def worst_network(map_id: str, samples: int, climb: int, rng: random.Random) -> tuple[float, Net]:
+    """The slowest network for ``longest_trail`` found within a player's pieces."""
+    rules = load_map(map_id).rules
+    pieces = rules.rails_and_sails.pieces if rules.rails_and_sails else rules.trains
+    routes = board_routes(map_id)
+    nets = [
+        grow_within(routes, pieces, rng, how)
+        for how in ("touching", "dense", "short")
+        for _ in range(samples)
+    ]
+    worst, net = max((cpu_time(n), n) for n in nets)
+    for _ in range(climb):
+        trial = list(net)
+        for _ in range(rng.randint(1, 3)):
+            trial.pop(rng.randrange(len(trial)))
+        used = sum(length for _, _, length in trial)
+        touched = {v for a, b, _ in trial for v in (a, b)}
+        while True:
+            fits = [
+                e
+                for e in routes
+                if e not in trial and used + e[2] <= pieces and (e[0] in touched or e[1] in touched)
+            ]
+            if not fits:
+                break
+            e = rng.choice(fits)
+            trial.append(e)
+            used += e[2]
+            touched.update(e[:2])
+        t = cpu_time(trial)
+        if t > worst:
+            worst, net = t, trial
+    return worst, net
 
 
 def board_routes(map_id: str) -> Net:
@@ -88,6 +165,13 @@ def main() -> None:
         for size in (20, 40, 60):
             calls = [tour_call(grow_network(routes, size, rng), rng) for _ in range(samples)]
             print(f"trail_in_order {map_id:7} {size} routes: {timed(calls)}")
+    for map_id in playable_maps():
+        worst, net = worst_network(map_id, samples // 4, samples, rng)
+        pieces = sum(length for _, _, length in net)
+        print(
+            f"longest_trail  {map_id:12} worst within a player's pieces: {worst * 1e3:6.1f} ms"
+            f" ({len(net)} routes, {pieces} pieces)"
+        )
 
 
 if __name__ == "__main__":

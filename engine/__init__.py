@@ -26,15 +26,22 @@ from engine.actions import (
     TakeShare,
 )
 from engine.agents import safe_action
+from engine.board import Board, board_for
+from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.errors import IllegalAction
-from engine.game import apply, legal_actions, new_game, replay
+from engine.game import apply, legal_actions, new_game, replay, ticket_keeps
+from engine.position import Position, position_of, setup_position
+from engine.scoring import FinalScores, score_position
 from engine.state import GameConfig, GameState
 from engine.turns import waiting_for
 from engine.views import PrivateView, PublicView, private_view, public_view
 
 __all__ = [
     "ACTION_ADAPTER",
+    "CARD_INDEX",
+    "CARD_NAMES",
     "Action",
+    "Board",
     "BuildHarbor",
     "BuildStation",
     "ChoosePieces",
@@ -45,22 +52,29 @@ __all__ = [
     "DrawFaceUp",
     "DrawTickets",
     "ExchangePieces",
+    "FinalScores",
     "GameConfig",
     "GameState",
     "GiveNeutralShare",
     "IllegalAction",
     "KeepTickets",
     "PayTunnel",
+    "Position",
     "PrivateView",
     "PublicView",
     "TakeFestival",
     "TakeShare",
     "apply",
+    "board_for",
     "legal_actions",
     "new_game",
+    "position_of",
     "private_view",
     "public_view",
     "replay",
     "safe_action",
+    "score_position",
+    "setup_position",
+    "ticket_keeps",
     "waiting_for",
 ]

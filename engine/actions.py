@@ -6,9 +6,12 @@ payment against the route, the hand and the map's rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engine.cards import names_from_counts
 
 CardCounts = dict[str, Annotated[int, Field(ge=0)]]
 
@@ -140,3 +143,35 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+
+
+# The engine's own actions ---------------------------------------------------------------
+#
+# ``legal_actions`` lists hundreds of actions per call; building each through pydantic's
+# validation was most of its time. Actions are frozen values, so the engine builds each
+# (route or city, payment) once, unvalidated (its own values are valid), and hands out
+# the same object again. Do not mutate an action's ``cards``.
+
+_CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
+_STATIONS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[BuildStation]] = {}
+
+
+def claim_of(route_id: int, pay: Sequence[int]) -> Claim:
+    """The ``Claim`` of ``route_id`` paying ``pay`` (counts by card)."""
+    key = (route_id, tuple(pay))
+    action = _CLAIMS.get(key)
+    if action is None:
+        action = _CLAIMS[key] = Claim.model_construct(route=route_id, cards=names_from_counts(pay))
+    return action
+
+
+def stations_of(city_ids: tuple[str, ...], pay: Sequence[int]) -> list[BuildStation]:
+    """A ``BuildStation`` paying ``pay`` (counts by card) in each city of ``city_ids``."""
+    key = (city_ids, tuple(pay))
+    actions = _STATIONS.get(key)
+    if actions is None:
+        cards = names_from_counts(pay)
+        actions = _STATIONS[key] = [
+            BuildStation.model_construct(city=city_id, cards=cards) for city_id in city_ids
+        ]
+    return actions

@@ -22,8 +22,9 @@ from engine.actions import (
     DrawTickets,
     KeepTickets,
     PayTunnel,
+    claim_of,
 )
-from engine.board import board_for
+from engine.board import Board, board_for
 from engine.cards import (
     CARD_NAMES,
     LOCO,
@@ -52,6 +53,7 @@ from engine.turns import (
     draw_card,
     end_turn,
     first_turn,
+    open_routes,
     refill_market,
     require_turn,
     spend,
@@ -355,9 +357,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if phase == "game_over" or seat not in waiting_for(state):
         return []
     if phase in ("choose_initial_tickets", "choose_tickets"):
-        # Every subset is legal; offer the minimal keeps and keeping all.
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
-        return [KeepTickets(tickets=list(k)) for k in _keep_choices(offer, state.keep_min[seat])]
+        return [KeepTickets(tickets=list(k)) for k in ticket_keeps(offer, state.keep_min[seat])]
     for module in rule_modules(state):
         if phase in module.phases:
             return module.phase_actions(state, seat)
@@ -391,19 +392,33 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if own_turn:
         return actions
     board = state.board
-    for r in range(len(state.owner)):
-        if claim_problem(state, seat, r) is None:
-            actions.extend(
-                Claim(route=board.route_ids[r], cards=names_from_counts(p))
-                for p in payment.cheapest_claims(board, r, hand)
-            )
+    kinds = _route_kinds(board)
+    payments: dict[tuple[int, ...], list[list[int]]] = {}  # routes alike pay alike
+    for r in open_routes(state, seat):
+        pays = payments.get(kinds[r])
+        if pays is None:
+            affordable = payment.can_afford(board, r, hand)  # most routes fail this fast test
+            pays = payment.cheapest_claims(board, r, hand) if affordable else []
+            payments[kinds[r]] = pays
+        for p in pays:
+            actions.append(claim_of(board.route_ids[r], p))
     return actions
 
 
-def _keep_choices(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
-    yield from combinations(offer, keep_min)
-    if len(offer) > keep_min:
-        yield tuple(offer)
+@cache
+def _route_kinds(board: Board) -> tuple[tuple[int, ...], ...]:
+    """Per route, what its payments depend on: colour, length, ferry, tunnel, substitutes."""
+    return tuple(
+        (board.r_color[r], board.r_len[r], board.r_ferry[r], board.r_tunnel[r], board.r_any_sub[r])
+        for r in range(len(board.route_ids))
+    )
+
+
+def ticket_keeps(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
+    """Every legal keep of ``offer``: each subset of at least ``keep_min`` tickets, fewest
+    first (at most 26, for 5 tickets keeping 2 or more)."""
+    for size in range(keep_min, len(offer) + 1):
+        yield from combinations(offer, size)
 
 
 # Replay -----------------------------------------------------------------------------------

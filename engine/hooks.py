@@ -86,6 +86,23 @@ class RuleModule:
         """Fields of ``PrivateView`` this module fills for ``seat``."""
         return {}
 
+    # Positions by name (engine.position) ----------------------------------------------------
+
+    def special_cards(self, state: GameState) -> dict[str, int]:
+        """Names of this map's special deck cards (beyond the hand's kinds) -> their codes."""
+        return {}
+
+    def position_fields(self, state: GameState) -> dict[str, Any]:
+        """Fields of ``Position`` this module reads from ``state``."""
+        return {}
+
+    def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
+        """Write this module's fields of a ``Position`` (those given) into ``state``."""
+
+    def move_pieces(self, state: GameState, seat: int, route: int, n: int) -> None:
+        """A position gave (``n < 0``) or took back (``n > 0``) ``route``'s pieces: the
+        core has moved ``state.trains``; split them by kind if this map does."""
+
 
 # The module lookup ------------------------------------------------------------------------
 #

@@ -172,3 +172,20 @@ def final_scores(state: GameState) -> FinalScores:
     )
     state.final_cache = final
     return final
+
+
+def score_position(state: GameState) -> FinalScores:
+    """The final scores (with their breakdown) if the game ended in this position now,
+    without playing it out; ``state`` is left as it is. At the end of a game: its result.
+
+    The map's last changes run on a copy first (Pennsylvania reveals part of the neutral
+    investor's pile, at random from the state's RNG), so the same position always scores
+    the same.
+    """
+    if state.phase == "game_over":
+        return final_scores(state)
+    end = state.copy()
+    end.final_cache = None
+    for module in rule_modules(end):
+        module.on_game_over(end)
+    return final_scores(end)

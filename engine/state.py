@@ -42,6 +42,8 @@ class TunnelPending(BaseModel):
 
 class GameState:
     __slots__ = (
+        "_rng",
+        "_rng_state",
         "board",
         "config",
         "current",
@@ -58,7 +60,6 @@ class GameState:
         "owner",
         "phase",
         "reason",
-        "rng",
         "scores",
         "skips",
         "stations",
@@ -78,7 +79,8 @@ class GameState:
         self.n_players = n
         self.config = config
         self.board: Board = board
-        self.rng = random.Random(config.seed)
+        self._rng: random.Random | None = random.Random(config.seed)
+        self._rng_state: Any = None  # the RNG's state when it was last saved (see ``rng``)
         self.version = 0
         self.phase = "choose_initial_tickets"
         self.turn = 0
@@ -105,6 +107,47 @@ class GameState:
         self.reason: str | None = None  # why the game ended
         self.ext: dict[str, Any] = {}  # state of map rule modules (JSON-able)
         self.final_cache: Any = None
+
+    def copy(self) -> GameState:
+        """An independent copy (RNG included) for search: applying actions to it leaves this
+        state alone. Much cheaper than a snapshot round trip; board and config are shared
+        (both immutable)."""
+        new = GameState.__new__(GameState)
+        for name in _SHARED:
+            setattr(new, name, getattr(self, name))
+        new.deck = self.deck.copy()
+        new.discards = self.discards.copy()
+        new.market = self.market.copy()
+        new.hands = [hand.copy() for hand in self.hands]
+        new.trains = self.trains.copy()
+        new.scores = self.scores.copy()
+        new.owner = self.owner.copy()
+        new.ticket_deck = self.ticket_deck.copy()
+        new.tickets = [t.copy() for t in self.tickets]
+        new.offered = [t.copy() for t in self.offered]
+        new.keep_min = self.keep_min.copy()
+        new.stations_left = self.stations_left.copy()
+        new.stations = self.stations.copy()
+        new.ext = _copy(self.ext)
+        new._rng = None  # made from the saved state on first use: many copies never draw
+        new._rng_state = self._saved_rng_state()
+        return new
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random number generator (every random event draws from it)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(0)
+            rng.setstate(self._rng_state)
+        self._rng_state = None  # the caller may draw: a saved state would go stale
+        return rng
+
+    def _saved_rng_state(self) -> Any:
+        if self._rng_state is None:
+            assert self._rng is not None
+            self._rng_state = self._rng.getstate()
+        return self._rng_state
 
     # Snapshot -----------------------------------------------------------------------------
 
@@ -139,7 +182,7 @@ class GameState:
             snap[name] = _copy(getattr(self, name))
         snap["stations"] = [[c, s] for c, s in sorted(self.stations.items())]
         snap["tunnel"] = self.tunnel.model_dump() if self.tunnel else None
-        version, internal, gauss = self.rng.getstate()
+        version, internal, gauss = self._saved_rng_state()
         snap["rng"] = [version, list(internal), gauss]
         return snap
 
@@ -153,8 +196,26 @@ class GameState:
         state.stations = {int(c): int(s) for c, s in snap["stations"]}
         state.tunnel = TunnelPending.model_validate(snap["tunnel"]) if snap["tunnel"] else None
         version, internal, gauss = snap["rng"]
-        state.rng.setstate((version, tuple(internal), gauss))
+        state._rng, state._rng_state = None, (version, tuple(internal), gauss)
         return state
+
+
+# Immutable or plain values a copy may share with its original.
+_SHARED = (
+    "board",
+    "config",
+    "current",
+    "final_cache",
+    "first_player",
+    "n_players",
+    "phase",
+    "reason",
+    "skips",
+    "tunnel",
+    "turn",
+    "turns_left",
+    "version",
+)
 
 
 def _copy(value: Any) -> Any:

@@ -228,6 +228,24 @@ def claim_problem(state: GameState, seat: int, r: int) -> str | None:
     return None
 
 
+def open_routes(state: GameState, seat: int) -> list[int]:
+    """Indexes of the routes ``seat`` could claim now, cards aside: those ``claim_problem``
+    finds nothing against, tested without building its messages (``legal_actions``)."""
+    board, owner = state.board, state.owner
+    lengths, twins = board.r_len, board.r_twin
+    trains = state.trains[seat]
+    small = state.n_players < board.rules.double_routes_min_players
+    out = []
+    for r, who in enumerate(owner):
+        if who >= 0 or lengths[r] > trains:
+            continue
+        twin = twins[r]
+        if twin >= 0 and owner[twin] >= 0 and (small or owner[twin] == seat):
+            continue
+        out.append(r)
+    return out
+
+
 # Turn order and the end -------------------------------------------------------------------
 
 

@@ -85,6 +85,9 @@ class PublicView(_View):
     tickets_left: int
     claimed: dict[int, int]  # route id -> seat
     closed: list[int]  # route ids no longer claimable (twin of a claimed double in small games)
+    # Seat -> free route ids closed to that seat alone: it owns the other track of the double
+    # (in games big enough to use both tracks; in small ones these are in ``closed``).
+    closed_to: dict[int, list[int]] = {}
     stations: dict[str, int]  # city id -> seat
     last_round: bool
     can_draw_tickets: bool = True  # False when the deck is empty or the map forbids it now
@@ -141,11 +144,15 @@ def public_view(state: GameState) -> PublicView:
     over = state.phase == "game_over"
     small = n < board.rules.double_routes_min_players
     claimed = {board.route_ids[r]: s for r, s in enumerate(state.owner) if s >= 0}
-    closed = [
-        board.route_ids[r]
-        for r, s in enumerate(state.owner)
-        if s < 0 and small and board.r_twin[r] >= 0 and state.owner[board.r_twin[r]] >= 0
-    ]
+    closed: list[int] = []
+    closed_to: dict[int, list[int]] = {}
+    for r, s in enumerate(state.owner):
+        twin = board.r_twin[r]
+        if s < 0 and twin >= 0 and state.owner[twin] >= 0:
+            if small:
+                closed.append(board.route_ids[r])
+            else:
+                closed_to.setdefault(state.owner[twin], []).append(board.route_ids[r])
     tunnel = state.tunnel
     return PublicView(
         map_id=board.map.id,
@@ -171,6 +178,7 @@ def public_view(state: GameState) -> PublicView:
         tickets_left=len(state.ticket_deck),
         claimed=claimed,
         closed=closed,
+        closed_to=closed_to,
         stations={board.city_ids[c]: s for c, s in state.stations.items()},
         last_round=state.turns_left >= 0,
         can_draw_tickets=tickets_closed(state) is None,

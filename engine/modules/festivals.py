@@ -292,6 +292,36 @@ class Festivals(RuleModule):
             )
         return {"festival_piles": dict(ext["piles"]), "draft": status}
 
+    def special_cards(self, state: GameState) -> dict[str, int]:
+        piles = _config(state).piles
+        return {"draft": DRAFT_CARD} | {
+            f"festival_{p.id}": FESTIVAL_BASE + i for i, p in enumerate(piles)
+        }
+
+    def position_fields(self, state: GameState) -> dict[str, Any]:
+        ext = _ext(state)
+        return {
+            "festival_piles": dict(ext["piles"]),
+            "festival_cards": {s: dict(held) for s, held in enumerate(ext["held"])},
+            "second_draft_done": ext["second_draft_done"],
+        }
+
+    def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
+        ext = _ext(state)
+        for pile, n in fields.get("festival_piles", {}).items():
+            if pile not in ext["piles"]:
+                raise ValueError(f"no festival pile {pile!r}: use {sorted(ext['piles'])}")
+            ext["piles"][pile] = n
+        for seat, held in fields.get("festival_cards", {}).items():
+            unknown = set(held) - set(ext["piles"])
+            if unknown:
+                raise ValueError(f"no festival piles {sorted(unknown)}")
+            ext["held"][seat] = {p: n for p, n in held.items() if n}
+        if "second_draft_done" in fields:
+            ext["second_draft_done"] = fields["second_draft_done"]
+        if fields.get("phase") not in (None, "draft", "draft_keep"):
+            ext["draft"] = None  # a position past the draft (its packets leave play)
+
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)
         draft = ext["draft"]

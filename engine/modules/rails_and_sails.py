@@ -510,6 +510,18 @@ def _exchange_problem(state: GameState, seat: int, n: int) -> str | None:
 # The module -------------------------------------------------------------------------------
 
 
+_PIECE_KEYS = {
+    "trains": "trains",
+    "ships": "ships",
+    "reserve_trains": "box_trains",
+    "reserve_ships": "box_ships",
+}
+
+
+def _pieces(ext: dict[str, Any], seat: int) -> dict[str, int]:
+    return {key: ext[name][seat] for key, name in _PIECE_KEYS.items()}
+
+
 class RailsAndSails(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {
         DrawBlind: draw_blind,
@@ -629,6 +641,46 @@ class RailsAndSails(RuleModule):
             "ship_discards": len(ext["ship_discards"]),
             "harbors": {state.board.city_ids[int(c)]: s for c, s in ext["harbors"].items()},
         }
+
+    def position_fields(self, state: GameState) -> dict[str, Any]:
+        ext, board = _ext(state), state.board
+        names = CARD_NAMES
+        return {
+            "ship_deck": [names[c] for c in reversed(ext["ship_deck"])],
+            "ship_discards": [names[c] for c in ext["ship_discards"]],
+            "pieces": {s: _pieces(ext, s) for s in range(state.n_players)},
+            "harbors": {board.city_ids[int(c)]: s for c, s in ext["harbors"].items()},
+            "harbors_left": dict(enumerate(ext["harbors_left"])),
+        }
+
+    def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
+        ext, board = _ext(state), state.board
+        for name in ("ship_deck", "ship_discards"):
+            if name in fields:
+                cards = [CARD_INDEX.get(n, -1) for n in fields[name]]
+                if not all(SHIP <= c < len(CARD_NAMES) for c in cards):
+                    raise ValueError(f"{name}: ship cards only, not {fields[name]}")
+                ext[name] = cards[::-1] if name == "ship_deck" else cards
+        for seat, pieces in fields.get("pieces", {}).items():
+            for key, value in _pieces(ext, seat).items():
+                ext[_PIECE_KEYS[key]][seat] = pieces.get(key, value)
+            state.trains[seat] = ext["trains"][seat] + ext["ships"][seat]
+        for city_id, seat in fields.get("harbors", {}).items():
+            if city_id not in board.city_index:
+                raise ValueError(f"no city {city_id!r} on {board.map.id}")
+            key = str(board.city_index[city_id])
+            old = ext["harbors"].pop(key, None)
+            if old is not None:  # like stations: a harbor freed goes back to its owner
+                ext["harbors_left"][old] += 1
+            if seat is not None:
+                ext["harbors"][key] = seat
+                ext["harbors_left"][seat] -= 1
+        for seat, n in fields.get("harbors_left", {}).items():
+            ext["harbors_left"][seat] = n
+
+    def move_pieces(self, state: GameState, seat: int, route: int, n: int) -> None:
+        kind = "ships" if state.board.map.routes[route].kind == "ship" else "trains"
+        _ext(state)[kind][seat] += n
 
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)

@@ -100,6 +100,21 @@ def give_neutral_share(state: GameState, seat: int, action: Action) -> list[Even
     return _choose(state, seat, action.company, neutral=True)
 
 
+def _by_company(shares: list[list[Any]]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for company, number in shares:
+        out.setdefault(company, []).append(number)
+    return out
+
+
+def _share_list(state: GameState, by_company: dict[str, list[int]]) -> list[list[Any]]:
+    companies = {c.id for c in _config(state).companies}
+    for company in by_company:
+        if company not in companies:
+            raise ValueError(f"no company {company!r}: use {sorted(companies)}")
+    return [[c, n] for c, numbers in by_company.items() for n in sorted(numbers)]
+
+
 class Shares(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {
         TakeShare: take_share,
@@ -156,11 +171,30 @@ class Shares(RuleModule):
             "neutral_shares": len(ext["neutral"]),
         }
 
+    def position_fields(self, state: GameState) -> dict[str, Any]:
+        ext = _ext(state)
+        return {
+            "shares": {s: _by_company(held) for s, held in enumerate(ext["held"])},
+            "neutral_shares": _by_company(ext["neutral"]),
+        }
+
+    def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
+        ext = _ext(state)
+        for seat, held in fields.get("shares", {}).items():
+            ext["held"][seat] = _share_list(state, held)
+        if "neutral_shares" in fields:
+            ext["neutral"] = _share_list(state, fields["neutral_shares"])
+        elif "shares" not in fields:
+            return
+        # Shares leave a stack in number order: its top number is how many are gone.
+        everyone = [ext["neutral"], *ext["held"]]
+        for company in ext["taken"]:
+            numbers = [n for held in everyone for c, n in held if c == company]
+            ext["taken"][company] = max(numbers, default=0)
+
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)
-        held: dict[str, list[int]] = {}
-        for company, number in ext["held"][seat]:
-            held.setdefault(company, []).append(number)
+        held = _by_company(ext["held"][seat])
         pending = ext["pending"]
         mine = pending is not None and state.current == seat
         return {"shares": held, "share_options": list(pending["options"]) if mine else []}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine import payment
-from engine.actions import Action, BuildStation
+from engine.actions import Action, BuildStation, stations_of
 from engine.cards import counts_from_names, names_from_counts
 from engine.errors import IllegalAction
 from engine.events import Event, StationBuilt
@@ -66,11 +66,14 @@ class Stations(RuleModule):
         if not state.stations_left[seat]:
             return []
         costs = payment.cheapest_stations(state.hands[seat], station_cost(state, seat))
+        if not costs:
+            return []
+        built, city_ids = state.stations, state.board.city_ids
         return [
-            BuildStation(city=city_id, cards=names_from_counts(p))
-            for city, city_id in enumerate(state.board.city_ids)
-            if city not in state.stations
+            action
             for p in costs
+            for city, action in enumerate(stations_of(city_ids, p))
+            if city not in built
         ]
 
     def can_act(self, state: GameState, seat: int) -> bool:

@@ -1,12 +1,8 @@
 """Fixtures for the rule tests: start a game, arrange cards, find routes, check refusals.
 
-A test builds a position by writing the state directly (hands, deck top,
-market, owners), then acts only through ``engine.apply``. The helpers are
+A test builds a position by names through ``engine.setup_position`` (hands, deck
+top, market, owners), then acts only through ``engine.apply``. The helpers are
 fixtures returning plain functions, so test modules need no imports from here.
-
-Card conventions (see ``engine.state``): a hand is 9 counts indexed by card,
-the deck's top card is the *end* of ``state.deck``, ``market`` holds card
-ints with -1 for an empty slot.
 """
 
 from __future__ import annotations
@@ -17,16 +13,19 @@ from typing import Any
 import pytest
 
 from engine import (
+    CARD_INDEX,
     ChoosePieces,
     GameConfig,
     GameState,
     IllegalAction,
     KeepTickets,
+    Position,
     apply,
     new_game,
+    position_of,
+    setup_position,
 )
 from engine.actions import Action, DrawBlind
-from engine.cards import CARD_INDEX
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -49,27 +48,33 @@ def _started(map_id: str = "usa", players: int = 2, seed: int = 7) -> GameState:
     return state
 
 
+def _name(name: str) -> str:
+    return "locomotive" if name == "loco" else name
+
+
 def _set_hand(state: GameState, seat: int, cards: Mapping[str, int]) -> None:
     """Replace ``seat``'s hand with exactly ``cards``."""
-    hand = [0] * len(state.hands[seat])
+    hand: dict[str, int] = {}
     for name, n in cards.items():
-        hand[card(name)] += n
-    state.hands[seat] = hand
+        hand[_name(name)] = hand.get(_name(name), 0) + n
+    setup_position(state, Position(hands={seat: hand}))
 
 
 def _give(state: GameState, seat: int, cards: Mapping[str, int]) -> None:
     """Add ``cards`` to ``seat``'s hand."""
+    hand = (position_of(state).hands or {})[seat]
     for name, n in cards.items():
-        state.hands[seat][card(name)] += n
+        hand[_name(name)] = hand.get(_name(name), 0) + n
+    setup_position(state, Position(hands={seat: hand}))
 
 
 def _set_deck_top(state: GameState, names: Iterable[str]) -> None:
     """Put ``names`` on top of the deck; the first name is drawn first."""
-    state.deck.extend(card(n) for n in reversed(list(names)))
+    setup_position(state, Position(deck_top=[_name(n) for n in names]))
 
 
 def _set_market(state: GameState, names: Iterable[str | None]) -> None:
-    state.market = [-1 if n is None else card(n) for n in names]
+    setup_position(state, Position(market=[None if n is None else _name(n) for n in names]))
 
 
 def _route(state: GameState, a: str, b: str, color: str | None = None) -> int:
@@ -93,10 +98,9 @@ def _ticket(state: GameState, a: str, b: str) -> int:
 
 
 def _own(state: GameState, seat: int, *routes: tuple[str, str] | tuple[str, str, str]) -> None:
-    """Give ``seat`` these routes directly (for scoring tests): (a, b) or (a, b, colour)."""
-    for spec in routes:
-        rid = _route(state, *spec)
-        state.owner[state.board.route_index[rid]] = seat
+    """Give ``seat`` these routes (with their pieces and points): (a, b) or (a, b, colour)."""
+    owners: dict[int, int | None] = {_route(state, *spec): seat for spec in routes}
+    setup_position(state, Position(owners=owners))
 
 
 def _illegal(state: GameState, seat: int, action: Action, *fragments: str) -> str:
@@ -115,7 +119,7 @@ def _pass_turn(state: GameState) -> int:
     """The current player draws two blind cards (a plain turn); returns that seat."""
     seat = state.current
     if len(state.deck) < 2:
-        state.deck.extend([card("white")] * 2)
+        _set_deck_top(state, ["white", "white"])
     apply(state, seat, DrawBlind())
     apply(state, seat, DrawBlind())
     return seat
