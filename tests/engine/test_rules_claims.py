@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Claim, apply, public_view
+from engine import Claim, Position, apply, public_view, setup_position
 from engine.cards import LOCO
 
 # Little Rock–New Orleans: green, length 3 (USA).
@@ -123,7 +123,7 @@ def test_enough_trains_are_needed(started, set_hand, route, illegal):
     state = started("usa", 2)
     seat = state.current
     set_hand(state, seat, {"green": 3})
-    state.trains[seat] = 2
+    setup_position(state, Position(trains={seat: 2}))
     illegal(
         state,
         seat,
@@ -136,7 +136,7 @@ def test_exactly_enough_trains_is_enough(started, set_hand, route):
     state = started("usa", 2)
     seat = state.current
     set_hand(state, seat, {"green": 3})
-    state.trains[seat] = 3
+    setup_position(state, Position(trains={seat: 3}))
     apply(state, seat, Claim(route=route(state, LR, NO), cards={"green": 3}))
     assert state.trains[seat] == 0
 

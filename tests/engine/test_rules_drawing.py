@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Claim, DrawBlind, DrawFaceUp, apply
+from engine import Claim, DrawBlind, DrawFaceUp, Position, apply, setup_position
 from engine.cards import CARD_INDEX, LOCO
 
 GREEN, RED = CARD_INDEX["green"], CARD_INDEX["red"]
@@ -127,8 +127,7 @@ def test_market_reset_stops_when_the_cards_run_out(started, set_market, cards):
     state = started("usa", 2)
     seat = state.current
     set_market(state, ["loco", "loco", "red", "blue", "green"])
-    state.deck = [LOCO]
-    state.discards = []
+    setup_position(state, Position(deck=["locomotive"], discards=[]))
     events = apply(state, seat, DrawFaceUp(slot=2))  # terminates, no endless reshuffling
     assert "MarketReset" not in [type(e).__name__ for e in events]
     assert state.market == [LOCO, LOCO, LOCO, cards("blue"), cards("green")]
@@ -138,8 +137,7 @@ def test_market_reset_stops_when_the_cards_run_out(started, set_market, cards):
 def test_empty_deck_is_rebuilt_from_the_discards(started, cards, kinds):
     state = started("usa", 2)
     seat = state.current
-    state.deck = []
-    state.discards = [cards("red")] * 3
+    setup_position(state, Position(deck=[], discards=["red"] * 3))
     reds = state.hands[seat][cards("red")]
     events = apply(state, seat, DrawBlind())
     assert kinds(events) == ["DeckReshuffled", "CardDrawn"]
@@ -152,15 +150,14 @@ def test_market_refill_reshuffles_the_discards_when_the_deck_is_empty(started, s
     state = started("usa", 2)
     seat = state.current
     set_market(state, MARKET)
-    state.deck = []
-    state.discards = [cards("purple")]
+    setup_position(state, Position(deck=[], discards=["purple"]))
     apply(state, seat, DrawFaceUp(slot=0))
     assert state.market[0] == cards("purple")
 
 
 def test_blind_draw_is_illegal_when_deck_and_discards_are_empty(started, illegal):
     state = started("usa", 2)
-    state.deck, state.discards = [], []
+    setup_position(state, Position(deck=[], discards=[]))
     illegal(state, state.current, DrawBlind(), "The deck and the discard pile are empty")
 
 
@@ -168,8 +165,7 @@ def test_second_draw_is_skipped_when_no_card_can_be_taken(started, set_market, k
     state = started("usa", 2)
     seat = state.current
     set_market(state, [None] * 5)
-    state.deck = [LOCO]
-    state.discards = []
+    setup_position(state, Position(deck=["locomotive"], discards=[]))
     events = apply(state, seat, DrawBlind())
     assert kinds(events) == ["CardDrawn", "TurnStarted"]
     assert state.current == 1 - seat and state.phase == "turn"
@@ -179,7 +175,7 @@ def test_second_draw_is_skipped_when_only_a_face_up_locomotive_is_left(started, 
     state = started("usa", 2)
     seat = state.current
     set_market(state, ["red", "loco", None, None, None])
-    state.deck, state.discards = [], []
+    setup_position(state, Position(deck=[], discards=[]))
     apply(state, seat, DrawFaceUp(slot=0))
     assert state.current == 1 - seat and state.phase == "turn"
 
@@ -188,7 +184,7 @@ def test_second_draw_from_the_market_when_the_deck_is_gone(started, set_market, 
     state = started("usa", 2)
     seat = state.current
     set_market(state, ["red", "blue", None, None, None])
-    state.deck, state.discards = [], []
+    setup_position(state, Position(deck=[], discards=[]))
     apply(state, seat, DrawFaceUp(slot=0))
     assert state.phase == "second_draw"
     assert state.market[0] == -1  # nothing left to replace it
@@ -235,7 +231,7 @@ def test_empty_market_slots_fill_again_once_cards_are_discarded(
     """A market left short by an empty deck fills its gaps when cards come back."""
     state = started("usa", 2, seed=3)
     seat = state.current
-    state.deck, state.discards = [], []
+    setup_position(state, Position(deck=[], discards=[]))
     set_market(state, ["red", None, None, None, None])
     set_hand(state, seat, {"green": 3})
     apply(state, seat, Claim(route=route(state, "little_rock", "new_orleans"), cards={"green": 3}))

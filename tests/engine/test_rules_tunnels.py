@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Claim, DeclineTunnel, DrawBlind, PayTunnel, apply, legal_actions, public_view
+from engine import (
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    PayTunnel,
+    Position,
+    apply,
+    legal_actions,
+    public_view,
+    setup_position,
+)
 from engine.cards import LOCO
 
 # München–Venezia: blue tunnel of length 2. Paris–Zürich: gray tunnel of length 3.
@@ -219,8 +229,7 @@ def test_short_deck_reshuffles_the_discards_to_reveal_three(started, set_hand, r
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 5})
-    state.deck = [cards("green")]
-    state.discards = [cards("red"), LOCO]
+    setup_position(state, Position(deck=["green"], discards=["red", "locomotive"]))
     events = apply(state, seat, Claim(route=route(state, *PZ), cards={"red": 3}))
     assert kinds(events)[:2] == ["DeckReshuffled", "TunnelRevealed"]
     ev = revealed_event(events)
@@ -233,8 +242,7 @@ def test_reveals_fewer_when_deck_and_discards_cannot_supply_three(started, set_h
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 5})
-    state.deck = [cards("red")]
-    state.discards = []
+    setup_position(state, Position(deck=["red"], discards=[]))
     events = apply(state, seat, Claim(route=route(state, *PZ), cards={"red": 3}))
     ev = revealed_event(events)
     assert ev.revealed == ("red",) and ev.extra == 1
@@ -244,7 +252,7 @@ def test_reveals_nothing_when_no_cards_are_left(started, set_hand, route):
     state = started("europe", 2)
     seat = state.current
     set_hand(state, seat, {"red": 3})
-    state.deck, state.discards = [], []
+    setup_position(state, Position(deck=[], discards=[]))
     r = route(state, *PZ)
     events = apply(state, seat, Claim(route=r, cards={"red": 3}))
     assert revealed_event(events).revealed == ()
