@@ -251,22 +251,17 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await handlers.harbor(interaction, info.row.id, city, colour)
         await _guarded(interaction, run())
 
+    # One command for both Rails & Sails piece decisions keeps /ttr within Discord's 25
+    # subcommands: the secret split at setup, swaps with the reserve later.
     @group.command(name="exchange",
-                   description="Rails & Sails: swap pieces with your reserve (−1 point each)")
-    @app_commands.describe(trains="+n: take n trains for n ships; -n: n ships for n trains")
+                   description="Rails & Sails: your secret split at setup; later swap pieces "
+                               "with your reserve (−1 point each)")
+    @app_commands.describe(trains="At setup: how many of your 60 pieces are trains. Later: +n "
+                                  "takes n trains for n ships, -n n ships for n trains")
     async def exchange(interaction: discord.Interaction[Any],
-                       trains: app_commands.Range[int, -50, 50]) -> None:
+                       trains: app_commands.Range[int, -60, 60]) -> None:
         async def run() -> None:
             await handlers.exchange(interaction, await game_id(interaction), trains)
-        await _guarded(interaction, run())
-
-    @group.command(name="pieces",
-                   description="Rails & Sails setup: how many of your pieces are trains (secret)")
-    @app_commands.describe(trains="Trains (at most 25); the rest of your 60 pieces are ships")
-    async def pieces(interaction: discord.Interaction[Any],
-                     trains: app_commands.Range[int, 0, 60]) -> None:
-        async def run() -> None:
-            await handlers.pieces(interaction, await game_id(interaction), trains)
         await _guarded(interaction, run())
 
     @group.command(name="status", description="Whose turn it is and what they must decide")

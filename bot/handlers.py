@@ -517,12 +517,17 @@ async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
 
 
 async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
-    await perform(interaction, game_id, ExchangePieces(trains=trains))
-
-
-async def pieces(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
+    """``/ttr exchange``: the secret split while the table chooses pieces, else a swap."""
     info = await bot_of(interaction).service.info(game_id)
-    rs = load_map(info.row.map_id).rules.rails_and_sails
+    if info.state is not None and info.state.phase == "choose_pieces":
+        await _choose_pieces(interaction, game_id, info.row.map_id, trains)
+    else:
+        await perform(interaction, game_id, ExchangePieces(trains=trains))
+
+
+async def _choose_pieces(interaction: discord.Interaction[Any], game_id: int, map_id: str,
+                         trains: int) -> None:
+    rs = load_map(map_id).rules.rails_and_sails
     if rs is None:
         raise Refusal("This map has no choice of pieces.")
     if not 0 <= trains <= rs.pieces:

@@ -462,7 +462,7 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
         if ping:
             how = "check your DMs or press **My hand**"
             if view.phase == "choose_pieces":
-                how += ", or type `/ttr pieces trains:<n>`"
+                how += ", or type `/ttr exchange trains:<n>`"
             text += f"\n{', '.join(ping)}: {how}."
     elif is_decision(view.phase) and view.current is not None:
         text = (f"{mentions[view.current]}: {decision_help(view.phase)} "
@@ -676,7 +676,7 @@ def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
         f"{r.setup_tickets.deal} tickets, keep at least {r.setup_tickets.keep_min}. Then choose "
         f"your {rs.pieces} pieces in secret: at most {rs.max_trains} trains and {rs.max_ships} "
         f"ships (new players: {rs.suggested_trains} + {rs.suggested_ships}) — buttons in your DM "
-        "or `/ttr pieces trains:<n>`. The rest is your reserve.",
+        "or `/ttr exchange trains:<n>`. The rest is your reserve.",
         "On your turn do one thing:",
         "• Draw 2 cards: face-up ones or the top of the **Train deck** or **Ship deck**; you "
         "choose which deck refills a face-up card you take. A face-up joker may only be your "

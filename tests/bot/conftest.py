@@ -286,7 +286,7 @@ class Table:
             case ExchangePieces():
                 ex = await self.slash(user, "exchange", trains=action.trains)
             case ChoosePieces() if action not in decisions(state, seat) or coin:
-                ex = await self.slash(user, "pieces", trains=action.trains)
+                ex = await self.slash(user, "exchange", trains=action.trains)
             case TakeShare() | GiveNeutralShare() | DraftPick() | TakeFestival() | ChoosePieces():
                 ex = await self._choose_option(state, user, action)
             case _:

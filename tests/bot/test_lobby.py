@@ -80,7 +80,7 @@ async def test_commands_are_synced_as_one_group(table):
     assert group["name"] == "ttr"
     subs = {o["name"] for o in group["options"]}
     assert subs == {"new", "join", "leave", "start", "board", "hand", "draw", "claim", "tickets",
-                    "station", "harbor", "exchange", "pieces", "status", "rules",
+                    "station", "harbor", "exchange", "status", "rules",
                     "history", "replay", "games", "stats", "leaderboard"}
     new = next(o for o in group["options"] if o["name"] == "new")
     maps = {c["value"]: c["name"] for c in new["options"][0]["choices"]}

@@ -202,7 +202,7 @@ def test_rules_texts_of_the_new_maps():
                  "1/3/6/10/14/18/22", "second draft", "No longest-path", "35 trains"):
         assert part in iberia, part
     world = rules_text("world")
-    for part in ("60 pieces", "at most 25 trains and 50 ships", "`/ttr pieces trains:<n>`",
+    for part in ("60 pieces", "at most 25 trains and 50 ships", "`/ttr exchange trains:<n>`",
                  "**Ship deck**", "Rough terrain", "`/ttr harbor`", "`/ttr exchange",
                  "20/30/40", "−4", "2 more turns", "Tour tickets"):
         assert part in world, part

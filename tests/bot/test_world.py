@@ -91,13 +91,13 @@ async def test_pieces_by_command_and_claims_with_ships(table):
     assert "Choose your 60 pieces" in ex.text and "You must act now" in ex.text
     assert "10 trains + 50 ships" in ex.text  # the presets, to the chooser only
     for bad, why in ((30, "At most 25 trains"), (5, "At most 25 trains and 50 ships")):
-        ex = await table.slash(user, "pieces", trains=bad)
+        ex = await table.slash(user, "exchange", trains=bad)
         assert why in ex.text, ex.text
-    ex = await table.slash(user, "pieces", trains=17)
+    ex = await table.slash(user, "exchange", trains=17)
     assert "You play with 17 trains and 43 ships (secret)" in ex.text
     mine = engine.private_view(await table.stored_state(), seat).pieces
     assert (mine["trains"], mine["ships"]) == (17, 43)
-    ex = await table.slash(user, "pieces", trains=20)
+    ex = await table.slash(user, "exchange", trains=20)
     assert "already chosen" in ex.text
     state = await _to_turn(table)
     for _ in range(200):  # draw until the current player can claim a ship route
