@@ -21,6 +21,7 @@ from engine.actions import (
     DrawBlind,
     DrawFaceUp,
     ExchangePieces,
+    claim_of,
 )
 from engine.board import Board
 from engine.cards import (
@@ -580,10 +581,7 @@ class RailsAndSails(RuleModule):
                 continue
             if ext["ships" if route.kind == "ship" else "trains"][seat] < route.length:
                 continue
-            out += [
-                Claim(route=route.id, cards=names_from_counts(p))
-                for p in cheapest_payments(board, r, hand)
-            ]
+            out += [claim_of(route.id, p) for p in cheapest_payments(board, r, hand)]
         if ext["harbors_left"][seat]:
             payments = _harbor_payments(hand, _config(state))
             for city in _harbor_cities(state, seat) if payments else []:
