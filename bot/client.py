@@ -9,11 +9,13 @@ import discord
 from discord import app_commands
 
 from bot import handlers, records
-from bot.commands import build_group
+from bot.clock import Clock, SystemClock
+from bot.commands import build_admin_group, build_group
 from bot.components import Control, ControlId
 from bot.config import Settings
 from bot.images import Renderer, default_renderer
 from bot.publisher import DiscordPublisher
+from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 
@@ -22,7 +24,7 @@ log = logging.getLogger(__name__)
 
 class TTRBot(discord.Client):
     def __init__(self, settings: Settings, *, renderer: Renderer | None = None,
-                 sync_commands: bool = True):
+                 sync_commands: bool = True, clock: Clock | None = None):
         # Slash commands and components need no gateway intents beyond the default guilds.
         super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True))
         self.settings = settings
@@ -30,7 +32,9 @@ class TTRBot(discord.Client):
         self.sync_commands = sync_commands
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
+        self.clock: Clock = clock or SystemClock()
         self._service: GameService | None = None
+        self.scheduler: Scheduler | None = None
 
     @property
     def service(self) -> GameService:
@@ -41,15 +45,18 @@ class TTRBot(discord.Client):
     async def setup_hook(self) -> None:
         storage = await Storage.open(self.settings.db_path)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
-        self._service = GameService(storage, publisher)
+        self._service = GameService(storage, publisher, clock=self.clock)
+        self.scheduler = Scheduler(self._service, publisher)
         log.info("database %s ready; maps: %s", self.settings.db_path,
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)
         self.tree.add_command(build_group(self._service.maps))
+        self.tree.add_command(build_admin_group())
         await self._sync()
         resumed = await self._service.resume()
         if resumed:
             log.info("posted the pending updates of %d game(s) after the restart", resumed)
+        await self.scheduler.start()
 
     async def _sync(self) -> None:
         if not self.sync_commands:
@@ -82,6 +89,9 @@ class TTRBot(discord.Client):
 
     async def close(self) -> None:
         await super().close()
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+            self.scheduler = None
         if self._service is not None:
             await self._service.storage.close()
             self._service = None

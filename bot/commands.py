@@ -9,8 +9,10 @@ market slots and decks.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
+import zoneinfo
 from typing import Any
 
 import discord
@@ -19,6 +21,7 @@ from discord import app_commands
 import engine
 from bot import components, handlers, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
+from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from maps import load_map
@@ -125,6 +128,38 @@ async def card_autocomplete(interaction: discord.Interaction[Any],
     return [c for c in options if _match(current, c.name)]
 
 
+async def timezone_autocomplete(interaction: discord.Interaction[Any],
+                                current: str) -> list[Choice[str]]:
+    return [Choice(name=z, value=z) for z in _zones() if _match(current.replace("/", " "), z)][:25]
+
+
+@functools.cache
+def _zones() -> list[str]:
+    return sorted(zoneinfo.available_timezones())
+
+
+def build_admin_group() -> app_commands.Group:
+    """``/ttr-admin``: its own top-level group, since Discord applies
+    ``default_member_permissions`` to top-level commands only; hidden from members
+    without Manage Server (and checked again when it runs)."""
+    group = app_commands.Group(name="ttr-admin", description="Ticket to Ride: server settings",
+                               guild_only=True,
+                               default_permissions=discord.Permissions(manage_guild=True))
+    settings = [Choice(name=f"{name}: {meaning}"[:100], value=name)
+                for name, meaning in ServerSettings.configurable().items()]
+
+    @group.command(name="config", description="Show or change this server's game settings")
+    @app_commands.describe(setting="The setting to change (none: show them all)",
+                           value="Its new value ('off' clears an optional one)")
+    @app_commands.choices(setting=settings)
+    async def config(interaction: discord.Interaction[Any], setting: Choice[str] | None = None,
+                     value: str | None = None) -> None:
+        await _guarded(interaction, handlers.server_config(
+            interaction, setting.value if setting else None, value))
+
+    return group
+
+
 def _map_label(map_id: str) -> str:
     m = load_map(map_id)
     return f"{m.name} ({m.rules.players_min}–{m.rules.players_max} players)"
@@ -140,12 +175,20 @@ def build_group(maps: list[str]) -> app_commands.Group:
 
     @group.command(name="new", description="Open a game lobby in this channel")
     @app_commands.describe(map="The board", players="Most players (default: the map's limit)",
-                           thread="Open a thread for the game")
+                           thread="Open a thread for the game",
+                           reminder="Hours before the player to act is reminded "
+                                    "(default: the server's, 12)",
+                           timer="Hours per turn before the bot plays it (0: no timer; "
+                                 "default: the server's)")
     @app_commands.choices(map=map_choices)
     async def new(interaction: discord.Interaction[Any], map: Choice[str],
                   players: app_commands.Range[int, 2, 5] | None = None,
-                  thread: bool = False) -> None:
-        await _guarded(interaction, handlers.new_game(interaction, map.value, players, thread))
+                  thread: bool = False,
+                  reminder: app_commands.Range[int, 1, 336] | None = None,
+                  timer: app_commands.Range[int, 0, 336] | None = None) -> None:
+        settings = GameSettings(reminder_hours=reminder, turn_timer_hours=timer)
+        await _guarded(interaction, handlers.new_game(interaction, map.value, players, thread,
+                                                      settings))
 
     @group.command(name="join", description="Take a seat in this channel's lobby")
     async def join(interaction: discord.Interaction[Any]) -> None:
@@ -285,6 +328,21 @@ def build_group(maps: list[str]) -> app_commands.Group:
                     text += f"\nYour options: {' · '.join(options)}."
             await Responder(interaction).send(text)
         await _guarded(interaction, run())
+
+    @group.command(name="settings", description="Your reminders, quiet hours and DMs")
+    @app_commands.describe(reminders="Remind me when a game waits for me",
+                           dm_every_turn="A DM with my hand every time it is my turn",
+                           timezone="My time zone, e.g. Europe/Berlin (for quiet hours)",
+                           quiet_from="No reminders from this hour (0–23, my time)...",
+                           quiet_to="...until this hour (the same hour twice: no quiet hours)")
+    @app_commands.autocomplete(timezone=timezone_autocomplete)
+    async def settings(interaction: discord.Interaction[Any], reminders: bool | None = None,
+                       dm_every_turn: bool | None = None, timezone: str | None = None,
+                       quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                       quiet_to: app_commands.Range[int, 0, 23] | None = None) -> None:
+        await _guarded(interaction, handlers.my_settings(
+            interaction, reminders=reminders, dm_every_turn=dm_every_turn, timezone=timezone,
+            quiet_from=quiet_from, quiet_to=quiet_to))
 
     @group.command(name="rules", description="The rules of this channel's map, in short")
     @app_commands.choices(map=map_choices)

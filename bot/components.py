@@ -38,7 +38,7 @@ CUSTOM_ID = re.compile(
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast"})
 VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline"})
 SLOTTED = frozenset({"up", "upt", "ups", "pick"})  # <slot or option>.<version or tag>
-NUMBERED = frozenset({"hpage", "rturn"})  # history page, replay turn (bot.records)
+NUMBERED = frozenset({"hpage", "rturn", "kick"})  # history page, replay turn, kick seat
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
 # Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_CHOICES = 25
@@ -290,3 +290,9 @@ def replay_view(game_id: int, turn: int, last: int) -> discord.ui.View | None:
         _button(ControlId(game_id, "rturn", number=turn + 1), f"Turn {turn + 1}", style=grey,
                 emoji="▶", disabled=turn >= last),
     )
+
+
+def kick_view(game_id: int, seat: int) -> discord.ui.View | None:
+    """Under a notice that a seat's timer kept running out: the others' vote."""
+    return _frozen(_button(ControlId(game_id, "kick", number=seat),
+                           "Vote: a computer takes this seat", style=discord.ButtonStyle.danger))

@@ -14,11 +14,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 import discord
+from pydantic import ValidationError
 
 import engine
 from bot import components, presenters
 from bot.components import ControlId
 from bot.images import Renderer
+from bot.preferences import GameSettings, PlayerSettings, ServerSettings
 from bot.service import (
     GameInfo,
     GameService,
@@ -206,7 +208,7 @@ async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
 
 
 async def new_game(interaction: discord.Interaction[Any], map_id: str, players: int | None,
-                   thread: bool) -> None:
+                   thread: bool, settings: GameSettings | None = None) -> None:
     service = bot_of(interaction).service
     channel = interaction.channel
     if interaction.guild_id is None or channel is None:
@@ -229,7 +231,7 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
             target, target_id = made, made.id
     row = await service.create(guild_id=interaction.guild_id, channel_id=target_id,
                                user_id=user.id, name=user.display_name, map_id=map_id,
-                               max_players=players)
+                               max_players=players, settings=settings)
     info = await service.info(row.id)
     if target is not None:
         await target.send(lobby_text(info), view=components.lobby_view(row.id) or MISSING,
@@ -560,6 +562,69 @@ async def tickets(interaction: discord.Interaction[Any], game_id: int) -> None:
     await perform(interaction, game_id, DrawTickets())
 
 
+# -- settings -------------------------------------------------------------------------------
+
+
+def _problem(exc: ValidationError) -> str:
+    """The first thing pydantic found wrong, in words a member can read."""
+    errors = exc.errors()
+    return str(errors[0]["msg"]) if errors else str(exc)
+
+
+async def my_settings(interaction: discord.Interaction[Any], *, reminders: bool | None,
+                      dm_every_turn: bool | None, timezone: str | None,
+                      quiet_from: int | None, quiet_to: int | None) -> None:
+    """``/ttr settings``: show or change the asking member's own settings."""
+    storage = bot_of(interaction).service.storage
+    user_id = interaction.user.id
+    settings = await storage.player_settings(user_id)
+    changes: dict[str, object] = {
+        k: v for k, v in (("reminders", reminders), ("dm_every_turn", dm_every_turn),
+                          ("timezone", timezone and timezone.strip())) if v is not None}
+    if quiet_from is not None or quiet_to is not None:
+        if quiet_from is None or quiet_to is None:
+            raise Refusal("Give both `quiet_from` and `quiet_to` (the same hour twice: "
+                          "no quiet hours).")
+        changes["quiet_hours"] = None if quiet_from == quiet_to else (quiet_from, quiet_to)
+    if changes:
+        try:
+            settings = PlayerSettings.model_validate({**settings.model_dump(), **changes})
+        except ValidationError as exc:
+            raise Refusal(presenters.invalid_setting(
+                str(exc.errors()[0]["loc"][0]), _problem(exc))) from None
+        await storage.save_player_settings(user_id, settings)
+    await Responder(interaction).send(presenters.player_settings_text(
+        settings.quiet_hours, settings.timezone, settings.reminders, settings.dm_every_turn,
+        changed=bool(changes)))
+
+
+async def server_config(interaction: discord.Interaction[Any], setting: str | None,
+                        value: str | None) -> None:
+    """``/ttr-admin config``: show or change this server's settings (Manage Server only)."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise Refusal("Server settings are set in the server.")
+    # Discord hides the command from members without the permission, but a server can
+    # change that in its integration settings: check again here.
+    if not interaction.permissions.manage_guild:
+        raise Refusal(presenters.CONFIG_REFUSED)
+    storage = bot_of(interaction).service.storage
+    settings = await storage.server_settings(guild_id)
+    if setting is not None:
+        if value is None:
+            raise Refusal(f"Give the new `value` for `{setting[:40]}`.")
+        try:
+            settings = settings.with_value(setting, value)
+        except ValidationError as exc:
+            raise Refusal(presenters.invalid_setting(setting, _problem(exc))) from None
+        except ValueError as exc:
+            raise Refusal(f"{str(exc).capitalize()}.") from None
+        await storage.save_server_settings(guild_id, settings)
+    values = [(name, meaning, getattr(settings, name))
+              for name, meaning in ServerSettings.configurable().items()]
+    await Responder(interaction).send(presenters.server_settings_text(values, changed=setting))
+
+
 # -- components ------------------------------------------------------------------------------
 
 
@@ -620,6 +685,11 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
         case "blind" | "shipdeck" | "tickets" | "pay" | "decline":
             await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
                           expect_version=c.version, responder=responder)
+        case "kick":
+            assert c.number is not None
+            decided, text = await bot_of(interaction).service.vote_kick(
+                gid, interaction.user.id, c.number)
+            await Responder(interaction, public=decided).send(text)
         case "keep":
             if not values or not all(v.isdigit() and len(v) < 10 for v in values):
                 raise Refusal("Choose the tickets to keep from the list.")

@@ -7,9 +7,13 @@ read back with the default, so adding one needs no migration. Unknown keys
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
+from dataclasses import dataclass
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Language = Literal["en", "de"]
 
@@ -19,15 +23,38 @@ class _Settings(BaseModel):
 
 
 class ServerSettings(_Settings):
-    """What a server's admins choose for every game in it (issue: absence, history, config)."""
+    """What a server's admins choose for every game in it (issue: absence, history, config).
+
+    A field with a ``description`` is offered by ``/ttr-admin config``: adding a setting
+    there is adding a field here.
+    """
 
     language: Language = "en"
-    # Hours before the player to act is reminded (games may override it).
-    reminder_hours: float = Field(default=12.0, gt=0, le=24 * 14)
-    # Hours a player has for a turn before the automatic move (None: no timer).
-    turn_timer_hours: float | None = Field(default=None, gt=0, le=24 * 14)
-    # Expired turns in a row after which the others may vote to kick the player.
-    kick_after_expiries: int = Field(default=3, ge=1, le=20)
+    reminder_hours: float = Field(
+        default=12.0, gt=0, le=24 * 14,
+        description="Hours before the player to act is reminded (a game may choose its own)")
+    turn_timer_hours: float | None = Field(
+        default=None, gt=0, le=24 * 14,
+        description="Hours for a turn before the bot plays it for the player ('off': no timer)")
+    kick_after_expiries: int = Field(
+        default=3, ge=1, le=20,
+        description="Expired turns in a row after which the others may vote to replace the "
+                    "player by a computer")
+
+    @classmethod
+    def configurable(cls) -> dict[str, str]:
+        """The settings ``/ttr-admin config`` offers, with what each means."""
+        return {name: f.description for name, f in cls.model_fields.items() if f.description}
+
+    def with_value(self, name: str, text: str) -> ServerSettings:
+        """A copy with setting ``name`` read from ``text`` ('off' or 'none' clears an optional
+        one); ``ValueError`` says what is wrong."""
+        if name not in self.configurable():
+            raise ValueError(f"there is no setting {name[:40]!r}")
+        value: str | None = text.strip()
+        if value is not None and value.lower() in ("off", "none", "-"):
+            value = None
+        return type(self).model_validate({**self.model_dump(), name: value})
 
 
 class PlayerSettings(_Settings):
@@ -37,5 +64,68 @@ class PlayerSettings(_Settings):
     reminders: bool = True
     dm_every_turn: bool = True
     timezone: str = "UTC"
-    # Quiet hours as (start hour, end hour) in their time zone; None: none.
+    # Quiet hours as (start hour, end hour) in their time zone, e.g. (22, 7); None: none.
     quiet_hours: tuple[int, int] | None = None
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, name: str) -> str:
+        zone_of(name)  # raises ValueError (a pydantic validation error) if unknown
+        return name
+
+    @field_validator("quiet_hours")
+    @classmethod
+    def _hours(cls, hours: tuple[int, int] | None) -> tuple[int, int] | None:
+        if hours is not None and not all(0 <= h <= 23 for h in hours):
+            raise ValueError("quiet hours are whole hours from 0 to 23")
+        return hours
+
+    def quiet_until(self, now: float) -> float | None:
+        """If ``now`` falls in the quiet hours: when they end (epoch seconds); else None."""
+        if self.quiet_hours is None or self.quiet_hours[0] == self.quiet_hours[1]:
+            return None
+        start, end = self.quiet_hours
+        local = dt.datetime.fromtimestamp(now, zone_of(self.timezone))
+        quiet = start <= local.hour < end if start < end else (local.hour >= start
+                                                               or local.hour < end)
+        if not quiet:
+            return None
+        day = local.date() if local.hour < end else local.date() + dt.timedelta(days=1)
+        # Wall-clock end of the quiet hours (a DST gap resolves forward).
+        wake = dt.datetime.combine(day, dt.time(end), local.tzinfo)
+        return wake.timestamp()
+
+
+class GameSettings(_Settings):
+    """Chosen for one game at ``/ttr new``; None: the server's setting."""
+
+    reminder_hours: float | None = Field(default=None, gt=0, le=24 * 14)
+    # 0 switches the timer off for this game even where the server has one.
+    turn_timer_hours: float | None = Field(default=None, ge=0, le=24 * 14)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A game's reminder delay and turn timer: its own choice, else its server's."""
+
+    reminder_hours: float
+    turn_timer_hours: float | None  # None: no timer
+    kick_after_expiries: int
+
+    @classmethod
+    def of(cls, server: ServerSettings, game: GameSettings) -> Timing:
+        timer = server.turn_timer_hours if game.turn_timer_hours is None \
+            else game.turn_timer_hours or None
+        return cls(reminder_hours=game.reminder_hours or server.reminder_hours,
+                   turn_timer_hours=timer, kick_after_expiries=server.kick_after_expiries)
+
+
+@functools.lru_cache(maxsize=256)
+def zone_of(name: str) -> ZoneInfo:
+    """The IANA time zone ``name`` ('Europe/Berlin'); ``ValueError`` if there is none such.
+    The ``tzdata`` package provides the zones where the system has none (slim images)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(f"unknown time zone {name[:40]!r} (use a name like Europe/Berlin)"
+                         ) from None

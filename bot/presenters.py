@@ -806,3 +806,70 @@ def drawn_text(map_id: str, before: PrivateView, after: PrivateView) -> str:
     gained = {c: n - before.hand.get(c, 0) for c, n in after.hand.items()
               if n > before.hand.get(c, 0)}
     return cards_text(map_id, gained) if gained else "nothing"
+
+
+# -- reminders, timers, absent players --------------------------------------------------------
+
+
+def _hours(hours: float) -> str:
+    return _plural(round(hours), "hour") if hours >= 1 else _plural(round(hours * 60), "minute")
+
+
+def reminder_dm(channel_id: int, game_id: int) -> str:
+    return (f"⏰ Reminder: <#{channel_id}> (game #{game_id}) is waiting for you. Press "
+            f"**My hand** there to see what to do. (`/ttr settings` sets your quiet hours.)")
+
+
+def reminder_mention(user_id: int, game_id: int) -> str:
+    return (f"⏰ <@{user_id}>, game #{game_id} is waiting for you: press **My hand** to see "
+            f"what to do.")
+
+
+def timeout_line(name: str, hours: float) -> str:
+    return (f"⏰ {name}'s {_hours(hours)} ran out: the bot played the least "
+            f"committal move for them.")
+
+
+def kick_offer(name: str, expiries: int) -> str:
+    return (f"⏰ {name}'s time ran out {expiries} turns in a row. The other players may "
+            f"vote to hand the seat to a computer player (a majority of them decides).")
+
+
+def kick_counted(name: str, votes: int, needed: int) -> str:
+    return f"Your vote to replace {name} is counted ({votes} of {needed} needed)."
+
+
+def kick_closed(name: str) -> str:
+    return f"There is no vote on {name}'s seat now: they are back, or the bot plays it."
+
+
+def kicked_line(name: str) -> str:
+    return f"🤖 The table voted: a computer player takes {name}'s seat from now on."
+
+
+
+def player_settings_text(quiet_hours: tuple[int, int] | None, timezone: str, reminders: bool,
+                         dm_every_turn: bool, *, changed: bool) -> str:
+    quiet = ("none" if quiet_hours is None
+             else f"{quiet_hours[0]:02d}:00–{quiet_hours[1]:02d}:00 ({timezone})")
+    head = "Saved. Your settings:" if changed else "Your settings (change them with the options):"
+    return (f"{head}\n• Reminders: {'on' if reminders else 'off'}"
+            f"\n• A DM every time it is your turn: {'on' if dm_every_turn else 'off'}"
+            f"\n• Time zone: {timezone}\n• Quiet hours (no reminders): {quiet}")
+
+
+def server_settings_text(values: Sequence[tuple[str, str, object]], *, changed: str | None
+                         ) -> str:
+    """``values``: (name, what it means, value) per setting ``/ttr-admin config`` offers."""
+    head = (f"Saved `{changed}`. This server's settings:" if changed
+            else "This server's settings (`/ttr-admin config setting value` changes one):")
+    lines = [f"• `{name}` = **{'off' if value is None else value}** — {meaning}"
+             for name, meaning, value in values]
+    return "\n".join([head, *lines])
+
+
+CONFIG_REFUSED = "Only members with the Manage Server permission can change the server's settings."
+
+
+def invalid_setting(name: str, problem: str) -> str:
+    return f"That is not a valid value for `{name[:40]}`: {problem[:200]}."

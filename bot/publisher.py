@@ -17,6 +17,7 @@ import discord
 
 from bot import components, presenters
 from bot.images import Renderer
+from bot.scheduler import KickOffer, Reminder
 from bot.service import DirectMessage, GameService, Update
 
 log = logging.getLogger(__name__)
@@ -85,3 +86,26 @@ class DiscordPublisher:
             return None
         await service.dm_delivered(dm.user_id)
         return None
+
+    async def remind(self, reminder: Reminder) -> None:
+        """A reminder by DM; to a player who refuses DMs, a mention in the game's channel."""
+        service = self._service()
+        if not await service.dms_refused(reminder.user_id):
+            try:
+                channel = await self.client.create_dm(discord.Object(reminder.user_id))
+                await channel.send(reminder.dm_text,
+                                   allowed_mentions=discord.AllowedMentions.none())
+                await service.dm_delivered(reminder.user_id)
+                return
+            except discord.Forbidden:
+                await service.dm_refused(reminder.user_id)
+        await self.client.get_partial_messageable(reminder.channel_id).send(
+            reminder.channel_text,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                     users=[discord.Object(reminder.user_id)]))
+
+    async def offer_kick(self, offer: KickOffer) -> None:
+        await self.client.get_partial_messageable(offer.channel_id).send(
+            offer.text, view=components.kick_view(offer.game_id, offer.seat)
+            or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none())

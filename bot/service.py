@@ -16,7 +16,6 @@ import dataclasses
 import json
 import logging
 import random
-import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,6 +25,8 @@ from typing import Any, Protocol
 import engine
 import engine.events as engine_events
 from bot import presenters
+from bot.clock import Clock, SystemClock
+from bot.preferences import GameSettings
 from bot.storage import CONTROLLERS, GameRow, SeatRow, Storage, StorageError
 from engine import (
     ACTION_ADAPTER,
@@ -48,6 +49,14 @@ DM_RETRY_SECONDS = 6 * 3600
 MID_TURN = ("second_draw", "choose_tickets")
 # Games kept in memory; older idle ones are dropped and reloaded from the database on demand.
 CACHE_SIZE = 512
+# Who takes a seat the table voted to kick (its player's timer kept running out).
+KICKED_TO = "computer:normal"
+# Actions the bot plays in a row for one seat's turn (draw, draw; claim, tunnel; ...).
+MAX_AUTO_STEPS = 8
+
+
+async def _safe_choice(state: GameState, seat: int) -> Action:
+    return engine.safe_action(state, seat)
 
 
 class Refusal(Exception):
@@ -201,6 +210,18 @@ class Publisher(Protocol):
     async def publish(self, update: Update) -> None: ...
 
 
+class Planner(Protocol):
+    """Plans a game's time-based work (``bot.scheduler``) whenever the game changes."""
+
+    async def game_changed(self, game: GameInfo, *, carry: Sequence[int] = (),
+                           acted: int | None = None) -> None:
+        """``game`` is at a new version (or was loaded after a restart): plan reminders,
+        timers and computer turns for the seats it waits for. ``carry``: seats still
+        deciding the same thing as before, whose jobs go on; ``acted``: the seat whose
+        player just acted in person."""
+        ...
+
+
 def event_to_json(e: Event) -> dict[str, Any]:
     return {"type": type(e).__name__, **dataclasses.asdict(e)}
 
@@ -242,9 +263,12 @@ def supported_maps() -> list[str]:
 
 
 class GameService:
-    def __init__(self, storage: Storage, publisher: Publisher | None = None):
+    def __init__(self, storage: Storage, publisher: Publisher | None = None, *,
+                 clock: Clock | None = None):
         self.storage = storage
         self.publisher = publisher
+        self.clock: Clock = clock or SystemClock()
+        self.planner: Planner | None = None  # set by the scheduler that runs the game's jobs
         self.maps = supported_maps()
         self.seeds: random.Random = random.SystemRandom()  # tests set a seeded one
         self._games: OrderedDict[int, Game] = OrderedDict()
@@ -330,8 +354,9 @@ class GameService:
 
     async def create(
         self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, map_id: str,
-        max_players: int | None,
+        max_players: int | None, settings: GameSettings | None = None,
     ) -> GameRow:
+        """Open a lobby; ``settings``: what the host chose for this game (reminders, timer)."""
         if map_id not in self.maps:
             raise Refusal(f"Unknown map {map_id!r}; choose one of: {', '.join(self.maps)}.")
         rules = load_map(map_id).rules
@@ -340,12 +365,15 @@ class GameService:
             raise Refusal(f"{load_map(map_id).name} is for {rules.players_min}–"
                           f"{rules.players_max} players.")
         try:
-            return await self.storage.create_game(
+            row = await self.storage.create_game(
                 guild_id=guild_id, channel_id=channel_id, map_id=map_id, max_players=limit,
                 host_id=user_id, host_name=name)
         except StorageError:
             raise Refusal("This channel already has a game: finish it first, or start one in "
                           "a thread (`/ttr new thread:True`).") from None
+        if settings is not None and settings != GameSettings():
+            await self.storage.save_game_settings(row.id, settings)
+        return row
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
         async with self._lock(game_id):
@@ -397,6 +425,7 @@ class GameService:
             lines = opening_lines(game.row.map_id, game.names, state)
             update = await self._update(game, lines, dm_seats=range(len(seats)),
                                         board=state.phase not in presenters.SIMULTANEOUS)
+            await self._plan(game)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return update
@@ -404,9 +433,10 @@ class GameService:
     # -- actions --------------------------------------------------------------------------
 
     async def act(
-        self, game_id: int, user_id: int, action: Action | Pick, *,
+        self, game_id: int, user_id: int | None, action: Action | Pick, *,
         expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
+        seat: int | None = None, note: str | None = None,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
@@ -414,18 +444,22 @@ class GameService:
         so a double click cannot draw twice. ``reply`` answers the actor once the
         action is stored, before the channel hears of it. A ``Pick`` always needs
         its version: its index means something only in the state it was drawn for.
+        The bot plays for a seat (timer, computer player) with ``seat`` instead of a
+        user; ``note`` then heads the channel post that follows.
         """
+        by_person = seat is None
         async with self._lock(game_id):
             game = await self._load(game_id)
             state = game.state
             if state is None:
                 raise Refusal("The game has not started yet.")
-            seat = game.seat_of(user_id)
+            if seat is None:
+                seat = None if user_id is None else game.seat_of(user_id)
             if seat is None:
                 raise Refusal("You are not playing in this game.")
             if game.row.status != "running":
                 raise Refusal("The game is over.")
-            if game.controller(seat) != "human":
+            if by_person and game.controller(seat) != "human":
                 raise Refusal(presenters.NOT_YOURS_NOW)
             waiting_before = engine.waiting_for(state)
             if (expect_version is not None and expect_version != state.version
@@ -471,6 +505,8 @@ class GameService:
             update = None
             if publish:
                 lines = presenters.event_lines(game.row.map_id, game.names, game.unposted)
+                if note is not None:
+                    lines.insert(0, note)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
                 if choices or (after.offered and not before.offered
                                and state.phase != "choose_tickets"):
@@ -486,6 +522,12 @@ class GameService:
                 game_id=game_id, version=state.version, seat=seat, action=action, events=events,
                 before=before, after=after, view=engine.public_view(state), published=publish,
                 choices=tuple(choices), phase_before=phase_before, draft=draft_round(state))
+            # Seats still deciding what they decided before keep their reminders and timer:
+            # the others in a simultaneous phase, the actor in the middle of their turn.
+            carry = [s for s in waiting_after if s in waiting_before and s != seat]
+            if not publish and seat in waiting_after:
+                carry.append(seat)
+            await self._plan(game, carry=carry, acted=seat if by_person else None)
             post_lock = await self._take_post_lock(game_id)
         try:
             if reply is not None:
@@ -535,6 +577,62 @@ class GameService:
             done += 1
         return done
 
+    # -- time-based work: reminders, timers, computer players (bot.scheduler) -----------------
+
+    async def _plan(self, game: Game, *, carry: Sequence[int] = (),
+                    acted: int | None = None) -> None:
+        """Tell the planner the game changed (with the game's lock held). A failure is only
+        logged: the action is stored, and the next start-up plans the game again."""
+        if self.planner is None or game.state is None or game.row.status != "running":
+            return
+        try:
+            await self.planner.game_changed(GameInfo(game.row, list(game.seats), game.state),
+                                            carry=carry, acted=acted)
+        except Exception:
+            log.exception("game %s: planning its reminders and timers failed", game.id)
+
+    async def replan(self) -> int:
+        """At start-up: plan every running game's jobs, keeping those planned already (a job
+        the database holds is neither lost nor repeated). Returns how many games."""
+        rows = await self.storage.games_with_status("running")
+        for row in rows:
+            async with self._lock(row.id):
+                game = await self._load(row.id)
+                if game.state is not None:
+                    await self._plan(game, carry=engine.waiting_for(game.state))
+        return len(rows)
+
+    async def play_for(
+        self, game_id: int, seat: int, version: int,
+        choose: Callable[[GameState, int], Awaitable[Action]], *, note: str | None = None,
+    ) -> Outcome | None:
+        """Take ``seat``'s decision for them (a timer ran out, a computer plays the seat):
+        the rest of their turn, each action through ``act`` like a player's. ``choose``
+        gets a copy of the state. Nothing happens (None) if the game is no longer at
+        ``version`` waiting for ``seat``: the job that called was stale."""
+        last: Outcome | None = None
+        for _ in range(MAX_AUTO_STEPS):
+            async with self._lock(game_id):
+                game = await self._load(game_id)
+                state = game.state
+                if (state is None or game.row.status != "running" or state.version != version
+                        or seat not in engine.waiting_for(state)):
+                    return last
+                copy = GameState.from_snapshot(state.to_snapshot())
+            action = await choose(copy, seat)
+            try:
+                last = await self.act(game_id, None, action, seat=seat, expect_version=version,
+                                      note=note)
+            except Refusal as exc:
+                # The game moved on meanwhile (stale), or the chooser erred: the safe move.
+                log.warning("game %s: seat %s could not play %s: %s", game_id, seat, action, exc)
+                choose = _safe_choice
+                continue
+            if last.published:
+                return last
+            version = last.version
+        return last
+
     async def _take_post_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._post_locks.setdefault(game_id, asyncio.Lock())
         await lock.acquire()
@@ -557,7 +655,7 @@ class GameService:
         view = engine.public_view(state)
         draft = draft_round(state)
         dms, closed = [], []
-        now = time.time()
+        now = self.clock.now()
         for seat in dm_seats:
             if not game.seats[seat].human:
                 continue  # a computer plays this seat: nobody to tell
@@ -617,12 +715,47 @@ class GameService:
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
+            if game.state is not None:  # a computer's turn, or a person's reminders, from now on
+                await self._plan(game, carry=engine.waiting_for(game.state))
             return GameInfo(game.row, list(game.seats), game.state)
+
+    async def vote_kick(self, game_id: int, user_id: int, seat: int) -> tuple[bool, str]:
+        """``user_id`` votes to hand ``seat``, whose timer ran out turn after turn, to a
+        computer player; a majority of the other seated players decides. Returns whether
+        the vote decided it, and the text to answer."""
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            if game.state is None or game.row.status != "running":
+                raise Refusal("The game is over.")
+            if not 0 <= seat < len(game.seats):
+                raise Refusal("That control is not valid (any more).")
+            target = game.seats[seat]
+            voter = game.seat_of(user_id)
+            if voter is None or not game.seats[voter].human or voter == seat:
+                raise Refusal("Only the other players at the table vote on this seat.")
+            if not target.human:
+                raise Refusal(presenters.kick_closed(target.name))
+            timing = await self.storage.timing(game.row.guild_id, game_id)
+            if (await self.storage.expiries(game_id)).get(seat, 0) < timing.kick_after_expiries:
+                raise Refusal(presenters.kick_closed(target.name))
+            voters = set(await self.storage.vote(game_id, "kick", seat, user_id))
+            electors = {s.user_id for s in game.seats if s.human and s.seat != seat}
+            votes, needed = len(voters & electors), len(electors) // 2 + 1
+        if votes != needed:  # short of a majority (or decided by an earlier vote)
+            return False, presenters.kick_counted(target.name, votes, needed)
+        await self.set_controller(game_id, seat, KICKED_TO, reason="kicked by vote")
+        await self.storage.clear_absence(game_id, seat)
+        return True, presenters.kicked_line(target.name)
 
     # -- DMs ----------------------------------------------------------------------------
 
+    async def dms_refused(self, user_id: int) -> bool:
+        """Whether ``user_id`` refused a DM lately (then the channel mentions them instead)."""
+        refused = await self.storage.dm_refused_at(user_id)
+        return refused is not None and self.clock.now() - refused < DM_RETRY_SECONDS
+
     async def dm_refused(self, user_id: int) -> None:
-        await self.storage.set_dm_refused(user_id, time.time())
+        await self.storage.set_dm_refused(user_id, self.clock.now())
 
     async def dm_delivered(self, user_id: int) -> None:
         if await self.storage.dm_refused_at(user_id) is not None:

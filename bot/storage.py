@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
-from bot.preferences import PlayerSettings, ServerSettings
+from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
@@ -171,6 +171,39 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX game_results_player ON game_results (player);
     """,
+    """
+    -- Time-based work (bot.scheduler): reminders, turn timers, computer players' turns.
+    -- A job is for one seat at one game version: once the game moved on it does nothing.
+    -- Claimed by one worker (SQLite: one transaction; PostgreSQL: FOR UPDATE SKIP LOCKED).
+    CREATE TABLE jobs (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        due_at     REAL NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('remind', 'timeout', 'computer')),
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        attempt    INTEGER NOT NULL DEFAULT 0,
+        claimed_at REAL,
+        claimed_by TEXT,
+        done_at    REAL
+    );
+    -- One job of a kind per seat, version and attempt: planning twice adds nothing.
+    CREATE UNIQUE INDEX jobs_once ON jobs (game_id, seat, kind, version, attempt);
+    CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL;
+    CREATE INDEX jobs_game ON jobs (game_id) WHERE done_at IS NULL;
+    -- Per-game settings chosen at /ttr new (bot.preferences.GameSettings).
+    CREATE TABLE game_settings (
+        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        settings TEXT NOT NULL
+    );
+    -- Turns in a row a seat's timer expired (the others may vote to kick it after N).
+    CREATE TABLE expiries (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL,
+        in_a_row  INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -237,6 +270,25 @@ class ResultRow:
     routes: tuple[int, ...]
     map_id: str = ""
     finished_at: float = 0.0
+
+
+JobKind = Literal["remind", "timeout", "computer"]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Work due at ``due_at`` for ``seat`` of a game while it is at ``version``."""
+
+    kind: JobKind
+    game_id: int
+    seat: int
+    version: int
+    due_at: float
+    attempt: int = 0  # reminders: how many were sent before this one
+    id: int = 0  # 0 until stored
+
+
+_JOB_COLUMNS = "kind, game_id, seat, version, due_at, attempt, id"
 
 
 @dataclass(frozen=True, slots=True)
@@ -768,3 +820,136 @@ class Storage:
                 "INSERT INTO users (user_id, settings) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
                 (user_id, settings.model_dump_json()))
+
+    async def game_settings(self, game_id: int) -> GameSettings:
+        """What was chosen for one game at ``/ttr new`` (None fields: the server's)."""
+        row = await self._one("SELECT settings FROM game_settings WHERE game_id = ?", (game_id,))
+        return GameSettings() if row is None else GameSettings.model_validate_json(str(row[0]))
+
+    async def save_game_settings(self, game_id: int, settings: GameSettings) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_settings (game_id, settings) VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET settings = excluded.settings",
+                (game_id, settings.model_dump_json()))
+
+    # -- jobs (bot.scheduler) ----------------------------------------------------------
+
+    async def plan_jobs(self, game_id: int, version: int, *, carry: Sequence[int],
+                        jobs: Sequence[Job], acted: int | None = None) -> None:
+        """The game moved on to ``version``: in one transaction, move the waiting jobs of the
+        ``carry`` seats (still deciding the same thing) to it, drop every other job of an
+        older version (unless a worker holds it: it will find it stale), add ``jobs`` (where
+        that seat has no job of that kind at ``version`` yet) and clear ``acted``'s run of
+        expired turns and the votes to kick them."""
+        async with self._transaction() as db:
+            for seat in carry:
+                await db.execute(
+                    "UPDATE OR IGNORE jobs SET version = ? WHERE game_id = ? AND seat = ? "
+                    "AND version < ? AND done_at IS NULL AND claimed_at IS NULL",
+                    (version, game_id, seat, version))
+            await db.execute(
+                "DELETE FROM jobs WHERE game_id = ? AND version < ? "
+                "AND (done_at IS NOT NULL OR claimed_at IS NULL)", (game_id, version))
+            # A seat that has a job of this kind at this version already (carried over, or
+            # planned before a restart) keeps it: its reminders go on at their own pace.
+            await db.executemany(
+                "INSERT INTO jobs (kind, game_id, seat, version, due_at, attempt) "
+                "SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM jobs "
+                "WHERE kind = ? AND game_id = ? AND seat = ? AND version = ?)",
+                [(j.kind, j.game_id, j.seat, j.version, j.due_at, j.attempt,
+                  j.kind, j.game_id, j.seat, j.version) for j in jobs])
+            if acted is not None:  # back at the table: no run of expired turns, no kick
+                await self._clear_absence(db, game_id, acted)
+
+    async def jobs(self, game_id: int, *, pending: bool = True) -> list[Job]:
+        rows = await self._all(
+            f"SELECT {_JOB_COLUMNS} FROM jobs WHERE game_id = ? "
+            f"{'AND done_at IS NULL ' if pending else ''}ORDER BY due_at, id", (game_id,))
+        return [Job(*r) for r in rows]  # type: ignore[arg-type]
+
+    async def next_due(self) -> float | None:
+        """When the earliest waiting job is due (claimed ones are left to their worker)."""
+        row = await self._one(
+            "SELECT min(due_at) FROM jobs WHERE done_at IS NULL AND claimed_at IS NULL")
+        return None if row is None or row[0] is None else float(row[0])  # type: ignore[arg-type]
+
+    async def claim_job(self, now: float, worker: str) -> Job | None:
+        """Take the earliest job due by ``now`` for ``worker``; no other worker gets it.
+
+        SQLite has one writer, so one transaction claims atomically; a PostgreSQL backend
+        does the same with ``SELECT ... FOR UPDATE SKIP LOCKED`` in that transaction.
+        """
+        async with self._transaction() as db:
+            async with db.execute(
+                f"SELECT {_JOB_COLUMNS} FROM jobs WHERE done_at IS NULL AND claimed_at IS NULL "
+                "AND due_at <= ? ORDER BY due_at, id LIMIT 1", (now,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            job = Job(*row)
+            await db.execute("UPDATE jobs SET claimed_at = ?, claimed_by = ? WHERE id = ?",
+                             (now, worker, job.id))
+        return job
+
+    async def finish_job(self, job: Job, now: float, *, then: Job | None = None) -> None:
+        """Mark ``job`` done and, in the same transaction, plan the job that follows it."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE jobs SET done_at = ? WHERE id = ?", (now, job.id))
+            if then is not None:
+                await db.execute(
+                    "INSERT OR IGNORE INTO jobs (kind, game_id, seat, version, due_at, attempt) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (then.kind, then.game_id, then.seat, then.version, then.due_at, then.attempt))
+
+    async def postpone_job(self, job: Job, due_at: float) -> None:
+        """Give a claimed job back, due later (a reminder in the player's quiet hours)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE jobs SET due_at = ?, claimed_at = NULL, claimed_by = NULL WHERE id = ?",
+                (due_at, job.id))
+
+    async def release_claims(self) -> int:
+        """Give back every claimed, unfinished job (at start-up: the process that claimed them
+        stopped). A job is only ever done once: a stale one does nothing."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE jobs SET claimed_at = NULL, claimed_by = NULL "
+                "WHERE done_at IS NULL AND claimed_at IS NOT NULL")
+            return int(cur.rowcount)
+
+    # -- absent players ----------------------------------------------------------------
+
+    async def expiries(self, game_id: int) -> dict[int, int]:
+        """Turns in a row each seat's timer expired (seats without any are left out)."""
+        rows = await self._all("SELECT seat, in_a_row FROM expiries WHERE game_id = ?",
+                               (game_id,))
+        return {int(str(s)): int(str(n)) for s, n in rows}
+
+    async def count_expiry(self, game_id: int, seat: int) -> int:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO expiries (game_id, seat, in_a_row) VALUES (?, ?, 1) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET in_a_row = in_a_row + 1",
+                (game_id, seat))
+            async with db.execute("SELECT in_a_row FROM expiries WHERE game_id = ? AND seat = ?",
+                                  (game_id, seat)) as cur:
+                row = await cur.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    async def clear_absence(self, game_id: int, seat: int) -> None:
+        """Forget ``seat``'s run of expired turns and the votes to kick it."""
+        async with self._transaction() as db:
+            await self._clear_absence(db, game_id, seat)
+
+    @staticmethod
+    async def _clear_absence(db: aiosqlite.Connection, game_id: int, seat: int) -> None:
+        await db.execute("DELETE FROM expiries WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = 'kick' AND subject = ?",
+                         (game_id, seat))
+
+    async def timing(self, guild_id: int | None, game_id: int) -> Timing:
+        """A game's reminder delay, turn timer and kick threshold (its own, else its server's)."""
+        return Timing.of(await self.server_settings(guild_id), await self.game_settings(game_id))

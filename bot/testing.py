@@ -27,6 +27,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 Payload = dict[str, Any]
 EPHEMERAL = 64
 TIMESTAMP = "2024-05-01T12:00:00.000000+00:00"
+ALL_PERMISSIONS = 2251799813685247
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,8 @@ class FakeDiscord:
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.users: dict[int, str] = {}
         self.refuse_dms: set[int] = set()
+        # A member's permissions in the channel (default: all; e.g. 0 for a plain member).
+        self.permissions: dict[int, int] = {}
         self.sent: list[Sent] = []
         self.requests: list[tuple[str, str]] = []
         self.unexpected: list[tuple[str, str]] = []
@@ -376,7 +379,7 @@ class FakeDiscord:
             payload["context"] = 0
             payload["member"] = {"user": self.user(user_id), "roles": [], "joined_at": TIMESTAMP,
                                  "deaf": False, "mute": False, "flags": 0, "nick": None,
-                                 "permissions": "2251799813685247"}
+                                 "permissions": str(self.permissions.get(user_id, ALL_PERMISSIONS))}
         if message is not None:
             payload["message"] = message.message
         return payload
@@ -435,8 +438,9 @@ class FakeDiscord:
         return data
 
     async def slash(self, client: discord.Client, user_id: int, sub: str, *,
-                    channel_id: int | None = None, **options: Any) -> Exchange:
-        data = self.command_data(sub, options)
+                    channel_id: int | None = None, group: str = "ttr",
+                    **options: Any) -> Exchange:
+        data = self.command_data(sub, options, group=group)
         return await self.feed(client, self._payload(2, user_id, data, channel_id=channel_id))
 
     async def autocomplete(self, client: discord.Client, user_id: int, sub: str, focused: str,
@@ -487,9 +491,37 @@ class FakeDiscord:
         return [s for s in self.sent if s.kind == "dm" and not s.edit and s.user_id == user_id]
 
     def last_board(self, channel_id: int | None = None) -> Sent:
-        """The newest public message carrying game controls."""
+        """The newest public message carrying game controls (a board: "My hand" is on
+        every one, not on a notice such as a kick vote)."""
         for s in reversed(self.sent):
-            if s.public and not s.edit and s.custom_ids() and (
+            if s.public and not s.edit and any(c.endswith(":hand") for c in s.custom_ids()) and (
                     channel_id is None or s.channel_id == channel_id):
                 return self.message(s.id)
         raise LookupError("no board message yet")
+
+
+class FakeClock:
+    """A clock that moves only when a test says so (``advance``): no test ever sleeps."""
+
+    START = 1_777_885_200.0  # Monday 4 May 2026, 09:00 UTC
+
+    def __init__(self, start: float = START):
+        self._now = start
+        self._waiters: set[asyncio.Event] = set()
+
+    def now(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        self._now += seconds
+        for wake in self._waiters:  # a waiter looks at the time again
+            wake.set()
+
+    async def wait(self, wake: asyncio.Event, until: float | None) -> None:
+        if until is not None and self._now >= until:
+            return
+        self._waiters.add(wake)
+        try:
+            await wake.wait()
+        finally:
+            self._waiters.discard(wake)

@@ -21,7 +21,7 @@ from bot.config import Settings
 from bot.images import Renderer
 from bot.service import choice_tag, decisions
 from bot.storage import Storage
-from bot.testing import Exchange, FakeDiscord, Sent
+from bot.testing import Exchange, FakeClock, FakeDiscord, Sent
 from engine import (
     BuildHarbor,
     BuildStation,
@@ -72,6 +72,7 @@ class Table:
     fake: FakeDiscord
     db_path: Path
     bot: TTRBot
+    clock: FakeClock = field(default_factory=FakeClock)
     users: dict[str, int] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     game_id: int = 0
@@ -91,9 +92,17 @@ class Table:
     async def restart(self) -> None:
         """Stop the bot and start a new process on the same database and Discord."""
         await self.bot.close()
-        self.bot = make_bot(self.db_path)
+        self.bot = make_bot(self.db_path, clock=self.clock)
         await self.fake.connect(self.bot)
         self.bot.service.seeds = random.Random(self.rng.random())
+
+    async def advance(self, hours: float = 0.0, *, seconds: float = 0.0) -> list[Sent]:
+        """Move the clock forward and run every job that fell due; what the bot sent."""
+        start = len(self.fake.sent)
+        self.clock.advance(hours * 3600 + seconds)
+        assert self.bot.scheduler is not None
+        await self.bot.scheduler.run_due()
+        return self.fake.sent[start:]
 
     async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
         uid = self.users[user] if isinstance(user, str) else user
@@ -492,17 +501,19 @@ class Table:
                 assert shown, f"seat {seat} holds shares but no hand image showed one"
 
 
-def make_bot(db_path: Path, renderer: Renderer | None = None) -> TTRBot:
+def make_bot(db_path: Path, renderer: Renderer | None = None,
+             clock: FakeClock | None = None) -> TTRBot:
     return TTRBot(Settings(token="test", db_path=str(db_path)), renderer=renderer
-                  or json_renderer())
+                  or json_renderer(), clock=clock or FakeClock())
 
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
     fake = FakeDiscord()
-    bot = make_bot(tmp_path / "ttr.sqlite3")
+    clock = FakeClock()
+    bot = make_bot(tmp_path / "ttr.sqlite3", clock=clock)
     await fake.connect(bot)
-    t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot)
+    t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot, clock=clock)
     bot.service.seeds = random.Random(11)  # the same games every run
     yield t
     await t.bot.close()

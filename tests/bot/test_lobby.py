@@ -75,13 +75,14 @@ async def test_rules_and_status_without_a_game(table):
     assert "no game" in ex.text
 
 
-async def test_commands_are_synced_as_one_group(table):
-    (group,) = table.fake.synced
-    assert group["name"] == "ttr"
+async def test_commands_are_synced_as_one_group_and_an_admin_group(table):
+    group, admin = table.fake.synced
+    assert group["name"] == "ttr" and admin["name"] == "ttr-admin"
+    assert [o["name"] for o in admin["options"]] == ["config"]
     subs = {o["name"] for o in group["options"]}
     assert subs == {"new", "join", "leave", "start", "board", "hand", "draw", "claim", "tickets",
                     "station", "harbor", "exchange", "status", "rules",
-                    "history", "replay", "games", "stats", "leaderboard"}
+                    "history", "replay", "games", "stats", "leaderboard", "settings"}
     new = next(o for o in group["options"] if o["name"] == "new")
     maps = {c["value"]: c["name"] for c in new["options"][0]["choices"]}
     assert maps["iberia"] == "Iberia (2–5 players)"

@@ -1,0 +1,258 @@
+"""Time-based work from the database: reminders, turn timers and computer players' turns.
+
+Whenever a game changes, the service asks ``game_changed`` to plan the seats it now
+waits for: a person gets a reminder (and, with a turn timer, an expiry); a seat played
+by the bot ('auto', 'computer:<level>') gets its turn after a short, natural pause.
+Each plan is a row in ``jobs`` for one seat at one game version: when the game has
+moved on, the job finds itself stale and does nothing, so no job is ever cancelled
+in a hurry and none runs twice with effect.
+
+One loop claims due jobs one at a time (``Storage.claim_job``: one worker gets each
+job) and sleeps until the next one is due, or until a new job is planned. Time comes
+from the injected ``Clock``: tests move a fake one forward instead of sleeping. At
+start-up, jobs claimed by a process that stopped are given back and every running
+game is planned again (a job planned already stays as it is), so a restart neither
+loses nor repeats a reminder, a timer or a computer's turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import random
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import engine
+from bot import presenters
+from bot.service import GameInfo, GameService, event_from_json
+from bot.storage import HUMAN, Job
+from engine import Action, GameState
+from engine.events import Event
+from engine.players import LEVELS, choose_action
+
+log = logging.getLogger(__name__)
+
+HOUR = 3600.0
+# Each further reminder for the same decision waits this many times longer than the last.
+REMINDER_PACE = 2
+# ...but never longer than this between two reminders.
+REMINDER_GAP_MAX = 7 * 24 * HOUR
+# A computer player's pause before it acts (seconds): long enough to look considered.
+COMPUTER_DELAY = (2.0, 6.0)
+# After an unexpected error the loop rests this long before it looks again (seconds).
+ERROR_PAUSE = 60.0
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A nudge for one player: by DM, or in the game's channel if DMs are refused."""
+
+    game_id: int
+    channel_id: int
+    user_id: int
+    dm_text: str
+    channel_text: str
+
+
+@dataclass(frozen=True)
+class KickOffer:
+    """The others may vote to hand ``seat`` to a computer player (its timer kept expiring)."""
+
+    game_id: int
+    channel_id: int
+    seat: int
+    text: str
+
+
+class Notifier(Protocol):
+    """What the scheduler posts besides turns (``bot.publisher.DiscordPublisher``)."""
+
+    async def remind(self, reminder: Reminder) -> None: ...
+
+    async def offer_kick(self, offer: KickOffer) -> None: ...
+
+
+@dataclass(frozen=True)
+class Postpone:
+    """Give the job back, due again at ``due_at`` (a reminder in quiet hours)."""
+
+    due_at: float
+
+
+def computer_action(controller: str, state: GameState, seat: int, history: Sequence[Event],
+                    seed: int) -> Action:
+    """The action of the seat's ``controller``: 'computer:<level>' thinks, 'auto' takes the
+    safe move. Runs in a worker thread: the event loop never waits for a computer."""
+    level = controller.partition(":")[2]
+    if level in LEVELS:
+        return choose_action(level, state, seat, history=history, seed=seed)
+    return engine.safe_action(state, seat)
+
+
+class Scheduler:
+    def __init__(self, service: GameService, notifier: Notifier, *,
+                 rng: random.Random | None = None, worker: str | None = None):
+        self.service = service
+        self.storage = service.storage
+        self.clock = service.clock
+        self.notifier = notifier
+        self.rng = rng or random.Random()
+        self.worker = worker or f"{socket.gethostname()}:{os.getpid()}"
+        self._wake = asyncio.Event()
+        self._running = asyncio.Lock()  # one pass over the due jobs at a time
+        self._task: asyncio.Task[None] | None = None
+        service.planner = self
+
+    # -- the loop ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Take over the jobs a stopped process left claimed, plan every running game and
+        start the loop."""
+        released = await self.storage.release_claims()
+        games = await self.service.replan()
+        log.info("scheduler: %d running game(s) planned, %d job(s) taken over", games, released)
+        self._task = asyncio.create_task(self._loop(), name="ttr-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _loop(self) -> None:
+        while True:
+            self._wake.clear()  # before looking: a job planned from now on wakes us again
+            try:
+                await self.run_due()
+                until = await self.storage.next_due()
+            except Exception:
+                log.exception("scheduler: a pass over the due jobs failed")
+                until = self.clock.now() + ERROR_PAUSE
+            await self.clock.wait(self._wake, until)
+
+    async def run_due(self) -> int:
+        """Run every job due now, one at a time; returns how many ran."""
+        ran = 0
+        async with self._running:
+            while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
+                try:
+                    after = await self._run(job)
+                except Exception:  # a failing job must not stop the others: it is done
+                    log.exception("scheduler: job %s (%s, game %s) failed", job.id, job.kind,
+                                  job.game_id)
+                    after = None
+                if isinstance(after, Postpone):
+                    await self.storage.postpone_job(job, after.due_at)
+                else:
+                    await self.storage.finish_job(job, self.clock.now(), then=after)
+                ran += 1
+        return ran
+
+    async def _run(self, job: Job) -> Job | Postpone | None:
+        info = await self.service.info(job.game_id)
+        state = info.state
+        if (state is None or info.row.status != "running" or state.version != job.version
+                or job.seat not in engine.waiting_for(state)):
+            return None  # the game moved on: nothing to do
+        match job.kind:
+            case "remind":
+                return await self._remind(job, info)
+            case "timeout":
+                await self._expire(job, info)
+            case "computer":
+                await self._computer(job, info)
+        return None
+
+    # -- planning ----------------------------------------------------------------------
+
+    async def game_changed(self, game: GameInfo, *, carry: Sequence[int] = (),
+                           acted: int | None = None) -> None:
+        state = game.state
+        assert state is not None
+        now = self.clock.now()
+        timing = await self.storage.timing(game.row.guild_id, game.row.id)
+        jobs = []
+        for seat in engine.waiting_for(state):
+            def job(kind: str, delay: float, seat: int = seat) -> Job:
+                return Job(kind, game.row.id, seat, state.version, now + delay)  # type: ignore[arg-type]
+            if game.seats[seat].controller != HUMAN:
+                jobs.append(job("computer", self.rng.uniform(*COMPUTER_DELAY)))
+                continue
+            jobs.append(job("remind", timing.reminder_hours * HOUR))
+            if timing.turn_timer_hours is not None:
+                jobs.append(job("timeout", timing.turn_timer_hours * HOUR))
+        await self.storage.plan_jobs(game.row.id, state.version, carry=carry, jobs=jobs,
+                                     acted=acted)
+        self.wake()
+
+    # -- the jobs ----------------------------------------------------------------------
+
+    async def _remind(self, job: Job, info: GameInfo) -> Job | Postpone | None:
+        seat = info.seats[job.seat]
+        if seat.controller != HUMAN:
+            return None
+        player = await self.storage.player_settings(seat.user_id)
+        if not player.reminders:
+            return None
+        now = self.clock.now()
+        quiet_until = player.quiet_until(now)
+        if quiet_until is not None:
+            return Postpone(quiet_until)
+        await self.notifier.remind(Reminder(
+            game_id=info.row.id, channel_id=info.row.channel_id, user_id=seat.user_id,
+            dm_text=presenters.reminder_dm(info.row.channel_id, info.row.id),
+            channel_text=presenters.reminder_mention(seat.user_id, info.row.id)))
+        timing = await self.storage.timing(info.row.guild_id, info.row.id)
+        gap = min(timing.reminder_hours * HOUR * REMINDER_PACE ** (job.attempt + 1),
+                  REMINDER_GAP_MAX)
+        return dataclasses.replace(job, attempt=job.attempt + 1, due_at=now + gap, id=0)
+
+    async def _expire(self, job: Job, info: GameInfo) -> None:
+        seat = info.seats[job.seat]
+        if seat.controller != HUMAN:
+            return  # the seat's computer player has its own job
+        timing = await self.storage.timing(info.row.guild_id, info.row.id)
+        hours = timing.turn_timer_hours or 0.0
+
+        async def safe(state: GameState, seat: int) -> Action:
+            return engine.safe_action(state, seat)
+
+        played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
+                                             note=presenters.timeout_line(seat.name, hours))
+        if played is None:
+            return
+        in_a_row = await self.storage.count_expiry(job.game_id, job.seat)
+        others = [s for s in info.seats if s.seat != job.seat and s.human]
+        if in_a_row == timing.kick_after_expiries and others:
+            await self.notifier.offer_kick(KickOffer(
+                game_id=info.row.id, channel_id=info.row.channel_id, seat=job.seat,
+                text=presenters.kick_offer(seat.name, in_a_row)))
+
+    async def _computer(self, job: Job, info: GameInfo) -> None:
+        player = info.seats[job.seat].controller
+        if player == HUMAN:
+            return
+        seed = self.rng.randrange(2**31)
+
+        async def think(state: GameState, seat: int) -> Action:
+            history = await self._history(job.game_id)  # events are public by design
+            return await asyncio.to_thread(computer_action, player, state, seat, history,
+                                           seed)
+
+        await self.service.play_for(job.game_id, job.seat, job.version, think)
+
+    async def _history(self, game_id: int) -> list[Event]:
+        """The game's public events so far, from the stored log (what every seat saw)."""
+        rows = await self.storage.actions(game_id)
+        return [event_from_json(e) for row in rows for e in json.loads(row.events)]
