@@ -108,6 +108,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._running = asyncio.Lock()  # one pass over the due jobs at a time
         self._task: asyncio.Task[None] | None = None
+        self._passed = asyncio.Event()  # set (and replaced) after each pass of the loop
         service.planner = self
 
     # -- the loop ----------------------------------------------------------------------
@@ -130,6 +131,10 @@ class Scheduler:
     def wake(self) -> None:
         self._wake.set()
 
+    async def next_pass(self) -> None:
+        """Return when the loop has next looked at (and run) the due jobs."""
+        await self._passed.wait()
+
     async def _loop(self) -> None:
         while True:
             self._wake.clear()  # before looking: a job planned from now on wakes us again
@@ -139,6 +144,8 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler: a pass over the due jobs failed")
                 until = self.clock.now() + ERROR_PAUSE
+            self._passed.set()
+            self._passed = asyncio.Event()
             await self.clock.wait(self._wake, until)
 
     async def run_due(self) -> int:

@@ -665,10 +665,14 @@ class GameService:
                 closed.append(user)
                 continue
             private = engine.private_view(state, seat)
+            choices = tuple(decisions(state, seat))
+            if not (private.offered or choices) and not (
+                    await self.storage.player_settings(user)).dm_every_turn:
+                continue  # a plain turn, and they asked for no DM each turn (/ttr settings)
             dms.append(DirectMessage(
                 game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
-                choices=tuple(decisions(state, seat)),
+                choices=choices,
                 text=self._dm_text(game, view, private, draft)))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,

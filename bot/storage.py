@@ -838,18 +838,18 @@ class Storage:
     async def plan_jobs(self, game_id: int, version: int, *, carry: Sequence[int],
                         jobs: Sequence[Job], acted: int | None = None) -> None:
         """The game moved on to ``version``: in one transaction, move the waiting jobs of the
-        ``carry`` seats (still deciding the same thing) to it, drop every other job of an
-        older version (unless a worker holds it: it will find it stale), add ``jobs`` (where
-        that seat has no job of that kind at ``version`` yet) and clear ``acted``'s run of
-        expired turns and the votes to kick them."""
+        ``carry`` seats (still deciding the same thing) to it, drop every job of another
+        version (older, or newer and taken back by an undo) unless a worker holds it, add
+        ``jobs`` (where that seat has no job of that kind at ``version`` yet) and clear
+        ``acted``'s run of expired turns and the votes to kick them."""
         async with self._transaction() as db:
             for seat in carry:
                 await db.execute(
                     "UPDATE OR IGNORE jobs SET version = ? WHERE game_id = ? AND seat = ? "
-                    "AND version < ? AND done_at IS NULL AND claimed_at IS NULL",
+                    "AND version <> ? AND done_at IS NULL AND claimed_at IS NULL",
                     (version, game_id, seat, version))
             await db.execute(
-                "DELETE FROM jobs WHERE game_id = ? AND version < ? "
+                "DELETE FROM jobs WHERE game_id = ? AND version <> ? "
                 "AND (done_at IS NOT NULL OR claimed_at IS NULL)", (game_id, version))
             # A seat that has a job of this kind at this version already (carried over, or
             # planned before a restart) keeps it: its reminders go on at their own pace.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 import pytest
@@ -315,3 +316,25 @@ async def test_a_computer_seat_plays_after_its_pause_and_after_a_restart(table):
     played = [a for a in log if a.seat == 1]
     assert len(played) >= 5 and all(a.user_id is None for a in played)  # the bot played
     assert any(bot_name in s.content for s in table.fake.channel_messages())
+
+
+async def test_the_loop_runs_due_jobs_by_itself_when_the_clock_passes_them(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    scheduler = table.bot.scheduler
+    table.clock.advance(12 * HOUR)  # no run_due here: the loop wakes, looks and runs it
+    for _ in range(5):
+        if reminders(table, "Ana"):
+            break
+        await asyncio.wait_for(scheduler.next_pass(), 10)
+    assert len(reminders(table, "Ana")) == len(reminders(table, "Ben")) == 1
+
+
+async def test_no_dm_every_turn_when_a_player_asks_for_none(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    ex = await table.slash("Ben", "settings", dm_every_turn=False)
+    assert "A DM every time it is your turn: off" in ex.text
+    for _ in range(30):
+        await table.step(prefer="draw-only")
+    turns = {n: [d for d in table.fake.dms(table.users[n]) if "Your turn in" in d.content]
+             for n in ("Ana", "Ben")}
+    assert turns["Ana"] and not turns["Ben"]
