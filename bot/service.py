@@ -597,7 +597,11 @@ class GameService:
         rows = await self.storage.games_with_status("running")
         for row in rows:
             async with self._lock(row.id):
-                game = await self._load(row.id)
+                try:
+                    game = await self._load(row.id)
+                except Exception:  # one broken game must not keep the bot from starting
+                    log.exception("game %s: cannot be loaded to plan its jobs", row.id)
+                    continue
                 if game.state is not None:
                     await self._plan(game, carry=engine.waiting_for(game.state))
         return len(rows)

@@ -338,3 +338,25 @@ async def test_no_dm_every_turn_when_a_player_asks_for_none(table):
     turns = {n: [d for d in table.fake.dms(table.users[n]) if "Your turn in" in d.content]
              for n in ("Ana", "Ben")}
     assert turns["Ana"] and not turns["Ben"]
+
+
+async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    await table.bot.service.set_controller(table.game_id, 1, "auto", reason="test")
+    state = await table.stored_state()
+    store = await Storage.open(str(table.db_path))
+    try:  # a process claimed the computer's job, then stopped before finishing it
+        job = await store.claim_job(table.clock.now() + 10, "old-process")
+        assert job is not None and job.kind == "computer" and job.seat == 1
+    finally:
+        await store.close()
+    await table.restart()
+    await table.advance(seconds=10)
+    await table.advance(seconds=10)
+    store = await Storage.open(str(table.db_path))
+    try:
+        log = await store.actions(table.game_id, after=state.version)
+    finally:
+        await store.close()
+    assert [a.seat for a in log] == [1]  # the safe ticket keep, once
+    assert engine.ACTION_ADAPTER.validate_json(log[0].action) == engine.safe_action(state, 1)
