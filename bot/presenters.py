@@ -53,7 +53,7 @@ PHASE_HELP = {
     "second_draw": "take a second card (face-up or from the deck)",
     "choose_tickets": "choose which new destination tickets to keep",
     "tunnel": "pay the tunnel's extra cards or decline it",
-    "choose_share": "choose which company's share to take for the route just claimed",
+    "choose_share": "choose which company's share to take for the route just claimed, or none",
     "choose_neutral_share": "choose which company's share goes to the neutral investor",
     "draft": "pick one destination ticket from your draft packet",
     "draft_keep": "choose which of your drafted tickets to keep",
@@ -71,6 +71,7 @@ SIMULTANEOUS = frozenset({"choose_initial_tickets", "draft", "draft_keep", "choo
 # decision adds a row here.
 CHOICES: dict[str, tuple[str, str]] = {
     "take_share": ("Take a {company} share", "Share taken."),
+    "decline_share": ("No share", "No share taken."),
     "give_neutral_share": ("Give {company} to the neutral investor",
                            "The neutral investor got a {company} share."),
     "draft_pick": ("{ticket_name}", "You picked {ticket_name}."),
@@ -377,10 +378,12 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
             return (f"⚓ {who} built a harbor in {city_name(map_id, e.city)}, "
                     f"paying {cards_text(map_id, e.cards)}")
         case PiecesExchanged():
-            # The direction (trains for ships or back) is secret; the penalty is not.
+            # Public once the splits are revealed: which way, how many, and the penalty.
             rs = load_map(map_id).rules.rails_and_sails
             per = rs.exchange_points_per_piece if rs else -1
-            return f"{who} exchanged {_plural(e.count, 'piece')} ({_minus(e.count * per)})"
+            gave = "ship" if e.to == "trains" else "train"
+            return (f"{who} exchanged {_plural(e.count, gave)} for "
+                    f"{_plural(e.count, e.to[:-1])} ({_minus(e.count * per)})")
         case PiecesChosen():
             return f"{who} has chosen their pieces"
         case TicketsDrawn():
@@ -519,6 +522,10 @@ def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
         harbors = [city_name(view.map_id, c) for c, s in view.harbors.items() if s == p.seat]
         harbor = f", harbors: {', '.join(harbors)}" if harbors else ""
         pieces = _plural(p.trains, "piece" if rs else "train")
+        if view.piece_split:  # Rails & Sails, once everyone has chosen
+            split = view.piece_split[p.seat]
+            pieces += (f" ({_plural(split['trains'], 'train')}, "
+                       f"{_plural(split['ships'], 'ship')})")
         lines.append(f"• {p.name}: {_plural(p.score, 'point')}, {pieces}"
                      f"{station}{harbor}, {_plural(p.hand_size, 'card')}, "
                      f"{_plural(p.tickets, 'ticket')}")

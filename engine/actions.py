@@ -79,6 +79,13 @@ class TakeShare(_Action):
     company: str
 
 
+class DeclineShare(_Action):
+    """Pennsylvania: take no share for the route just claimed (taking one is optional);
+    with 2 players the neutral investor then gets none either."""
+
+    type: Literal["decline_share"] = "decline_share"
+
+
 class GiveNeutralShare(_Action):
     """Pennsylvania, 2 players: put one shown company's top share into the neutral pile."""
 
@@ -134,6 +141,7 @@ Action = Annotated[
     | DeclineTunnel
     | BuildStation
     | TakeShare
+    | DeclineShare
     | GiveNeutralShare
     | DraftPick
     | TakeFestival

@@ -26,7 +26,7 @@ from engine.errors import IllegalAction
 from engine.game import legal_actions
 from engine.modules.stations import station_cost
 from engine.state import GameState
-from engine.turns import claim_problem, tickets_closed
+from engine.turns import cards_left, claim_problem, tickets_closed
 
 ROUTE_SAMPLES = 10
 
@@ -93,7 +93,7 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
                 return BuildStation(city=board.city_ids[city], cards=names_from_counts(costs[0]))
     counts_two = board.rules.face_up_locomotive_counts_two and phase == "second_draw"
     slots = [i for i, c in enumerate(state.market) if c >= 0 and not (counts_two and c == LOCO)]
-    blind = bool(state.deck or state.discards)
+    blind = cards_left(state)
     if slots or blind:
         pick = rng.randrange(len(slots) + blind)
         return DrawFaceUp(slot=slots[pick]) if pick < len(slots) else DrawBlind()

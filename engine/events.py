@@ -7,6 +7,7 @@ tickets are counted, not named. The bot turns them into channel text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +127,12 @@ class HarborBuilt:
 
 @dataclass(frozen=True, slots=True)
 class PiecesExchanged:
-    """``seat`` swapped ``count`` pieces with its reserve (the direction is secret)."""
+    """``seat`` swapped ``count`` pieces with its reserve, taking ``to`` (public once the
+    splits are revealed, as every exchange is)."""
 
     seat: int
     count: int
+    to: Literal["trains", "ships"]
 
 
 @dataclass(frozen=True, slots=True)

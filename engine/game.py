@@ -212,9 +212,12 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
         require_turn(state, seat, "choose_tickets")
     board = state.board
     keep, returned = chosen_tickets(state, seat, action)
+    rules = board.rules
+    where = (setup and rules.setup_tickets.returned) or rules.returned_tickets
     for t in returned:
-        # Unkept long tickets leave the game; others follow the map's rule.
-        if not board.t_long[t] and board.rules.returned_tickets == "bottom":
+        # Unkept long tickets leave the game; others follow the map's rule (Europe's
+        # setup tickets leave the game too).
+        if not board.t_long[t] and where == "bottom":
             state.ticket_deck.insert(0, t)
     events: list[Event] = [TicketsKept(seat, len(keep), len(returned))]
     if not setup:

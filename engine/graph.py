@@ -576,9 +576,9 @@ def best_station_assignment(
     ``station_choices[i]`` holds the candidate routes ``(a, b, route_id)`` for the
     i-th station; ``tickets`` are ``(a, b, points)``. The score is the sum of points
     of completed tickets minus that of failed ones. All stations are chosen jointly
-    (exhaustively over the product of their pruned candidates). Ties prefer fewer
-    borrowed routes, then the lowest route ids (sorted), then the lowest ids in
-    station order. Returns ``(score, route id or None per station)``.
+    (exhaustively over the product of their pruned candidates). Ties prefer more
+    completed tickets, then fewer borrowed routes, then the lowest route ids (sorted),
+    then the lowest ids in station order. Returns ``(score, route id or None per station)``.
     """
     base = components(n_cities, own_edges)
 
@@ -601,7 +601,7 @@ def best_station_assignment(
     ticket_comps = [(base[a], base[b], pts) for a, b, pts in tickets]
     big = 1 << 62  # sorts None after every route id in the last tie-break
 
-    best_key: tuple[int, int, tuple[int, ...], tuple[int, ...]] | None = None
+    best_key: tuple[int, int, int, tuple[int, ...], tuple[int, ...]] | None = None
     best: tuple[int, tuple[int | None, ...]] = (0, ())
     for combo in product(*options):
         parent: dict[int, int] = {}
@@ -615,12 +615,17 @@ def best_station_assignment(
             ra, rb = _root(parent, ca), _root(parent, cb)
             if ra != rb:
                 parent[ra] = rb
-        score = 0
+        score = completed = 0
         for ca, cb, pts in ticket_comps:
-            score += pts if ca == cb or _root(parent, ca) == _root(parent, cb) else -pts
+            if ca == cb or _root(parent, ca) == _root(parent, cb):
+                score += pts
+                completed += 1
+            else:
+                score -= pts
         ids = [r for r in chosen if r is not None]
         key = (
             -score,
+            -completed,
             len(ids),
             tuple(sorted(ids)),
             tuple(big if r is None else r for r in chosen),

@@ -48,28 +48,25 @@ def claim_colour(board: Board, r: int, pay: Sequence[int]) -> int:
     if not (board.r_tunnel[r] or ferry) and rules.locomotives_only_tunnels_ferries and locos:
         return NO
     per_loco = rules.ferry_cards_per_locomotive if ferry else None
-    extra = total - length
     if per_loco is None:
-        substituted = 0
-        if extra or len(colours) > 1:
+        if total != length or len(colours) > 1:
             return NO
-    else:
-        if extra < 0 or extra % (per_loco - 1):
-            return NO
-        substituted = extra // (per_loco - 1)
-        if substituted > ferry:
-            return NO
+        for c in _candidate_colours(board, r, pay):
+            if locos >= ferry and (pay[c] if c != GRAY else 0) + locos == length:
+                return c if c != GRAY and pay[c] else LOCO
+        return NO
+    # Nordic ferries: each group of `per_loco` cards of any kind stands for a locomotive,
+    # on a symbol or in place of a coloured card; every other card fills one space.
+    extra = total - length
+    if extra < 0 or extra % (per_loco - 1):
+        return NO
+    groups = extra // (per_loco - 1)
+    if groups > length or locos < ferry - groups:
+        return NO
     for c in _candidate_colours(board, r, pay):
         own = pay[c] if c != GRAY else 0
-        others = total - own - locos
-        if per_loco is None and others:
-            continue
-        symbols_by_loco = ferry - substituted
-        if symbols_by_loco > locos:
-            continue
-        if length - ferry > own + locos - symbols_by_loco:
-            continue
-        return c if c != GRAY and own else LOCO
+        if own + locos >= length - groups:
+            return c if c != GRAY and own else LOCO
     return NO
 
 
@@ -113,6 +110,9 @@ def cheapest_for_colour(board: Board, r: int, hand: Sequence[int], c: int) -> li
             return None
         pay[LOCO] = length
         return pay
+    per_loco = rules.ferry_cards_per_locomotive if ferry else None
+    if per_loco is not None:
+        return _cheapest_with_substitutes(hand, length, ferry, c, per_loco)
     plain = length - ferry
     if hand[c] == 0 and plain:
         return None
@@ -120,17 +120,30 @@ def cheapest_for_colour(board: Board, r: int, hand: Sequence[int], c: int) -> li
     short = plain - pay[c]
     if short and not locos_allowed:
         return None
-    locos_left = hand[LOCO] - short
-    if locos_left < 0:
-        return None
-    symbols_by_loco = min(ferry, locos_left)
-    pay[LOCO] = short + symbols_by_loco
-    uncovered = ferry - symbols_by_loco
-    if uncovered:
-        per_loco = rules.ferry_cards_per_locomotive
-        if per_loco is None or _take(hand, uncovered * per_loco, _spare_order(hand, c), pay):
-            return None
-    return pay
+    pay[LOCO] = short + ferry
+    return pay if pay[LOCO] <= hand[LOCO] else None
+
+
+def _cheapest_with_substitutes(
+    hand: Sequence[int], length: int, ferry: int, c: int, per_loco: int
+) -> list[int] | None:
+    """Nordic ferry in colour ``c``: the fewest substitute groups, then the fewest locomotives.
+
+    With ``groups`` groups, ``length - groups`` spaces take one card each: the symbols
+    left a locomotive, the others the colour first, then locomotives; the groups take
+    spare cards, plentiful other colours first.
+    """
+    for groups in range(length + 1):
+        symbols = max(ferry - groups, 0)
+        coloured = length - groups - symbols
+        pay = [0] * N_CARDS
+        pay[c] = min(hand[c], coloured)
+        pay[LOCO] = symbols + coloured - pay[c]
+        if pay[LOCO] > hand[LOCO]:
+            continue
+        if not _take(hand, groups * per_loco, _spare_order(hand, c), pay):
+            return pay
+    return None
 
 
 def cheapest_claims(board: Board, r: int, hand: Sequence[int]) -> list[list[int]]:

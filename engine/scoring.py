@@ -157,6 +157,8 @@ def final_scores(state: GameState) -> FinalScores:
             "most_tickets": row.tickets_completed,
             "fewest_stations_used": -row.stations_used,
             "longest_path": row.longest_path,
+            # The holder of the bonus wins; all holding it or none: a shared place.
+            "longest_path_bonus": int(row.longest_path_bonus > 0),
         }
         return (row.total, *(tie[name] for name in rules.tie_breakers))
 

@@ -125,7 +125,8 @@ def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
     if limit is None:
         return
     while market.count(LOCO) >= limit:
-        available = len(state.deck) + len(state.discards) + len(market)
+        in_deck = sum(1 for c in state.deck if c < SPECIAL)
+        available = in_deck + len(state.discards) + len(market)
         non_locos = (
             available - state.deck.count(LOCO) - state.discards.count(LOCO) - market.count(LOCO)
         )
@@ -138,7 +139,9 @@ def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
 
 
 def cards_left(state: GameState) -> bool:
-    return bool(state.deck or state.discards)
+    """Whether a train card can be drawn: a deck of only special cards (Iberia's festival
+    and draft cards) gives none once the discards are empty."""
+    return bool(state.discards) or any(c < SPECIAL for c in state.deck)
 
 
 # Tickets ----------------------------------------------------------------------------------
@@ -271,8 +274,10 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
     if state.turns_left == 0:
         game_over(state, "trains", events)
         return events
-    if -1 in state.market and cards_left(state):
-        # Cards spent since the market ran short fill its empty slots again.
+    market, limit = state.market, rules.market_reset_locomotives
+    if cards_left(state) and (-1 in market or (limit and market.count(LOCO) >= limit)):
+        # Cards spent since the market ran short fill its empty slots again, or make the
+        # locomotive reset possible that was not before.
         refill_market(state, seat, events)
     for module in rule_modules(state):
         if module.interrupts_turn_order(state, events):

@@ -80,7 +80,8 @@ class PublicView(_View):
     current: int | None  # seat whose turn it is; None during simultaneous setup or at the end
     players: list[PublicPlayer]
     market: list[str | None]  # card names, None for an empty slot
-    deck: int
+    deck: int  # cards in the train deck, ``deck_special`` included
+    deck_special: int = 0  # Iberia: festival and draft cards among ``deck``
     discards: int
     tickets_left: int
     claimed: dict[int, int]  # route id -> seat
@@ -104,6 +105,9 @@ class PublicView(_View):
     ship_deck: int = 0
     ship_discards: int = 0
     harbors: dict[str, int] = {}
+    # Rails & Sails, once everyone has chosen: each seat's trains and ships in supply
+    # (empty while the splits are still secret).
+    piece_split: list[dict[str, int]] = []
 
 
 class TicketView(_View):
@@ -166,7 +170,8 @@ def public_view(state: GameState) -> PublicView:
                 score=state.scores[s],
                 trains=state.trains[s],
                 stations=state.stations_left[s],
-                hand_size=sum(state.hands[s]),
+                hand_size=sum(state.hands[s])
+                + (sum(tunnel.paid) if tunnel and tunnel.seat == s else 0),
                 tickets=len(state.tickets[s]),
                 deciding=bool(state.offered[s]),
             )

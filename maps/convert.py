@@ -61,15 +61,15 @@ RULES: dict[str, dict[str, Any]] = {
     "usa": {
         "players_min": 2, "players_max": 5, "trains": 45, **_BASE_TICKETS,
         "longest_path_bonus": 10,
-        "tie_breakers": ["most_tickets", "longest_path"],
+        "tie_breakers": ["most_tickets", "longest_path_bonus"],
     },
-    # RULES.md §3
+    # RULES.md §3 (seed 001: tickets turned down at setup leave the game)
     "europe": {
         "players_min": 2, "players_max": 5, "trains": 45,
-        "setup_tickets": {"deal": 3, "deal_long": 1, "keep_min": 2},
+        "setup_tickets": {"deal": 3, "deal_long": 1, "keep_min": 2, "returned": "removed"},
         "draw_tickets": {"deal": 3, "keep_min": 1},
         "longest_path_bonus": 10,
-        "tie_breakers": ["most_tickets", "fewest_stations_used", "longest_path"],
+        "tie_breakers": ["most_tickets", "fewest_stations_used", "longest_path_bonus"],
         "modules": ["stations"],
         "stations": {"per_player": 3, "costs": [1, 2, 3], "unused_points": 4},
     },
@@ -87,13 +87,13 @@ RULES: dict[str, dict[str, Any]] = {
         "most_tickets_bonus": 10,
         "tie_breakers": ["most_tickets", "longest_path"],
     },
-    # RULES.md §5 (seed 003). Tie-break: the rulebook is silent, the base game's applies.
+    # RULES.md §5 (seed 003). Tie-break: most tickets, else shared (no longest path here).
     "pennsylvania": {
         "players_min": 2, "players_max": 5, "trains": 45,
         "setup_tickets": {"deal": 5, "keep_min": 3},
         "draw_tickets": {"deal": 4, "keep_min": 1},
         "most_tickets_bonus": 15,
-        "tie_breakers": ["most_tickets", "longest_path"],
+        "tie_breakers": ["most_tickets"],
         "modules": ["shares"],
     },
     # RULES.md §6 (seed 004)

@@ -20,7 +20,9 @@ ROUTE_COLORS: tuple[str, ...] = (*TRAIN_COLORS, "gray")
 Color = Literal["purple", "white", "blue", "yellow", "orange", "black", "red", "green"]
 RouteColor = Literal["purple", "white", "blue", "yellow", "orange", "black", "red", "green", "gray"]
 Module = Literal["stations", "shares", "festivals", "rails_and_sails"]
-TieBreaker = Literal["most_tickets", "fewest_stations_used", "longest_path"]
+# "longest_path" compares path lengths (Nordic); "longest_path_bonus" asks who holds the
+# bonus (USA, Europe): all tied players or none holding it share the place.
+TieBreaker = Literal["most_tickets", "fewest_stations_used", "longest_path", "longest_path_bonus"]
 
 
 class _Strict(BaseModel):
@@ -130,6 +132,9 @@ class TicketDeal(_Strict):
     keep_min: int = Field(ge=1)
     # Iberia's drafts keep exactly 4: keep_min == keep_max. None: no upper limit.
     keep_max: int | None = Field(default=None, ge=1)
+    # Where the tickets turned down from this deal go (None: ``Rules.returned_tickets``);
+    # Europe's setup tickets leave the game.
+    returned: Literal["bottom", "removed"] | None = None
 
     @model_validator(mode="after")
     def _check(self) -> TicketDeal:

@@ -139,13 +139,16 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     return bottom if banners else y
 
 
-def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, int]]:
-    pieces = "Pieces" if sails(m) else "Trains"
-    out = [("Score", p.score), (pieces, p.trains), ("Cards", p.hand_size), ("Tickets", p.tickets)]
+def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, int | str]]:
+    pieces: tuple[str, int | str] = ("Pieces" if sails(m) else "Trains", p.trains)
+    if view.piece_split:  # Rails & Sails, once everyone has chosen: the split is public
+        split = view.piece_split[p.seat]
+        pieces = ("Trains/Ships", f"{split['trains']}/{split['ships']}")
+    out = [("Score", p.score), pieces, ("Cards", p.hand_size), ("Tickets", p.tickets)]
     if m.rules.stations is not None:
         out.insert(2, ("Stations", p.stations))
-    if sails(m):
-        out.insert(2, ("Harbors", sum(1 for s in view.harbors.values() if s == p.seat)))
+    if sails(m):  # after Cards: a narrow label beside the wide Trains/Ships
+        out.insert(3, ("Harbors", sum(1 for s in view.harbors.values() if s == p.seat)))
     return out
 
 

@@ -13,7 +13,7 @@ player chooses when both ends have some); sets score by the printed table.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from engine.actions import Action, DraftPick, KeepTickets, TakeFestival
 from engine.cards import SPECIAL
@@ -89,8 +89,18 @@ def _start_draft(state: GameState, second: bool, events: list[Event]) -> bool:
     return True
 
 
+def _not_now(state: GameState, seat: int, what: str) -> NoReturn:
+    """Refuse a draft action out of its phase, saying what is on instead."""
+    if state.phase in ("draft", "draft_keep"):
+        raise IllegalAction(Festivals.phases[state.phase])
+    require_turn(state, seat)  # raises: another player's turn, or what to finish first
+    raise IllegalAction(what)  # pragma: no cover - require_turn always raises without phases
+
+
 def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DraftPick)
+    if state.phase != "draft":
+        _not_now(state, seat, "There is no ticket draft on now.")
     draft = _ext(state)["draft"]
     if draft["done"][seat]:
         raise IllegalAction("You have picked this round; wait for the others.")
@@ -124,6 +134,8 @@ def _pass_direction(state: GameState, second: bool) -> int:
 
 def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
+    if state.phase != "draft_keep":
+        _not_now(state, seat, "There are no tickets to keep now.")
     ext = _ext(state)
     draft = ext["draft"]
     keep, returned = chosen_tickets(state, seat, action, keep_max=draft["keep"])
@@ -290,7 +302,11 @@ class Festivals(RuleModule):
                 rounds=picked + left,
                 second=draft["second"],
             )
-        return {"festival_piles": dict(ext["piles"]), "draft": status}
+        return {
+            "festival_piles": dict(ext["piles"]),
+            "draft": status,
+            "deck_special": sum(1 for c in state.deck if c >= SPECIAL),
+        }
 
     def special_cards(self, state: GameState) -> dict[str, int]:
         piles = _config(state).piles

@@ -4,8 +4,8 @@ The train deck (6 suits, some cards with the harbor symbol, jokers = the
 locomotive index) lives in ``state.deck``/``state.discards``; the ship deck
 (single ships with the harbor symbol, double ships) in ``state.ext``. The
 market holds 6 cards of either kind. ``state.trains`` counts a player's pieces
-of both kinds (what the end trigger and the public view need); the secret
-split and the reserve in the box are in ``state.ext``.
+of both kinds (what the end trigger needs); the split, secret until everyone has
+chosen and public from then on, and the reserve in the box are in ``state.ext``.
 """
 
 from __future__ import annotations
@@ -181,6 +181,11 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     config, ext = _config(state), _ext(state)
     if ext["chosen"][seat]:
         raise IllegalAction("You have already chosen your pieces.")
+    if state.phase != "choose_pieces":
+        raise IllegalAction(
+            "Pieces are chosen once everyone has kept their destination tickets: "
+            "keep your tickets first."
+        )
     if action.trains + action.ships != config.pieces:
         raise IllegalAction(
             f"Choose {config.pieces} pieces in all; you chose "
@@ -202,14 +207,14 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
 # Drawing cards ----------------------------------------------------------------------------
 
 
-def _second_draw_possible(state: GameState) -> bool:
-    if _has_cards(state, "train") or _has_cards(state, "ship"):
-        return True
-    return any(c >= 0 and c != JOKER for c in state.market)
+def _cards_left(state: GameState) -> bool:
+    """Whether any deck or discard pile has a card: if none has, no card may be taken at
+    all, face-up ones included (seed 002)."""
+    return _has_cards(state, "train") or _has_cards(state, "ship")
 
 
 def _after_card(state: GameState, events: list[Event], whole_turn: bool) -> list[Event]:
-    if state.phase == "turn" and not whole_turn and _second_draw_possible(state):
+    if state.phase == "turn" and not whole_turn and _cards_left(state):
         state.phase = "second_draw"
         return events
     state.phase = "turn"
@@ -234,6 +239,10 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     market = state.market
     if action.slot >= len(market) or market[action.slot] < 0:
         raise IllegalAction(f"There is no face-up card in slot {action.slot + 1}.")
+    if not _cards_left(state):
+        raise IllegalAction(
+            "Both decks and their discards are empty: no card may be taken, face up or not."
+        )
     card = market[action.slot]
     if card == JOKER and state.phase == "second_draw":
         raise IllegalAction("A face-up joker cannot be your second card.")
@@ -305,7 +314,8 @@ def _claim_ok(board: Board, r: int, pay: Sequence[int]) -> bool:
 
 
 def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[int]]:
-    """One cheapest payment per suit (plain train cards before harbor ones, doubles first)."""
+    """One cheapest payment per suit (plain train cards before harbor ones, doubles first);
+    jokers alone when no suit pays."""
     route = board.map.routes[r]
     colour = board.r_color[r]
     suits = [colour] if colour != GRAY else [CARD_INDEX[n] for n in board.rules.deck.colors]
@@ -336,9 +346,13 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
             pay[s], pay[HARBOR_TRAIN + s], pay[JOKER] = plain, harbor, jokers
         out.append(pay)
     if route.kind == "train" and route.rough_terrain:
-        rough = _cheapest_rough(hand, route.length)
+        rough = _cheapest_rough(hand, route.length)  # jokers alone included
         if rough:
             out.append(rough)
+    elif not out and hand[JOKER] >= route.length:  # jokers alone pay too
+        pay = [0] * len(hand)
+        pay[JOKER] = route.length
+        out.append(pay)
     return out
 
 
@@ -432,6 +446,11 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
         pay[JOKER] = config.harbor_train_cards + config.harbor_ship_cards - sum(pay)
         if pay[JOKER] <= hand[JOKER]:
             out.append(pay)
+    cost = config.harbor_train_cards + config.harbor_ship_cards
+    if not out and hand[JOKER] >= cost:  # jokers alone pay too
+        pay = [0] * len(hand)
+        pay[JOKER] = cost
+        out.append(pay)
     return out
 
 
@@ -489,7 +508,7 @@ def exchange_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     ext["box_ships"][seat] += n
     ext["exchanged"][seat] += abs(n)
     state.scores[seat] += abs(n) * _config(state).exchange_points_per_piece
-    return end_turn(state, [PiecesExchanged(seat, abs(n))])
+    return end_turn(state, [PiecesExchanged(seat, abs(n), "trains" if n > 0 else "ships")])
 
 
 def _exchange_problem(state: GameState, seat: int, n: int) -> str | None:
@@ -539,10 +558,13 @@ class RailsAndSails(RuleModule):
     replaces_turn_actions = True
 
     def refill_market(self, state: GameState, seat: int, events: list[Event]) -> bool:
+        if "rs" not in state.ext:
+            return True  # the core setup's deal: this module's setup deals its own market
         for i, card in enumerate(state.market):
             if card < 0:
                 kind = "train" if _has_cards(state, "train") else "ship"
                 state.market[i] = _draw(state, seat, kind, events)
+        _reset_on_three_jokers(state, seat, events)
         return True
 
     def setup(self, state: GameState) -> None:
@@ -589,9 +611,15 @@ class RailsAndSails(RuleModule):
                     BuildHarbor(city=board.city_ids[city], cards=names_from_counts(p))
                     for p in payments
                 ]
-        for n in (1, -1):
-            if _exchange_problem(state, seat, n) is None:
-                out.append(ExchangePieces(trains=n))
+        config = _config(state)
+        most_trains = min(
+            ext["box_trains"][seat], ext["ships"][seat], config.max_trains - ext["trains"][seat]
+        )
+        most_ships = min(
+            ext["box_ships"][seat], ext["trains"][seat], config.max_ships - ext["ships"][seat]
+        )
+        out += [ExchangePieces(trains=k) for k in range(1, most_trains + 1)]
+        out += [ExchangePieces(trains=-k) for k in range(1, most_ships + 1)]
         return out
 
     def can_act(self, state: GameState, seat: int) -> bool:
@@ -601,10 +629,10 @@ class RailsAndSails(RuleModule):
         second = state.phase == "second_draw"
         out: list[Action] = []
         refills = [k for k in KINDS if _has_cards(state, k)]
-        for slot, card in enumerate(state.market):
+        for slot, card in enumerate(state.market if refills else ()):
             if card >= 0 and not (second and card == JOKER):
-                out += [DrawFaceUp(slot=slot, refill=k) for k in refills] or [DrawFaceUp(slot=slot)]
-        out += [DrawBlind(deck=k) for k in KINDS if _has_cards(state, k)]
+                out += [DrawFaceUp(slot=slot, refill=k) for k in refills]
+        out += [DrawBlind(deck=k) for k in refills]
         return out
 
     def final_points(self, state: GameState) -> list[dict[str, int]]:
@@ -634,7 +662,14 @@ class RailsAndSails(RuleModule):
 
     def public_fields(self, state: GameState) -> dict[str, Any]:
         ext = _ext(state)
+        # The splits are revealed once everyone has chosen (seed 002), exchanges and all.
+        split = (
+            [{"trains": t, "ships": s} for t, s in zip(ext["trains"], ext["ships"], strict=True)]
+            if all(ext["chosen"])
+            else []
+        )
         return {
+            "piece_split": split,
             "ship_deck": len(ext["ship_deck"]),
             "ship_discards": len(ext["ship_discards"]),
             "harbors": {state.board.city_ids[int(c)]: s for c, s in ext["harbors"].items()},

@@ -1,8 +1,9 @@
 """Pennsylvania's railroad shares.
 
-Claiming a route that shows company logos takes the top share of one shown
-company (the player chooses when several have shares left). In a 2-player
-game a neutral investor also gets one shown company's top share, face down;
+Claiming a route that shows company logos lets the player take the top share of
+one shown company that has shares left, or none (taking one is optional). In a
+2-player game a player who takes a share also gives the neutral investor one
+shown company's top share, face down (chosen when several have shares left);
 half of its pile is revealed before scoring and takes places from the players.
 Shares are secret: events and the public view only say that one was taken.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from engine.actions import Action, GiveNeutralShare, TakeShare
+from engine.actions import Action, DeclineShare, GiveNeutralShare, TakeShare
 from engine.errors import IllegalAction
 from engine.events import Event, ShareTaken
 from engine.hooks import Handler, RuleModule
@@ -55,36 +56,36 @@ def _take(state: GameState, seat: int, company: str, neutral: bool, events: list
     events.append(ShareTaken(seat, neutral))
 
 
-def _advance(state: GameState, seat: int, route: int, neutral: bool, events: list[Event]) -> bool:
-    """Hand out the claim's shares; True if a choice is left to ``seat``."""
-    while True:
-        options = _available(state, route)
-        if not options:
-            return False
-        if len(options) > 1:
-            _ext(state)["pending"] = {"route": route, "neutral": neutral, "options": options}
-            state.phase = "choose_neutral_share" if neutral else "choose_share"
-            return True
+def _offer(state: GameState, seat: int, route: int, neutral: bool, events: list[Event]) -> bool:
+    """Offer the route's shares (the player's own, or the neutral investor's); True if a
+    choice is left to ``seat``. A single company for the neutral investor goes at once."""
+    options = _available(state, route)
+    if not options:
+        return False
+    if neutral and len(options) == 1:
         _take(state, seat, options[0], neutral, events)
-        if neutral or not _neutral_game(state):
-            return False
-        neutral = True
+        return False
+    _ext(state)["pending"] = {"route": route, "neutral": neutral, "options": options}
+    state.phase = "choose_neutral_share" if neutral else "choose_share"
+    return True
 
 
-def _choose(state: GameState, seat: int, company: str, neutral: bool) -> list[Event]:
+def _choose(state: GameState, seat: int, company: str | None, neutral: bool) -> list[Event]:
     require_turn(state, seat, "choose_neutral_share" if neutral else "choose_share")
     ext = _ext(state)
     pending = ext["pending"]
-    if company not in pending["options"]:
+    if company is not None and company not in pending["options"]:
         raise IllegalAction(f"Choose one of: {', '.join(pending['options'])}.")
     events: list[Event] = []
-    _take(state, seat, company, neutral, events)
     ext["pending"] = None
     state.phase = "turn"
+    if company is None:  # no share, and so none for the neutral investor either
+        return end_turn(state, events)
+    _take(state, seat, company, neutral, events)
     if (
         not neutral
         and _neutral_game(state)
-        and _advance(state, seat, pending["route"], True, events)
+        and _offer(state, seat, pending["route"], True, events)
     ):
         return events
     return end_turn(state, events)
@@ -93,6 +94,11 @@ def _choose(state: GameState, seat: int, company: str, neutral: bool) -> list[Ev
 def take_share(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, TakeShare)
     return _choose(state, seat, action.company, neutral=False)
+
+
+def decline_share(state: GameState, seat: int, action: Action) -> list[Event]:
+    assert isinstance(action, DeclineShare)
+    return _choose(state, seat, None, neutral=False)
 
 
 def give_neutral_share(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -118,10 +124,11 @@ def _share_list(state: GameState, by_company: dict[str, list[int]]) -> list[list
 class Shares(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {
         TakeShare: take_share,
+        DeclineShare: decline_share,
         GiveNeutralShare: give_neutral_share,
     }
     phases: ClassVar[dict[str, str]] = {
-        "choose_share": "Choose which company's share to take for your route first.",
+        "choose_share": "Choose which company's share to take for your route (or none) first.",
         "choose_neutral_share": "Choose which company's share goes to the neutral investor first.",
     }
 
@@ -135,13 +142,13 @@ class Shares(RuleModule):
         }
 
     def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
-        return _advance(state, seat, route, False, events)
+        return _offer(state, seat, route, False, events)
 
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         options = _ext(state)["pending"]["options"]
         if state.phase == "choose_neutral_share":
             return [GiveNeutralShare(company=c) for c in options]
-        return [TakeShare(company=c) for c in options]
+        return [*(TakeShare(company=c) for c in options), DeclineShare()]
 
     def on_game_over(self, state: GameState) -> None:
         ext = _ext(state)

@@ -27,6 +27,7 @@ from engine import (
     BuildStation,
     ChoosePieces,
     Claim,
+    DeclineShare,
     DeclineTunnel,
     DraftPick,
     DrawBlind,
@@ -44,7 +45,8 @@ from engine import (
 from maps import load_map
 
 # Module decisions answered with a choice button (``pick:<i>.<tag>``).
-OPTION_ACTIONS = (TakeShare, GiveNeutralShare, DraftPick, TakeFestival, ChoosePieces)
+OPTION_ACTIONS = (TakeShare, DeclineShare, GiveNeutralShare, DraftPick, TakeFestival,
+                  ChoosePieces)
 # Private fields of the engine's views that must never reach a channel image.
 SECRET_FIELDS = {"hand", "tickets", "offered", "shares", "share_options", "festival_cards",
                  "festival_options", "draft_packet", "keep_max", "pieces", "harbors_left"}
@@ -148,6 +150,8 @@ class Table:
     def choose(self, state: GameState, seat: int, prefer: str) -> engine.Action:
         legal = engine.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
+        if state.phase == "choose_share" and self.rng.random() < 0.85:
+            return self.rng.choice([a for a in legal if isinstance(a, TakeShare)])
         if state.phase in ("choose_initial_tickets", "choose_tickets", "choose_share",
                            "choose_neutral_share", "draft", "draft_keep", "choose_festival"):
             return self.rng.choice(legal)
@@ -296,7 +300,8 @@ class Table:
                 ex = await self.slash(user, "exchange", trains=action.trains)
             case ChoosePieces() if action not in decisions(state, seat) or coin:
                 ex = await self.slash(user, "exchange", trains=action.trains)
-            case TakeShare() | GiveNeutralShare() | DraftPick() | TakeFestival() | ChoosePieces():
+            case (TakeShare() | DeclineShare() | GiveNeutralShare() | DraftPick() | TakeFestival()
+                  | ChoosePieces()):
                 ex = await self._choose_option(state, user, action)
             case _:
                 raise AssertionError(action)
@@ -446,13 +451,11 @@ class Table:
                                         and map_data.rules.festivals else [])) +
                              r")|festival \(\d|took \d|holds?\b")
         rs = map_data.rules.rails_and_sails is not None
+        # Rails & Sails: the piece splits are secret until everyone has chosen, then public.
         split = re.compile(r"\b\d+ (trains?|ships?)\b|trains for ships|ships for trains")
+        exchange = re.compile(r"exchanged (\d+) (trains?|ships?) for \1 (ships?|trains?) \(−\1\)")
+        chosen = 0
         for sent in public[:final_at]:
-            for name, data in sent.files:
-                assert not data.startswith(b"HAND"), name
-                if data.startswith(b"BOARD"):
-                    keys = set(json.loads(data[5:]))
-                    assert not keys & SECRET_FIELDS, keys
             for line in sent.content.splitlines():
                 assert "Your hand" not in line and "Offered" not in line, line
                 assert "draft packet" not in line and "Your " not in line, line
@@ -460,10 +463,14 @@ class Table:
                     assert not holding.search(line), line
                     if "took festival cards" in line:
                         self._count("festival_lines_checked")
-                if rs:
+                if rs and chosen < len(self.users):
                     assert not split.search(line), line
-                    if "exchanged" in line or "chosen their pieces" in line:
+                    if "chosen their pieces" in line:
+                        chosen += 1
                         self._count("piece_lines_checked")
+                if rs and "exchanged" in line:
+                    assert chosen == len(self.users) and exchange.search(line), line
+                    self._count("exchange_lines_checked")
                 if shares is not None:
                     assert not company.search(line), line
                     assert not re.search(r"\d+ shares?\b|shares?:", line), line
@@ -475,6 +482,14 @@ class Table:
                     assert f"{a} → {b}" not in line, line
                     if frozenset((cities[0], cities[-1])) not in routes:
                         assert not (a in line and b in line), (cities, line)
+            for name, data in sent.files:
+                assert not data.startswith(b"HAND"), name
+                if data.startswith(b"BOARD"):
+                    board = json.loads(data[5:])
+                    assert not set(board) & SECRET_FIELDS, set(board)
+                    if rs:  # the splits on the board: exactly once everyone has chosen
+                        revealed = chosen == len(self.users)
+                        assert bool(board["piece_split"]) == revealed, board["piece_split"]
         assert self.tickets_seen
 
     def _count(self, key: str) -> None:

@@ -74,14 +74,15 @@ def test_rails_and_sails_lines_and_card_names():
         CardDrawn(0, "locomotive", 2), TurnStarted(1, 2),
         CardDrawn(1, "red_double_ship", 4), CardDrawn(1, None, None),
         HarborBuilt(0, "casablanca", {"red_harbor": 2, "red_ship": 1, "locomotive": 1}),
-        PiecesExchanged(1, 3), PiecesExchanged(0, 1), PiecesChosen(1), LastRound(0, 4),
+        PiecesExchanged(1, 3, "ships"), PiecesExchanged(0, 1, "trains"), PiecesChosen(1),
+        LastRound(0, 4),
     ])
     assert lines == [
         "Ana took a face-up joker",
         "Ben drew 2 cards (1 from the market: red double ship)",
         "⚓ Ana built a harbor in Casablanca, paying 2 red harbor trains + 1 red ship + 1 joker",
-        "Ben exchanged 3 pieces (−3)",
-        "Ana exchanged 1 piece (−1)",
+        "Ben exchanged 3 trains for 3 ships (−3)",
+        "Ana exchanged 1 ship for 1 train (−1)",
         "Ben has chosen their pieces",
         "🚂 Last round! Ana is almost out of pieces: 4 turns left in the game.",
     ]
@@ -187,13 +188,17 @@ def test_world_hand_pieces_and_status():
     assert state.phase == "choose_pieces"
     assert "**Your pieces:** not chosen yet." in hand_text("world", engine.private_view(state, 0))
     engine.apply(state, 0, ChoosePieces(trains=17, ships=43))
+    status = status_text(engine.public_view(state))
+    assert not re.search(r"\d+ (trains?|ships?)\b", status)  # secret while Ben chooses
     engine.apply(state, 1, ChoosePieces(trains=20, ships=40))
     text = hand_text("world", engine.private_view(state, 0))
     assert "**Your pieces:** 17 trains, 43 ships (reserve: 8 trains, 7 ships)" in text
     assert "harbors to build: 3" in text
     status = status_text(engine.public_view(state))
-    assert "train deck" in status and "ship deck" in status and "60 pieces" in status
-    assert not re.search(r"\d+ (trains?|ships?)\b", status)  # the split stays secret
+    assert "train deck" in status and "ship deck" in status
+    # Once everyone has chosen, every split is public (seed 002).
+    assert "60 pieces (17 trains, 43 ships)" in status
+    assert "60 pieces (20 trains, 40 ships)" in status
 
 
 def test_rules_texts_of_the_new_maps():

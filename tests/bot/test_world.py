@@ -34,7 +34,9 @@ async def test_two_player_world_game_to_the_end(table):
     texts = "\n".join(s.content for s in public)
     assert "has chosen their pieces" in texts
     assert "⚓" in texts and "built a harbor in" in texts
-    assert re.search(r"(Ana|Ben) exchanged (\d+) pieces? \(−\2\)", texts)
+    # Every exchange says which way and how many (the splits are public by then).
+    assert re.search(r"(Ana|Ben) exchanged (\d+) (trains?|ships?) for \2 (ships?|trains?) \(−\2\)",
+                     texts)
     assert ", ship) for " in texts and "double ship" in texts  # ship routes were claimed
     assert "joker" in texts and "locomotive" not in texts  # a joker by its name here
     # Two decks, two refills: the board has both deck buttons.
@@ -42,7 +44,7 @@ async def test_two_player_world_game_to_the_end(table):
     labels = [c.get("label") for c in board.controls()]
     assert "Train deck" in labels and "Ship deck" in labels and "My hand" in labels
     table.assert_no_secrets_before_final()
-    assert counts["piece_lines_checked"] > 0
+    assert counts["piece_lines_checked"] > 0 and counts["exchange_lines_checked"] > 0
     table.assert_hands_show_shares(state)  # every private image went to its own player
     final = next(s for s in public if "Final scores" in s.content)
     view = json.loads(final.files[0][1][5:])
@@ -95,11 +97,15 @@ async def test_pieces_by_command_and_claims_with_ships(table):
         assert why in ex.text, ex.text
     ex = await table.slash(user, "exchange", trains=17)
     assert "You play with 17 trains and 43 ships (secret)" in ex.text
+    ex = await table.slash(user, "status")
+    assert "17 trains" not in ex.text  # secret while the other player still chooses
     mine = engine.private_view(await table.stored_state(), seat).pieces
     assert (mine["trains"], mine["ships"]) == (17, 43)
     ex = await table.slash(user, "exchange", trains=20)
     assert "already chosen" in ex.text
     state = await _to_turn(table)
+    ex = await table.slash(user, "status")  # everyone has chosen: the splits are public
+    assert "60 pieces (17 trains, 43 ships)" in ex.text
     for _ in range(200):  # draw until the current player can claim a ship route
         legal = engine.legal_actions(state, state.current)
         ships = [a for a in legal if isinstance(a, Claim) and "ship" in str(a.cards)]

@@ -160,7 +160,7 @@ def check_public_view_hides_secrets(state: GameState) -> None:
         disguised.hands[seat] = [0] * len(hand)
         disguised.hands[seat][seat % LOCO] = size
     ext = disguised.ext
-    if "rs" in ext:  # the piece split is secret too
+    if "rs" in ext and not all(ext["rs"]["chosen"]):  # the split, until everyone has chosen
         ext["rs"]["trains"], ext["rs"]["ships"] = ext["rs"]["ships"], ext["rs"]["trains"]
     if "shares" in ext:  # who holds which share
         ext["shares"]["held"].reverse()

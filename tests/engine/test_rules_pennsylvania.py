@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import (
     Claim,
+    DeclineShare,
     DrawTickets,
     GameConfig,
     GiveNeutralShare,
@@ -36,14 +37,17 @@ def test_setup_deals_five_keep_three_and_draw_four_keep_one(started):
     assert len(state.offered[seat]) == 4 and state.keep_min[seat] == 1
 
 
-def test_a_route_with_one_company_gives_its_top_share_at_once(started, set_hand, route):
+def test_a_route_with_one_company_offers_its_top_share_or_none(started, set_hand, route):
     state = started("pennsylvania", 3)
     seat = state.current
     set_hand(state, seat, {"green": 2})
-    events = claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
+    claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
+    assert state.phase == "choose_share" and state.current == seat
+    assert legal_actions(state, seat) == [TakeShare(company="RDG"), DeclineShare()]
+    events = apply(state, seat, TakeShare(company="RDG"))
     assert "ShareTaken" in [type(e).__name__ for e in events]
     assert shares(state, seat) == {"RDG": [1]}
-    assert state.current != seat  # no choice to make: the turn ended
+    assert state.current != seat
 
 
 def test_several_companies_ask_for_a_choice(started, set_hand, route, illegal):
@@ -53,7 +57,10 @@ def test_several_companies_ask_for_a_choice(started, set_hand, route, illegal):
     claim(state, seat, route(state, "allentown", "stroudsburg"), {"orange": 2})
     assert state.phase == "choose_share" and state.current == seat
     assert private_view(state, seat).share_options == ["LV", "JCL", "RDG"]
-    assert legal_actions(state, seat) == [TakeShare(company=c) for c in ("LV", "JCL", "RDG")]
+    assert legal_actions(state, seat) == [
+        *(TakeShare(company=c) for c in ("LV", "JCL", "RDG")),
+        DeclineShare(),
+    ]
     illegal(state, seat, TakeShare(company="PRR"), "Choose one of: LV, JCL, RDG")
     illegal(state, seat, DrawTickets(), "share")
     apply(state, seat, TakeShare(company="JCL"))
@@ -66,6 +73,7 @@ def test_shares_are_taken_in_ascending_order(started, set_hand, route, pass_turn
     first = state.current
     set_hand(state, first, {"green": 2})
     claim(state, first, route(state, "allentown", "reading"), {"green": 2})
+    apply(state, first, TakeShare(company="RDG"))
     second = state.current
     set_hand(state, second, {"blue": 2})
     claim(state, second, route(state, "chambersburg", "harrisburg"), {"blue": 2})
@@ -80,7 +88,7 @@ def test_an_empty_stack_falls_back_to_another_shown_company(started, set_hand, r
     state.ext["shares"]["taken"]["WM"] = 4  # Western Maryland's 4 shares are gone
     set_hand(state, seat, {"white": 2})
     claim(state, seat, route(state, "baltimore", "york"), {"white": 2})  # WM or PRR
-    assert shares(state, seat) == {"PRR": [1]} and state.current != seat
+    assert legal_actions(state, seat) == [TakeShare(company="PRR"), DeclineShare()]
 
 
 def test_no_share_when_every_shown_stack_is_empty_or_no_logo(started, set_hand, route):
@@ -109,6 +117,7 @@ def test_neutral_pick_is_automatic_with_a_single_company(started, set_hand, rout
     seat = state.current
     set_hand(state, seat, {"green": 2})
     claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
+    apply(state, seat, TakeShare(company="RDG"))
     assert shares(state, seat) == {"RDG": [1]}
     assert state.ext["shares"]["neutral"] == [["RDG", 2]]
     assert state.current != seat
@@ -119,8 +128,8 @@ def test_who_holds_which_share_is_not_public(started, set_hand, route):
     state = started("pennsylvania", 3)
     seat = state.current
     set_hand(state, seat, {"green": 2})
-    events = claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
-    assert ShareTaken(seat, False) in events
+    claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
+    assert ShareTaken(seat, False) in apply(state, seat, TakeShare(company="RDG"))
     before = public_view(state)
     held = state.ext["shares"]["held"]
     held[0], held[1], held[2] = held[2], held[0], held[1]

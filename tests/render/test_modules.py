@@ -364,23 +364,27 @@ def test_public_board_ignores_hidden_information(map_id: str) -> None:
     before = public_view(state)
     secret = [private_view(state, s) for s in range(state.n_players)]
     png = render_board(before)
-    # Reshuffle what nobody may see: deck order, each hand's mix, the ticket deck, and on
-    # Rails & Sails the split of pieces between trains and ships.
+    # Reshuffle what nobody may see: deck order, each hand's mix, the ticket deck (the
+    # Rails & Sails piece split is public by now: everyone has chosen).
     rng = random.Random(0)
     rng.shuffle(state.deck)
     rng.shuffle(state.ticket_deck)
     for hand in state.hands:
         hand[:] = hand[1:] + hand[:1]
     if map_id == "world":
-        rs = state.ext["rs"]
-        rng.shuffle(rs["ship_deck"])
-        for s in range(state.n_players):
-            if rs["ships"][s]:
-                rs["ships"][s] -= 1
-                rs["trains"][s] += 1
+        rng.shuffle(state.ext["rs"]["ship_deck"])
     after = public_view(state)
     assert [private_view(state, s) for s in range(state.n_players)] != secret
     assert after == before
     assert render_board(after) == png
     # And the bytes survive the view's trip through JSON (what a bot stores).
     assert render_board(PublicView.model_validate_json(before.model_dump_json())) == png
+
+
+def test_world_board_shows_each_players_trains_and_ships_once_everyone_has_chosen() -> None:
+    state = _play("world", 3, lambda s, n: s.phase == "turn")
+    png = render_board(public_view(state))
+    rs = state.ext["rs"]
+    rs["ships"][0] -= 1
+    rs["trains"][0] += 1
+    assert render_board(public_view(state)) != png
