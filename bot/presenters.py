@@ -630,9 +630,9 @@ def _shares_rules(shares: Shares) -> list[str]:
     tables = ", ".join(f"{c.id} {'/'.join(map(str, c.scores))} ({c.shares} shares)"
                        for c in shares.companies)
     lines = [
-        "Shares: claiming a route that shows company logos also gives you the top share of one "
-        "of those companies (you choose; an empty stack cannot be chosen). Your shares are "
-        "secret until the end.",
+        "Shares: claiming a route that shows company logos also lets you take the top share of "
+        "one of those companies (you choose, or take none; an empty stack cannot be chosen). "
+        "Your shares are secret until the end.",
         "At the end each company pays the players with the most of its shares, by place "
         "(a tie goes to whoever holds the lower-numbered share): " + tables + ".",
     ]
@@ -683,7 +683,8 @@ def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
         f"{r.setup_tickets.deal} tickets, keep at least {r.setup_tickets.keep_min}. Then choose "
         f"your {rs.pieces} pieces in secret: at most {rs.max_trains} trains and {rs.max_ships} "
         f"ships (new players: {rs.suggested_trains} + {rs.suggested_ships}) — buttons in your DM "
-        "or `/ttr exchange trains:<n>`. The rest is your reserve.",
+        "or `/ttr exchange trains:<n>`. The rest is your reserve. Once everyone has chosen, "
+        "every player's trains and ships are public, and so is every exchange.",
         "On your turn do one thing:",
         "• Draw 2 cards: face-up ones or the top of the **Train deck** or **Ship deck**; you "
         "choose which deck refills a face-up card you take. A face-up joker may only be your "

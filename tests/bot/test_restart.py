@@ -126,7 +126,8 @@ async def test_restart_while_a_share_choice_waits_then_its_dm_button_works(table
 
     await table.restart()
 
-    option = engine.legal_actions(state, state.current)[-1]
+    option = [a for a in engine.legal_actions(state, state.current)
+              if isinstance(a, engine.TakeShare)][-1]
     ex = await table.click(user, dm, label=f"Take a {option.company} share")
     after = await table.stored_state()
     assert after.version == state.version + 1, ex.text
@@ -138,6 +139,22 @@ async def test_restart_while_a_share_choice_waits_then_its_dm_button_works(table
     stale = await table.click(user, reply, prefix=f"ttr:{table.game_id}:pick:0.")
     assert "out of date" in stale.text
     assert (await table.stored_state()).version == after.version
+
+
+async def test_the_no_share_button_takes_none_for_the_player_or_the_neutral_investor(table):
+    await table.open_game(["Ana", "Ben"], "pennsylvania")
+    state = await _play_until(table, "choose_share")
+    user = table.seat_user(state, state.current)
+    dm = table._dm_with(user, "pick", table.option_tag(state, user))
+    assert dm is not None
+    labels = [c.get("label") for c in dm.controls()]
+    assert labels[0].startswith("Take a ") and labels[-1] == "No share"  # taking: one click
+    ex = await table.click(user, dm, label="No share")
+    after = await table.stored_state()
+    assert after.version == state.version + 1 and "No share taken." in ex.text
+    assert after.ext["shares"]["held"] == state.ext["shares"]["held"]
+    assert after.ext["shares"]["neutral"] == state.ext["shares"]["neutral"]
+    assert after.phase == "turn" and after.current != state.current
 
 
 async def test_a_share_choice_belongs_to_its_chooser_and_an_option_must_exist(table):

@@ -19,7 +19,7 @@ from bot.presenters import (
     status_text,
 )
 from bot.service import decisions
-from engine import DrawFaceUp, GiveNeutralShare, TakeShare
+from engine import DeclineShare, DrawFaceUp, GiveNeutralShare, TakeShare
 from engine.cards import CARD_INDEX
 from engine.events import (
     CardDrawn,
@@ -123,6 +123,7 @@ def test_module_decisions_are_labelled_from_the_presenter_table():
                                             "choose_tickets", "choose_initial_tickets"))
     pa = "pennsylvania"
     assert choice_label(pa, TakeShare(company="B&O")) == "Take a B&O share"
+    assert choice_label(pa, DeclineShare()) == "No share"
     assert choice_label(pa, GiveNeutralShare(company="PRR")) == (
         "Give PRR to the neutral investor")
     assert choice_done(pa, GiveNeutralShare(company="PRR")) == (
@@ -165,8 +166,10 @@ def test_decisions_are_the_engine_options_for_the_chooser_only():
     state = _share_choice_state()
     seat = state.current
     options = decisions(state, seat)
-    assert options and all(isinstance(a, TakeShare) for a in options)
-    assert {a.company for a in options} == set(engine.private_view(state, seat).share_options)
+    assert options[-1] == DeclineShare()  # taking a share is optional
+    assert options[:-1] and all(isinstance(a, TakeShare) for a in options[:-1])
+    assert {a.company for a in options[:-1]} == set(
+        engine.private_view(state, seat).share_options)
     assert decisions(state, (seat + 1) % 3) == []
     keep = engine.new_game(engine.GameConfig(map_id="usa", players=["A", "B"], seed=1))
     assert decisions(keep, 0) == []  # the common phases have their own controls

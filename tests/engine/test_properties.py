@@ -118,7 +118,7 @@ def check_invariants(state: GameState) -> None:
     assert len(placed) == len(set(placed))
     regular = sum(1 for t in placed if not board.t_long[t])
     total_regular = sum(1 for long in board.t_long if not long)
-    if rules.returned_tickets == "bottom":
+    if rules.returned_tickets == "bottom" and rules.setup_tickets.returned in (None, "bottom"):
         assert regular == total_regular
     else:
         assert regular <= total_regular
