@@ -710,6 +710,8 @@ class RailsAndSails(RuleModule):
                 ext["harbors_left"][seat] -= 1
         for seat, n in fields.get("harbors_left", {}).items():
             ext["harbors_left"][seat] = n
+        if state.phase not in ("choose_initial_tickets", "choose_pieces"):
+            ext["chosen"] = [True] * state.n_players  # in play: every split is chosen (public)
 
     def move_pieces(self, state: GameState, seat: int, route: int, n: int) -> None:
         kind = "ships" if state.board.map.routes[route].kind == "ship" else "trains"
