@@ -142,6 +142,21 @@ def test_disconnected_components_take_the_best_not_the_sum():
     assert longest_trail([(0, 1, 1), (5, 6, 2), (6, 7, 2), (7, 5, 2)]) == 6
 
 
+def test_slowest_known_world_network():
+    # WORLD_HARD of bench/bench_graph.py (World, 28 routes within 60 pieces), the network
+    # that drove the search's speed-up. 50 was computed by the previous exact
+    # implementation and confirmed by reference_longest (about 1.5 s, so not rerun here).
+    world_hard = [
+        (0, 3, 1), (0, 10, 3), (0, 14, 2), (0, 40, 1), (3, 40, 2), (5, 21, 3), (5, 47, 3),
+        (8, 12, 3), (8, 24, 2), (8, 42, 3), (10, 20, 4), (10, 26, 1), (12, 14, 1),
+        (12, 24, 2), (12, 30, 4), (15, 16, 1), (15, 26, 1), (16, 26, 1), (16, 29, 2),
+        (20, 24, 1), (21, 30, 1), (21, 33, 2), (21, 40, 2), (29, 33, 4), (29, 40, 3),
+        (30, 40, 3), (33, 47, 3), (41, 47, 1),
+    ]  # fmt: skip
+    assert longest_trail(world_hard) == 50
+    assert longest_trail(list(reversed(world_hard))) == 50
+
+
 def test_usa_outside_case():
     portland, slc, helena, las_vegas, los_angeles, denver, kansas_city = range(7)
     routes = [
