@@ -34,6 +34,7 @@ from engine.actions import (
     TakeShare,
 )
 from engine.cards import CARD_INDEX, LOCO, names_from_counts
+from engine.graph import components
 from engine.players.base import Observation
 from engine.players.situation import INF, JOKER, SHIP_SUIT, Plan, Situation, shortest_path
 
@@ -54,6 +55,9 @@ class Style:
     block: bool = False  # take a route a leader clearly needs
     stations: bool = False  # Europe: a station to bridge a blocked ticket
     long_routes: bool = False  # a racer: long routes first, tickets second
+    early_tickets: int = 0  # draw more tickets while the plan lacks at most this many pieces
+    turn_cost: float = 0.0  # > 0: plans count turns and points, so they prefer long routes
+    hand_aware: float = 0.0  # plans prefer routes the hand can already pay (cost per card short)
 
 
 def _logistic(x: float) -> float:
@@ -111,7 +115,7 @@ class _Decision:
                 1.0 + style.plan_noise * (2 * game_rng.random() - 1)
                 for _ in range(len(self.board.route_ids))
             ]
-        self.costs = sit.route_costs(noise)
+        self.costs = sit.route_costs(noise, style.turn_cost, style.hand_aware)
         self._plan: Plan | None = None
 
     @property
@@ -133,9 +137,9 @@ class _Decision:
         turns = sit.turns_left()
         hand = sum(sit.resources.values())
         cards = max(0.0, plan.cost - 0.5 * hand)
-        needed = cards / 1.8 + len(plan.routes)
+        needed = cards / 1.5 + len(plan.routes)
         pieces = sit.trains[sit.seat]
-        return _logistic((turns - needed) / 2.5) * _logistic((pieces - plan.cost) / 2 + 1)
+        return _logistic((turns - needed - 2) / 2) * _logistic((pieces - plan.cost - 2) / 1.5)
 
     def expected(self, tickets: Sequence[int]) -> float:
         """Expected ticket points of holding ``tickets`` (with the open ones) to the end."""
@@ -277,18 +281,15 @@ class _Decision:
             else:
                 r = max(in_plan, key=lambda r: (board.r_len[r], -r))
             return self.claim(r, claims[r], targets)
-        if style.endgame and targets and self.completion(plan) < 0.15 and claims:
+        if style.endgame and targets and turns < 6 and self.completion(plan) < 0.05 and claims:
             # The plan cannot be finished in time: points on the board instead.
             return self._best_points(claims, plan)
         draw_tickets = self.options_of(DrawTickets)
-        if (
-            not targets
-            and style.more_tickets
-            and draw_tickets
-            and sit.trains[sit.seat] >= style.more_tickets_trains
-            and turns >= 5
-        ):
+        if draw_tickets and self._wants_tickets(plan, turns):
             return draw_tickets[0]
+        block = self._block(claims, plan) if style.block else None
+        if block:
+            return block
         harbor = self._harbor(bool(targets))
         if harbor:
             return harbor
@@ -307,6 +308,64 @@ class _Decision:
                 if board.r_len[r] >= 3 or turns < 4:
                     return self.claim(r, claims[r], targets)
         return self.draw(second=False, targets=targets)
+
+    def _wants_tickets(self, plan: Plan, turns: float) -> bool:
+        """Draw more tickets: the plan is done (or nearly, for an early planner) and there
+        are pieces and turns left to complete new ones."""
+        style, sit = self.style, self.sit
+        if not style.more_tickets or turns < 5:
+            return False
+        if sit.trains[sit.seat] < style.more_tickets_trains:
+            return False
+        if not plan.routes:
+            return True
+        return (
+            plan.cost <= style.early_tickets
+            and turns >= 12 + plan.cost
+            and self.completion(plan) > 0.9
+        )
+
+    def _block(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action | None:
+        """Claim a short route that a leading player clearly needs to join two parts of its
+        network, when the detour it forces is long and this seat has pieces to spare."""
+        sit, board = self.sit, self.board
+        spare = sit.trains[sit.seat] - plan.cost
+        if not claims or spare < 4 or sit.turns_left() < 3:
+            return None
+        mine = sit.scores[sit.seat]
+        best: tuple[float, int] | None = None
+        for other in range(sit.n):
+            if other == sit.seat or sit.scores[other] < mine:
+                continue
+            routes = [r for r, s in enumerate(sit.owner) if s == other]
+            labels = components(board.n_nodes, [(board.r_na[r], board.r_nb[r]) for r in routes])
+            parts: dict[int, set[int]] = {}
+            for r in routes:
+                for node in (board.r_na[r], board.r_nb[r]):
+                    parts.setdefault(labels[node], set()).add(node)
+            if len(parts) < 2:
+                continue
+            costs = [
+                0.0 if s == other else float(board.r_len[r]) if s < 0 else INF
+                for r, s in enumerate(sit.owner)
+            ]
+            groups = sorted(parts.values(), key=len, reverse=True)[:3]
+            for a, b in combinations(groups, 2):
+                gap, path = shortest_path(sit.graph, costs, a, b)
+                if gap > min(8, sit.trains[other]):
+                    continue
+                for r in path:
+                    if r not in claims or board.r_len[r] > min(3, spare - 2):
+                        continue
+                    costs[r] = INF
+                    detour, _ = shortest_path(sit.graph, costs, a, b)
+                    costs[r] = float(board.r_len[r])
+                    hurt = min(20.0, detour - gap)
+                    if hurt >= 4 and (best is None or hurt - board.r_len[r] > best[0]):
+                        best = (hurt - board.r_len[r], r)
+        if best is None:
+            return None
+        return self.claim(best[1], claims[best[1]], plan.routes)
 
     def _best_points(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action:
         board = self.board
@@ -332,16 +391,24 @@ class _Decision:
         return alt.cost - self.plan.cost
 
     def _racer_turn(self, claims: dict[int, list[list[int]]], plan: Sequence[int]) -> Action:
+        """Long routes first whenever one is affordable, then the tickets' routes; cards are
+        drawn for both."""
         board = self.board
-        long = [r for r in claims if board.r_len[r] >= 4]
+        long = [r for r in claims if board.r_len[r] >= 5]
         if long:
             r = max(long, key=lambda r: (board.r_len[r], r in plan, -r))
             return self.claim(r, claims[r], plan)
         in_plan = [r for r in plan if r in claims]
-        if in_plan and self.sit.turns_left() < 8:
+        if in_plan:
             r = max(in_plan, key=lambda r: (board.r_len[r], -r))
             return self.claim(r, claims[r], plan)
-        return self.draw(second=False, targets=self._fill_targets())
+        fill = self._fill_targets()
+        if not plan:
+            short = [r for r in claims if board.r_len[r] >= 3]
+            if short:
+                r = max(short, key=lambda r: (board.r_len[r], -r))
+                return self.claim(r, claims[r], fill)
+        return self.draw(second=False, targets=[*plan, *fill[:2]])
 
     def _fill_targets(self) -> list[int]:
         """Routes worth points to aim at when no ticket needs anything: the longest free ones
@@ -513,9 +580,12 @@ NORMAL = Style(
 )
 HARD = Style(
     name="hard",
-    caution=0.0,
+    caution=0.3,
     more_tickets=True,
     more_tickets_trains=10,
+    early_tickets=8,
+    turn_cost=2.0,
+    hand_aware=0.3,
     critical_first=True,
     plan_noise=0.15,
     endgame=True,

@@ -20,7 +20,7 @@ from engine.players.base import Observation
 INF = float("inf")
 JOKER = -1  # resource index of locomotives / jokers; suits are 0..7, ship suits 8..15
 SHIP_SUIT = LOCO  # resource of a ship suit s: SHIP_SUIT + s
-TRAIN_RATE = 1.5  # pieces a player places per turn on average (for the end-of-game estimate)
+TRAIN_RATE = 1.2  # pieces a player places per turn, typically (for the end-of-game estimate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,10 +199,20 @@ class Situation:
 
     # Planning -----------------------------------------------------------------------------
 
-    def route_costs(self, noise: Sequence[float] | None = None) -> list[float]:
+    def route_costs(
+        self, noise: Sequence[float] | None = None, turn_cost: float = 0.0, hand: float = 0.0
+    ) -> list[float]:
         """Planning cost per route: 0 if owned, its length (plus a little for ferries and
-        tunnels) if this seat may still claim it, else INF."""
+        tunnels) if this seat may still claim it, else INF. ``turn_cost`` adds the turn a
+        claim takes and takes off the points above one a piece, favouring long routes;
+        ``hand`` adds this much per card the hand still lacks for the route."""
         board = self.board
+        res = self.resources
+        jokers = res[JOKER]
+        best_suit = [
+            max(res.get(s, 0) for s in range(LOCO)),
+            max(res.get(SHIP_SUIT + s, 0) for s in range(LOCO)),
+        ]
         out: list[float] = []
         for r in range(len(board.route_ids)):
             if self.mine[r]:
@@ -213,6 +223,15 @@ class Situation:
                 c = board.r_len[r] + 0.6 * board.r_ferry[r] + 0.5 * board.r_tunnel[r]
                 if self.graph.rough[r]:
                     c += 0.5 * board.r_len[r]
+                if hand:
+                    ship = self.graph.ship[r]
+                    colour = board.r_color[r]
+                    have = (
+                        best_suit[ship] if colour == GRAY else res.get(colour + SHIP_SUIT * ship, 0)
+                    )
+                    c += hand * max(0, board.r_len[r] - have - jokers)
+                if turn_cost:
+                    c = max(0.5, c + turn_cost * (1 - 0.4 * (board.r_points[r] - board.r_len[r])))
                 out.append(c * (noise[r] if noise else 1.0))
         return out
 
@@ -248,9 +267,16 @@ class Situation:
         return Plan(tuple(chosen), total, tuple(failed))
 
     def turns_left(self) -> float:
-        """About how many more turns this seat gets before the game ends."""
+        """About how many more turns this seat gets: until the player who places pieces
+        fastest (at the pace seen so far, blended with a typical pace) reaches the end."""
         if self.obs.public.last_round:
             return 1.0
-        trigger = self.board.rules.end_trigger_pieces
-        fastest = min(self.trains)
-        return max(1.0, (fastest - trigger) / TRAIN_RATE + 1)
+        rules = self.board.rules
+        start = rules.rails_and_sails.pieces if rules.rails_and_sails else rules.trains
+        played = max(0, self.obs.public.turn - 1) / self.n
+        prior = 8  # turns' worth of the typical pace in the blend
+        left = INF
+        for pieces in self.trains:
+            rate = (start - pieces + TRAIN_RATE * prior) / (played + prior)
+            left = min(left, (pieces - rules.end_trigger_pieces) / rate)
+        return max(1.0, left + 1)
