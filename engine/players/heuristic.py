@@ -281,6 +281,10 @@ class _Decision:
             else:
                 r = max(in_plan, key=lambda r: (board.r_len[r], -r))
             return self.claim(r, claims[r], targets)
+        if style.endgame and turns <= 3 and claims:
+            spend = self._spare_claim(claims, plan)
+            if spend:
+                return spend
         if style.endgame and targets and turns < 6 and self.completion(plan) < 0.05 and claims:
             # The plan cannot be finished in time: points on the board instead.
             return self._best_points(claims, plan)
@@ -309,6 +313,33 @@ class _Decision:
                     return self.claim(r, claims[r], targets)
         return self.draw(second=False, targets=targets)
 
+    def _spare_claim(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action | None:
+        """In the last turns: a route off the plan paid only with cards the plan does not
+        need, when pieces are to spare, so that idle cards become points."""
+        sit, board = self.sit, self.board
+        spare = sit.trains[sit.seat] - plan.cost
+        need = sit.needs(plan.routes)
+        extra = {k: n - need.get(k, 0) for k, n in sit.resources.items()}
+        if sit.demand(plan.routes):
+            extra[JOKER] = 0  # locomotives are never spare while the plan lacks cards
+        best: tuple[float, int, list[int]] | None = None
+        for r, payments in claims.items():
+            if r in plan.routes or board.r_len[r] > spare:
+                continue
+            for pay in payments:
+                used: dict[int, int] = {}
+                for card, n in enumerate(pay):
+                    if n:
+                        res, worth = sit.card_resource(card)
+                        used[res] = used.get(res, 0) + n * worth
+                if all(extra.get(k, 0) >= n for k, n in used.items()):
+                    value = board.r_points[r] - 0.1 * pay[LOCO]
+                    if best is None or value > best[0]:
+                        best = (value, r, pay)
+        if best is None:
+            return None
+        return Claim(route=board.route_ids[best[1]], cards=names_from_counts(best[2]))
+
     def _wants_tickets(self, plan: Plan, turns: float) -> bool:
         """Draw more tickets: the plan is done (or nearly, for an early planner) and there
         are pieces and turns left to complete new ones."""
@@ -321,8 +352,8 @@ class _Decision:
             return True
         return (
             plan.cost <= style.early_tickets
-            and turns >= 12 + plan.cost
-            and self.completion(plan) > 0.9
+            and turns >= 8 + plan.cost
+            and not sit.demand(plan.routes)  # the hand already pays for the rest
         )
 
     def _block(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action | None:
