@@ -55,6 +55,7 @@ class Style:
     block: bool = False  # take a route a leader clearly needs
     stations: bool = False  # Europe: a station to bridge a blocked ticket
     long_routes: bool = False  # a racer: long routes first, tickets second
+    fill_longest: bool = True  # with the tickets done, aim at the longest routes
     early_tickets: int = 0  # draw more tickets while the plan lacks at most this many pieces
     turn_cost: float = 0.0  # > 0: plans count turns and points, so they prefer long routes
     hand_aware: float = 0.0  # plans prefer routes the hand can already pay (cost per card short)
@@ -306,6 +307,10 @@ class _Decision:
                 return station
         if not targets:
             targets = self._fill_targets()
+            if not style.fill_longest and claims:
+                # A beginner's habit: with its tickets done, claim whatever it can afford.
+                r = self.rng.choice(sorted(claims))
+                return self.claim(r, claims[r], targets)
             fill = [r for r in targets if r in claims]
             if fill:
                 r = max(fill, key=lambda r: (board.r_points[r], -r))
@@ -601,6 +606,7 @@ EASY = Style(
     keep="cheap",
     more_tickets=False,
     careless=0.35,
+    fill_longest=False,
 )
 NORMAL = Style(
     name="normal",

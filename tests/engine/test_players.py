@@ -8,7 +8,18 @@ from typing import Any
 
 import pytest
 
-from engine import GameConfig, GameState, IllegalAction, apply, new_game, waiting_for
+from engine import (
+    Claim,
+    DrawFaceUp,
+    DrawTickets,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    KeepTickets,
+    apply,
+    new_game,
+    waiting_for,
+)
 from engine.cards import SHIP, SPECIAL
 from engine.events import Event
 from engine.modules import playable_maps
@@ -217,3 +228,55 @@ def test_tournament_prints_the_summary_and_seats_players_from_elsewhere(
     assert summary["winner_mean_score"] >= max(s["mean_score"] for s in summary["levels"].values())
     with pytest.raises(ValueError, match="unknown player"):
         load_factory("grandmaster")
+
+
+# Decisions in set positions ---------------------------------------------------------------
+
+
+def _no_more_tickets(state: GameState) -> None:
+    state.ticket_deck = []
+
+
+def test_hard_blocks_the_short_route_a_leader_needs_and_normal_does_not(
+    started: Any, own: Any, route: Any, set_hand: Any
+) -> None:
+    state = started("usa", 2)
+    seat = state.current
+    other = 1 - seat
+    own(state, other, ("duluth", "sault_st_marie"), ("pittsburgh", "toronto"))
+    state.scores[other] = 6  # the leader: route points are public
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    set_hand(state, seat, {"red": 2})
+    gap = route(state, "sault_st_marie", "toronto")
+    assert choose_action("hard", state, seat) == Claim(route=gap, cards={"red": 2})
+    assert choose_action("normal", state, seat) != Claim(route=gap, cards={"red": 2})
+
+
+def test_players_draw_the_face_up_colour_their_plan_lacks(
+    started: Any, ticket: Any, set_hand: Any, set_market: Any
+) -> None:
+    state = started("usa", 2)
+    seat = state.current
+    state.tickets[seat] = [ticket(state, "denver", "el_paso")]
+    set_hand(state, seat, {"blue": 1})
+    set_market(state, ["red", "green", "blue", "white", "orange"])
+    # Its plan (Denver–Santa Fe–El Paso, two gray routes) lacks one more blue card.
+    player = FACTORIES["normal"](seat)
+    assert player.choose(observe(state, seat)) == DrawFaceUp(slot=2)
+
+
+def test_every_level_keeps_a_ticket_its_network_already_completes(
+    started: Any, own: Any, ticket: Any
+) -> None:
+    state = started("usa", 2)
+    seat = state.current
+    own(state, seat, ("denver", "santa_fe"), ("el_paso", "santa_fe"))
+    board = state.board
+    done, far = ticket(state, "denver", "el_paso"), ticket(state, "boston", "miami")
+    apply(state, seat, DrawTickets())
+    state.offered[seat] = [far, done]
+    for level in LEVELS:
+        action = choose_action(level, state, seat)
+        assert isinstance(action, KeepTickets)
+        assert board.t_ids[done] in action.tickets, level
