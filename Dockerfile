@@ -1,28 +1,43 @@
 # Ticket to Ride Discord bot.
 #   docker build -t ttr-bot .
-#   docker run -d --name ttr --env-file .env -v ttr-data:/data ttr-bot
-FROM python:3.11-slim
+#   docker run -d --name ttr --restart unless-stopped --env-file .env -v ttr-data:/data ttr-bot
+# Versions come from constraints.txt (pyproject.toml keeps the ranges).
 
+# 1. The project as a wheel (sources, map data and fonts as package data).
+FROM python:3.11-slim AS wheel
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY constraints.txt ./
+RUN pip install -c constraints.txt setuptools
+COPY pyproject.toml README.md ./
+COPY maps ./maps
+COPY engine ./engine
+COPY bot ./bot
+RUN pip wheel --no-deps --no-build-isolation -w /dist .
+
+# 2. The image: dependencies in their own layer (rebuilt only when pyproject.toml or
+#    constraints.txt change), then the wheel.
+FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     TTR_DB_PATH=/data/ttr.sqlite3
-
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY maps ./maps
-COPY engine ./engine
-COPY bot ./bot
-COPY assets ./assets
-RUN pip install . \
-    && rm -rf build *.egg-info \
+COPY pyproject.toml constraints.txt /tmp/deps/
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/deps/pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/deps/requirements.txt \
+    && pip install -c /tmp/deps/constraints.txt -r /tmp/deps/requirements.txt \
+    && rm -rf /tmp/deps
+COPY --from=wheel /dist/ /tmp/dist/
+RUN pip install --no-deps /tmp/dist/*.whl \
+    && rm -rf /tmp/dist \
     && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin ttr \
     && mkdir -p /data \
     && chown ttr:ttr /data
 
-# The SQLite database (and its WAL files) live on this volume; back it up, keep it.
+# The SQLite database (and its WAL files) live on this volume: keep it, back it up
+# with `docker exec ttr ttr-bot backup /data/backup.sqlite3`.
 VOLUME ["/data"]
+WORKDIR /data
 USER ttr
-# Started from /app so the renderer finds assets/ beside the sources.
-CMD ["python", "-m", "bot"]
+# PID 1: SIGTERM (docker stop) shuts the bot down cleanly.
+CMD ["ttr-bot"]

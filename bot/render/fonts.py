@@ -1,17 +1,19 @@
-"""Bundled fonts (DejaVu, see assets/fonts/LICENSE-DejaVu.txt); no system font is used.
+"""Bundled fonts (DejaVu, see bot/render/assets/fonts/LICENSE-DejaVu.txt); no system font
+is used. They are package data, read through ``importlib.resources``, so an installed wheel
+renders the same as the source tree, from any working directory.
 
 FreeType faces are not safe to share between threads, so each thread keeps its own.
 """
 
 from __future__ import annotations
 
+import io
 import threading
-from pathlib import Path
+from functools import cache
+from importlib.resources import files
 from typing import Literal
 
 from PIL import ImageFont
-
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
 
 Face = Literal["regular", "bold", "label", "title"]
 _FILES: dict[Face, str] = {
@@ -26,12 +28,18 @@ _local = threading.local()
 Font = ImageFont.FreeTypeFont
 
 
+@cache
+def font_bytes(face: Face) -> bytes:
+    """The font file of ``face``, read once per process from the package."""
+    return (files("bot.render") / "assets" / "fonts" / _FILES[face]).read_bytes()
+
+
 def font(size: int, face: Face = "regular") -> Font:
-    cache: dict[tuple[int, Face], Font] | None = getattr(_local, "fonts", None)
-    if cache is None:
-        cache = _local.fonts = {}
+    faces: dict[tuple[int, Face], Font] | None = getattr(_local, "fonts", None)
+    if faces is None:
+        faces = _local.fonts = {}
     key = (size, face)
-    found = cache.get(key)
+    found = faces.get(key)
     if found is None:
-        found = cache[key] = ImageFont.truetype(str(FONT_DIR / _FILES[face]), size)
+        found = faces[key] = ImageFont.truetype(io.BytesIO(font_bytes(face)), size)
     return found

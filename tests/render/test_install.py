@@ -1,0 +1,71 @@
+"""A plain (non-editable) install renders with the bundled fonts, from any directory.
+
+The wheel is built from a copy of the sources (offline, no build isolation),
+installed into a fresh virtual environment without the source tree anywhere on
+its path, and run from an unrelated directory: the fonts must come from the
+installed package, never from ``assets/`` beside the sources or the system.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import sys
+import bot.render, bot.render.fonts as fonts
+from bot.render import render_board
+from bot.render.demo import mid_view
+where = bot.render.__file__
+assert where.startswith(sys.prefix), where  # the installed copy, not the sources
+assert fonts.font(20, "bold").getname() == ("DejaVu Sans", "Bold"), fonts.font(20).getname()
+assert fonts.font(20, "title").getname() == ("DejaVu Serif", "Bold")
+png = render_board(mid_view("usa", seed=3, players=3, claims=10))
+assert png.startswith(b"\\x89PNG") and len(png) > 50_000, len(png)
+print("rendered", len(png), "bytes from", where)
+"""
+
+
+def _run(*args: str | Path, cwd: Path | None = None) -> str:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PIP_NO_INPUT": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_wheel_in_a_fresh_venv_renders_with_its_own_fonts(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    for package in ("bot", "engine", "maps"):
+        shutil.copytree(ROOT / package, src / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    dist = tmp_path / "dist"
+    _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+         "--no-index", "-w", dist, src)
+    (wheel,) = dist.glob("ttr_bot-*.whl")
+
+    env = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env)
+    python = env / "bin" / "python"
+    _run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps",
+         "--no-index", wheel)
+    # The third-party dependencies come from this environment (no network in tests); the
+    # project itself only from the wheel: this path holds no copy of it.
+    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+                .strip())
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = _run(python, "-c", PROBE, cwd=elsewhere)
+    assert "rendered" in out and str(env) in out
+    assert (env / "bin" / "ttr-bot").exists()  # the entry point is installed
