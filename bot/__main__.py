@@ -1,27 +1,104 @@
-"""``python -m bot``: run the Discord bot with settings from the environment."""
+"""``python -m bot`` (or ``ttr-bot``): run the Discord bot, or look after its database.
+
+    python -m bot [--sync-commands]   run the bot (settings: environment, then .env)
+    python -m bot check               check settings, database and renderer; no Discord
+    python -m bot backup FILE         write a consistent copy of the live database to FILE
+    python -m bot health              exit 0 if the running bot's health endpoint says so
+
+Every problem is one line on stderr and a non-zero exit: 2 for settings, 1 otherwise.
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
 import sys
+import urllib.request
 
 from bot.config import ConfigError, Settings
+from bot.lifecycle import StartupError
+
+COMMANDS = ("run", "check", "backup", "health")
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="ttr-bot", description=__doc__.splitlines()[0])
+    parser.add_argument("command", nargs="?", default="run", choices=COMMANDS)
+    parser.add_argument("file", nargs="?", help="backup: the new file to write")
+    parser.add_argument("--sync-commands", action="store_true",
+                        help="sync the slash commands with Discord even if they look unchanged")
+    args = parser.parse_args(argv)
+    if args.command == "backup" and not args.file:
+        parser.error("backup needs the file to write, e.g. `python -m bot backup backup.sqlite3`")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
     try:
-        settings = Settings.from_env()
+        settings = Settings.from_env(need_token=args.command == "run")
     except ConfigError as exc:
-        print(f"ttr-bot: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"ttr-bot: {line}", file=sys.stderr)
         raise SystemExit(2) from None
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
-    from bot.client import TTRBot  # imported late so a config error needs no discord import
+    try:
+        if args.command == "health":
+            raise SystemExit(health(settings))
+        if args.command == "backup":
+            print(asyncio.run(_backup(settings, args.file)))
+        elif args.command == "check":
+            print(asyncio.run(_check(settings)))
+        else:
+            asyncio.run(_run(settings, force_sync=args.sync_commands))
+    except StartupError as exc:
+        print(f"ttr-bot: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
 
-    bot = TTRBot(settings)
-    bot.run(settings.token, log_handler=None)
+
+async def _backup(settings: Settings, target: str) -> str:
+    from bot.lifecycle import backup
+
+    return await backup(settings.db_path, target)
+
+
+async def _check(settings: Settings) -> str:
+    from bot.images import check_renderer, default_renderer
+    from bot.lifecycle import open_database
+
+    store = await open_database(settings.db_path)
+    try:
+        games = len(await store.games_with_status("running"))
+    finally:
+        await store.close()
+    return (f"ok: database {settings.db_path} sound and writable ({games} running games); "
+            f"{await check_renderer(default_renderer())}")
+
+
+async def _run(settings: Settings, *, force_sync: bool) -> None:
+    from bot.lifecycle import serve
+
+    await serve(settings, force_sync=force_sync)
+
+
+def health(settings: Settings) -> int:
+    """For Docker's HEALTHCHECK: 0 if ``/health`` of the running bot answers 200."""
+    if settings.health_port is None:
+        print("ttr-bot: TTR_HEALTH_PORT is not set: the health endpoint is off", file=sys.stderr)
+        return 1
+    host = "127.0.0.1" if settings.health_host in ("0.0.0.0", "") else settings.health_host
+    url = f"http://{host}:{settings.health_port}/health"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            print(response.read().decode())
+            return 0 if response.status == 200 else 1
+    except OSError as exc:
+        print(f"ttr-bot: {url}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

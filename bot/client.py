@@ -1,7 +1,16 @@
-"""The Discord client: wires storage, the game service, commands and components."""
+"""The Discord client: wires storage, the game service, commands and components.
+
+``prepare`` does the local part (database, service, command tree) and needs no
+network; ``setup_hook`` (run by discord.py at login) syncs the commands when
+they changed and posts what a restart left unposted. ``shutdown`` stops taking
+interactions and lets the ones in flight finish before closing.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 from typing import Any
 
@@ -21,20 +30,37 @@ from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
+# bot_state key: the hash of the command tree last synced (and where to).
+SYNCED_KEY = "synced_commands"
+RESTARTING = "The bot is restarting: try again in a minute."
+
+
+class _Tree(app_commands.CommandTree["TTRBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return await self.client.admit(interaction)
+
 
 class TTRBot(discord.Client):
     def __init__(self, settings: Settings, *, renderer: Renderer | None = None,
-                 sync_commands: bool = True, clock: Clock | None = None):
+                 sync_commands: bool = True, force_sync: bool = False,
+                 storage: Storage | None = None, clock: Clock | None = None):
+        # The bot has no voice: discord.py's warnings about voice libraries are noise.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Slash commands and components need no gateway intents beyond the default guilds.
         super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True))
         self.settings = settings
         self.renderer = renderer or default_renderer()
         self.sync_commands = sync_commands
-        self.tree = app_commands.CommandTree(self)
+        self.force_sync = force_sync  # sync even if the tree is unchanged
+        self.tree = _Tree(self)
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         self.clock: Clock = clock or SystemClock()
+        self._storage = storage
         self._service: GameService | None = None
         self.scheduler: Scheduler | None = None
+        self.stopping = False
+        self._in_flight: set[asyncio.Task[Any]] = set()
 
     @property
     def service(self) -> GameService:
@@ -42,8 +68,11 @@ class TTRBot(discord.Client):
             raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
         return self._service
 
-    async def setup_hook(self) -> None:
-        storage = await Storage.open(self.settings.db_path)
+    async def prepare(self) -> None:
+        """The local set-up, no network: database, game service, commands. Runs once."""
+        if self._service is not None:
+            return
+        storage = self._storage or await Storage.open(self.settings.db_path)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
         self.scheduler = Scheduler(self._service, publisher)
@@ -52,29 +81,78 @@ class TTRBot(discord.Client):
         self.add_dynamic_items(Control)
         self.tree.add_command(build_group(self._service.maps))
         self.tree.add_command(build_admin_group())
+        if self.settings.dev_guild_id is not None:
+            self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
+
+    async def setup_hook(self) -> None:
+        await self.prepare()
         await self._sync()
-        resumed = await self._service.resume()
+        resumed = await self.service.resume()
         if resumed:
             log.info("posted the pending updates of %d game(s) after the restart", resumed)
+        assert self.scheduler is not None
         await self.scheduler.start()
 
+    def command_hash(self) -> str:
+        """A fingerprint of the commands as Discord would receive them, and where to."""
+        guild_id = self.settings.dev_guild_id
+        guild = None if guild_id is None else discord.Object(id=guild_id)
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
     async def _sync(self) -> None:
+        """Sync the command tree only when it changed since the last sync (Discord limits
+        syncs; the maintainers advise against syncing at every start), or when forced."""
         if not self.sync_commands:
             return
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), guild.id)
+        storage = self.service.storage
+        digest = self.command_hash()
+        if not self.force_sync and await storage.bot_state(SYNCED_KEY) == digest:
+            log.info("commands unchanged since the last sync: not syncing "
+                     "(force it with `python -m bot --sync-commands`)")
+            return
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            synced = await self.tree.sync(guild=discord.Object(id=guild_id))
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+        await storage.set_bot_state(SYNCED_KEY, digest)
+
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool:
+        """Take an interaction in (and count it as in flight), unless the bot is stopping."""
+        if self.stopping:
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await handlers.refuse_late(interaction, RESTARTING)
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+        return True
+
+    async def shutdown(self, grace: float) -> None:
+        """Stop taking interactions, give those in flight ``grace`` seconds, then close."""
+        self.stopping = True
+        pending = {t for t in self._in_flight if t is not asyncio.current_task()}
+        if pending:
+            log.info("waiting for %d interaction(s) in flight", len(pending))
+            _, late = await asyncio.wait(pending, timeout=grace)
+            if late:
+                log.warning("%d interaction(s) still running after %.0f s: stopping anyway "
+                            "(their actions are stored; unposted boards follow at start-up)",
+                            len(late), grace)
+        await self.close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
 
     async def on_control(self, interaction: discord.Interaction[Any], control: ControlId | None,
                          values: list[str]) -> None:
+        if not await self.admit(interaction):
+            return
         if control is not None and control.action in records.ACTIONS:
             await handlers.guarded(interaction, records.on_control(interaction, control))
             return
@@ -95,3 +173,8 @@ class TTRBot(discord.Client):
         if self._service is not None:
             await self._service.storage.close()
             self._service = None
+            log.info("database closed")
+        elif self._storage is not None:
+            await self._storage.close()
+        self._storage = None
+        self.renderer.close()

@@ -219,10 +219,10 @@ def build_group(maps: list[str]) -> app_commands.Group:
             view = engine.public_view(info.state)
             renderer = bot_of(interaction).renderer
             if view.phase == "game_over":
-                png = await asyncio.to_thread(renderer.final, view)
+                png = await renderer.draw_final(view)
                 text, name = presenters.final_text(view), "final.png"
             else:
-                png = await asyncio.to_thread(renderer.board, view)
+                png = await renderer.draw_board(view)
                 text = presenters.status_text(view, waiting=engine.waiting_for(info.state),
                                               draft=draft_round(info.state))
                 name = "board.png"

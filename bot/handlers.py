@@ -7,7 +7,6 @@ the card drawn blind) only ever goes out through an ephemeral ``Responder``.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -365,7 +364,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
         text += f"\n👉 Now {now}:"
-    png = await asyncio.to_thread(bot.renderer.hand, private, info.row.map_id)
+    png = await bot.renderer.draw_hand(private, info.row.map_id)
     await Responder(interaction).send(
         text, view=controls,
         files=[discord.File(io.BytesIO(png), filename="hand.png")])

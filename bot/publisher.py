@@ -37,7 +37,7 @@ class DiscordPublisher:
         view = update.view
         board: asyncio.Future[bytes] | None = None
         if update.board:
-            board = asyncio.ensure_future(asyncio.to_thread(self.renderer.board, view))
+            board = asyncio.ensure_future(self.renderer.draw_board(view))
         refused = [dm.user_id for dm in await asyncio.gather(*map(self._dm_one, update.dms))
                    if dm is not None]
         channel = self.client.get_partial_messageable(update.channel_id)
@@ -57,7 +57,7 @@ class DiscordPublisher:
     async def _final(self, update: Update, channel: discord.PartialMessageable) -> None:
         files = []
         try:
-            png = await asyncio.to_thread(self.renderer.final, update.view)
+            png = await self.renderer.draw_final(update.view)
             files.append(discord.File(io.BytesIO(png), filename="final.png"))
         except Exception:
             log.exception("game %s: rendering the final scores failed", update.game_id)
@@ -68,7 +68,7 @@ class DiscordPublisher:
         """Send one DM; return it if the user refuses DMs (50007)."""
         service = self._service()
         try:
-            png = await asyncio.to_thread(self.renderer.hand, dm.private, dm.map_id)
+            png = await self.renderer.draw_hand(dm.private, dm.map_id)
             channel = await self.client.create_dm(discord.Object(dm.user_id))
             controls = (components.private_view_controls(
                 dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)

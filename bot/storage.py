@@ -204,6 +204,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat)
     ) WITHOUT ROWID;
     """,
+    """
+    -- Facts about this installation, e.g. the hash of the last synced command tree.
+    CREATE TABLE bot_state (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 )
 
 
@@ -330,22 +337,45 @@ class Storage:
         cls, path: str, *, migrations: Sequence[str] = MIGRATIONS, durable: bool = True
     ) -> Storage:
         conn = await aiosqlite.connect(path, isolation_level=None)
-        await conn.execute("PRAGMA journal_mode=WAL")
-        # FULL: a committed action survives a power cut too, not only a crash.
-        await conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        store = cls(conn, migrations=migrations)
+        # Close on any failure: an open aiosqlite thread would keep the process alive.
         try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: a committed action survives a power cut too, not only a crash.
+            await conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            store = cls(conn, migrations=migrations)
             await store.migrate()
         except BaseException:
             await conn.close()
             raise
         return store
 
+    async def check(self) -> None:
+        """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
+        process can write; raise ``StorageError`` saying what is wrong otherwise."""
+        rows = await self._all("PRAGMA quick_check")
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        if problems:
+            raise StorageError(f"quick_check found {len(problems)} problem(s), first: "
+                               f"{problems[0]}")
+        async with self._lock:  # a read-only file opens fine and fails on the first write
+            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._conn.execute("ROLLBACK")
+
     async def close(self) -> None:
+        """Checkpoint the WAL into the database file, then close: the file alone is whole."""
         async with self._lock:
-            await self._conn.close()
+            try:
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                await self._conn.close()
+
+    async def backup(self, target: str) -> None:
+        """A consistent copy of the live database in ``target`` (a new file), taken in one
+        read transaction while the bot may keep writing (``VACUUM INTO``)."""
+        async with self._lock:
+            await self._conn.execute("VACUUM INTO ?", (target,))
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -953,3 +983,15 @@ class Storage:
     async def timing(self, guild_id: int | None, game_id: int) -> Timing:
         """A game's reminder delay, turn timer and kick threshold (its own, else its server's)."""
         return Timing.of(await self.server_settings(guild_id), await self.game_settings(game_id))
+
+    # -- installation state ---------------------------------------------------------------
+
+    async def bot_state(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM bot_state WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_bot_state(self, key: str, value: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO bot_state (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))

@@ -33,9 +33,9 @@ print("rendered", len(png), "bytes from", where)
 """
 
 
-def _run(*args: str | Path, cwd: Path | None = None) -> str:
+def _run(*args: str | Path, cwd: Path | None = None, **env: str) -> str:
     done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "PIP_NO_INPUT": "1"})
+                          timeout=300, env={**os.environ, "PIP_NO_INPUT": "1", **env})
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -68,4 +68,7 @@ def test_wheel_in_a_fresh_venv_renders_with_its_own_fonts(tmp_path: Path) -> Non
     elsewhere.mkdir()
     out = _run(python, "-c", PROBE, cwd=elsewhere)
     assert "rendered" in out and str(env) in out
-    assert (env / "bin" / "ttr-bot").exists()  # the entry point is installed
+    # The entry point: settings, database and one image drawn, from that directory too.
+    out = _run(env / "bin" / "ttr-bot", "check", cwd=elsewhere,
+               TTR_DB_PATH=str(elsewhere / "ttr.sqlite3"))
+    assert out.startswith("ok: database") and "renderer ok" in out, out

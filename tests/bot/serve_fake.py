@@ -1,0 +1,50 @@
+"""A bot process for tests/bot/test_lifecycle.py: the real ``bot.lifecycle.serve`` (signal
+handling, start-up checks, shutdown) on the fake Discord, with a hand renderer slow
+enough that an interaction is still in flight when the test sends a signal.
+
+Prints "in flight" once a game start (which sends every player a DM with a hand image)
+is being handled, and after ``serve`` returns, the DMs the fake recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+
+from bot.config import Settings
+from bot.images import Renderer
+from bot.lifecycle import serve
+from bot.testing import FakeDiscord
+
+
+def slow_hand(view: object, map_id: str) -> bytes:
+    time.sleep(1.0)
+    return b"HAND"
+
+
+async def main() -> None:
+    fake = FakeDiscord()
+
+    async def connect(bot, stop: asyncio.Event) -> None:  # type: ignore[no-untyped-def]
+        await fake.connect(bot)
+        ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+        lobby = (await fake.slash(bot, ana, "new", map="usa")).reply
+        await fake.click(bot, ben, lobby, label="Join")
+        starting = asyncio.create_task(fake.click(bot, ana, lobby, label="Start"))
+        while not bot._in_flight:
+            await asyncio.sleep(0.01)
+        print("in flight", flush=True)
+        await stop.wait()
+        await starting
+
+    renderer = Renderer(board=lambda v: b"BOARD", hand=slow_hand, final=lambda v: b"FINAL")
+    await serve(Settings.from_env(env_file=None), connect=connect, renderer=renderer)
+    hands = [s for s in fake.sent if s.kind == "dm" and any(n == "hand.png" for n, _ in s.files)]
+    print(f"hands sent: {len(hands)}", flush=True)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    asyncio.run(main())

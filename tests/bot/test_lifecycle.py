@@ -1,0 +1,311 @@
+"""Start-up, settings, shutdown, command sync and backups (``bot.lifecycle``, ``bot.config``)."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import aiohttp
+import discord
+import pytest
+
+from bot.client import RESTARTING, TTRBot
+from bot.config import ConfigError, Settings
+from bot.lifecycle import StartupError, backup, login_with_retry, open_database
+from bot.storage import MIGRATIONS, Storage
+from bot.testing import FakeDiscord
+from tests.bot.conftest import json_renderer, make_bot
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV_NAMES = ("DISCORD_TOKEN", "TTR_DB_PATH", "TTR_DEV_GUILD_ID", "TTR_LOG_LEVEL",
+             "TTR_HEALTH_PORT", "TTR_HEALTH_HOST")
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+# -- settings -------------------------------------------------------------------------------
+
+
+def test_settings_mistakes_are_one_line_each_naming_the_variable(env, tmp_path):
+    env.setenv("DISCORD_TOKEN", '"abc.def.ghi"')
+    env.setenv("TTR_DEV_GUILD_ID", "my-server")
+    env.setenv("TTR_LOG_LEVEL", "verbose")
+    env.setenv("TTR_HEALTH_PORT", "99999")
+    with pytest.raises(ConfigError) as err:
+        Settings.from_env(env_file=None)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 4, lines
+    assert lines[0].startswith("DISCORD_TOKEN: remove the quotes")
+    assert "TTR_DEV_GUILD_ID: must be a numeric server id, not 'my-server'" in lines
+    assert "TTR_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, not 'verbose'" in lines
+    assert any(line.startswith("TTR_HEALTH_PORT: must be a TCP port") for line in lines)
+
+
+def test_missing_token_is_reported_only_where_it_is_needed(env):
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        Settings.from_env(env_file=None)
+    assert Settings.from_env(env_file=None, need_token=False).db_path == "./ttr.sqlite3"
+
+
+def test_dotenv_is_read_without_a_shell_and_the_environment_wins(env, tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DISCORD_TOKEN=from.the.file\nTTR_LOG_LEVEL=debug\nTTR_DEV_GUILD_ID=\n"
+                      "TTR_DB_PATH=/data/x.sqlite3\n")
+    env.setenv("TTR_DB_PATH", str(tmp_path / "env.sqlite3"))
+    s = Settings.from_env(env_file=dotenv)
+    assert (s.token, s.log_level, s.dev_guild_id) == ("from.the.file", "DEBUG", None)
+    assert s.db_path == str(tmp_path / "env.sqlite3")
+
+
+def test_cli_reports_a_settings_mistake_in_one_line_without_a_traceback(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env={**env, "TTR_LOG_LEVEL": "LOUD",
+                                                       "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "ttr-bot: TTR_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, not 'LOUD'"]
+
+
+# -- the database at start-up ------------------------------------------------------------------
+
+
+async def _filled(path: Path) -> None:
+    store = await Storage.open(str(path), durable=False)
+    for i in range(300):
+        await store.create_game(guild_id=1, channel_id=100 + i, map_id="usa", max_players=4,
+                                host_id=7, host_name="Ana " * 50)
+    await store.close()
+
+
+async def test_a_file_that_is_no_database_is_one_line_naming_it(tmp_path):
+    path = tmp_path / "ttr.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StartupError) as err:
+        await open_database(str(path))
+    assert str(path) in str(err.value) and "damaged" in str(err.value)
+    assert "restore" in str(err.value) and "\n" not in str(err.value)
+
+
+async def test_a_truncated_database_is_found_at_start_up(tmp_path):
+    path = tmp_path / "ttr.sqlite3"
+    await _filled(path)
+    data = path.read_bytes()
+    assert len(data) > 8 * 4096
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(StartupError, match="damaged"):
+        await open_database(str(path))
+
+
+async def test_a_corrupt_page_is_found_by_quick_check(tmp_path):
+    path = tmp_path / "ttr.sqlite3"
+    await _filled(path)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    data[3 * page: 4 * page] = b"\xff" * page  # one b-tree page of garbage
+    path.write_bytes(bytes(data))
+    with pytest.raises(StartupError, match="damaged"):
+        await open_database(str(path))
+
+
+async def test_a_newer_schema_and_a_missing_folder_are_named(tmp_path):
+    path = tmp_path / "ttr.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(StartupError, match="newer than this bot"):
+        await open_database(str(path))
+    with pytest.raises(StartupError, match=f"folder {tmp_path / 'nope'} does not exist"):
+        await open_database(str(tmp_path / "nope" / "ttr.sqlite3"))
+
+
+def _without_root_powers() -> None:
+    """In the child, before exec: drop the capabilities that let root ignore file modes
+    (DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER) from the bounding set, so the program runs
+    as root but meets permissions like any user."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2, 3):
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+@pytest.mark.parametrize("writable_folder", [False, True])
+def test_read_only_database_or_folder_is_reported_at_start_up(tmp_path, writable_folder):
+    """A real process that may read but not write: one line, exit 1, at once."""
+    db = tmp_path / "ttr.sqlite3"
+    asyncio.run(_filled(db))
+    db.chmod(0o444)
+    tmp_path.chmod(0o755 if writable_folder else 0o555)
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), TTR_DB_PATH=str(db), PYTHONDONTWRITEBYTECODE="1")
+    try:
+        done = subprocess.run([sys.executable, "-m", "bot", "check"], cwd="/", env=env,
+                              capture_output=True, text=True, timeout=120,
+                              preexec_fn=_without_root_powers if os.getuid() == 0 else None)
+    finally:
+        tmp_path.chmod(0o755)
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.splitlines()
+    expected = (f"ttr-bot: database {db} is read-only" if writable_folder
+                else f"ttr-bot: cannot write in {tmp_path}")
+    assert line.startswith(expected), line
+
+
+def test_a_damaged_database_ends_the_process_at_once_with_one_line(tmp_path):
+    db = tmp_path / "ttr.sqlite3"
+    db.write_bytes(b"\0garbage" * 1000)
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), TTR_DB_PATH=str(db), DISCORD_TOKEN="a.b.c")
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"ttr-bot: database {db} is damaged"), line
+
+
+async def test_close_checkpoints_the_wal_so_the_file_alone_is_whole(tmp_path):
+    path = tmp_path / "ttr.sqlite3"
+    await _filled(path)
+    # Another open connection keeps SQLite from removing the WAL at close by itself.
+    reader = sqlite3.connect(path)
+    assert reader.execute("SELECT count(*) FROM games").fetchone() == (300,)
+    store = await Storage.open(str(path))
+    await store.create_game(guild_id=1, channel_id=1, map_id="usa", max_players=4, host_id=7,
+                            host_name="Ana")
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > 0
+    await store.close()
+    assert wal.stat().st_size == 0  # everything is in ttr.sqlite3 itself
+    reader.close()
+
+
+async def test_backup_is_a_consistent_copy_while_the_bot_writes(tmp_path):
+    path = tmp_path / "ttr.sqlite3"
+    store = await Storage.open(str(path))
+    await store.create_game(guild_id=1, channel_id=5, map_id="usa", max_players=4, host_id=7,
+                            host_name="Ana")
+    # The live connection keeps its WAL: copying ttr.sqlite3 alone would miss the game.
+    message = await backup(str(path), str(tmp_path / "copy.sqlite3"))
+    assert "consistent copy" in message
+    await store.create_game(guild_id=1, channel_id=6, map_id="usa", max_players=4, host_id=7,
+                            host_name="Ana")
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copy.execute("SELECT channel_id FROM games").fetchall() == [(5,)]
+    assert copy.execute("PRAGMA quick_check").fetchone() == ("ok",)
+    copy.close()
+    with pytest.raises(StartupError, match="exists already"):
+        await backup(str(path), str(tmp_path / "copy.sqlite3"))
+    await store.close()
+
+
+# -- Discord: sync, login, warnings, stopping ------------------------------------------------------
+
+
+async def test_commands_sync_only_when_the_tree_changed_or_when_forced(tmp_path):
+    db = tmp_path / "ttr.sqlite3"
+    puts = []
+    for force in (False, False, True):
+        fake = FakeDiscord()
+        bot = TTRBot(Settings(token="t", db_path=str(db)), renderer=json_renderer(),
+                     force_sync=force)
+        await fake.connect(bot)
+        puts.append(sum(method == "PUT" for method, _ in fake.requests))
+        await bot.close()
+    assert puts == [1, 0, 1]
+
+
+async def test_voice_library_warnings_are_silenced(tmp_path, caplog, monkeypatch):
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.WARNING):
+        bot = make_bot(tmp_path / "ttr.sqlite3")
+    assert "not installed" not in caplog.text
+    await bot.close()
+
+
+class _Down(aiohttp.ClientConnectorDNSError):
+    def __init__(self) -> None:
+        fields = aiohttp.client_reqrep.ConnectionKey._fields
+        key = aiohttp.client_reqrep.ConnectionKey(
+            **{**dict.fromkeys(fields), "host": "discord.com", "port": 443})
+        super().__init__(key, OSError(-3, "Temporary failure in name resolution"))
+
+
+async def test_login_retries_with_backoff_while_discord_is_unreachable(caplog):
+    calls = []
+
+    async def login() -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            raise _Down()
+
+    with caplog.at_level(logging.WARNING, logger="bot.lifecycle"):
+        assert await login_with_retry(login, asyncio.Event(), delays=(0.01, 0.02))
+    assert len(calls) == 3
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["Discord is unreachable (DNS lookup of discord.com failed: no network or "
+                     f"no DNS); retrying in {d} s" for d in ("0", "0")]
+
+
+async def test_a_refused_token_stops_at_once_and_a_stop_ends_the_retries():
+    async def refused() -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    with pytest.raises(StartupError, match="Discord refused DISCORD_TOKEN"):
+        await login_with_retry(refused, asyncio.Event())
+
+    async def down() -> None:
+        raise _Down()
+
+    stop = asyncio.Event()
+    asyncio.get_running_loop().call_later(0.05, stop.set)
+    assert not await login_with_retry(down, stop, delays=(60,))
+
+
+async def test_a_stopping_bot_takes_no_new_interaction(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    version = (await table.stored_state()).version
+    table.bot.stopping = True
+    ex = await table.slash("Ana", "status")
+    assert ex.text == RESTARTING
+    ex = await table.click("Ana", table.fake.last_board(), label="My hand")
+    assert ex.text == RESTARTING
+    assert (await table.stored_state()).version == version
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_finishes_the_work_in_flight_closes_the_database_and_exits_0(tmp_path, sig):
+    db = tmp_path / "ttr.sqlite3"
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), TTR_DB_PATH=str(db), DISCORD_TOKEN="fake.token.here")
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / "serve_fake.py")],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "in flight"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert f"{sig.name} received: stopping" in err
+    assert "waiting for 1 interaction(s) in flight" in err and "stopped cleanly" in err
+    assert "hands sent: 2" in out  # the start's DMs went out before the exit
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT status, version = posted_version FROM games").fetchall() == [
+        ("running", 1)]
+    conn.close()
