@@ -22,7 +22,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    TTR_DB_PATH=/data/ttr.sqlite3
+    TTR_DB_PATH=/data/ttr.sqlite3 \
+    TTR_HEALTH_PORT=8080 \
+    TTR_HEALTH_HOST=0.0.0.0
 COPY pyproject.toml constraints.txt /tmp/deps/
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/deps/pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/deps/requirements.txt \
     && pip install -c /tmp/deps/constraints.txt -r /tmp/deps/requirements.txt \
@@ -39,5 +41,8 @@ RUN pip install --no-deps /tmp/dist/*.whl \
 VOLUME ["/data"]
 WORKDIR /data
 USER ttr
+# /health and /metrics (publish with -p 8080:8080 to scrape from outside).
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["ttr-bot", "health"]
 # PID 1: SIGTERM (docker stop) shuts the bot down cleanly.
 CMD ["ttr-bot"]

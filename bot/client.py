@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from typing import Any
 
 import discord
@@ -61,6 +62,32 @@ class TTRBot(discord.Client):
         self.scheduler: Scheduler | None = None
         self.stopping = False
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self.gateway_connected = False
+        self.gateway_changed_at: float | None = None  # time.monotonic() of the last change
+
+    @property
+    def ready_service(self) -> GameService | None:
+        """The service once ``prepare`` ran, else None (for the health endpoint)."""
+        return self._service
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._in_flight)
+
+    def _gateway(self, connected: bool) -> None:
+        if connected != self.gateway_connected:
+            log.info("gateway %s", "connected" if connected else "disconnected")
+        self.gateway_connected = connected
+        self.gateway_changed_at = time.monotonic()
+
+    async def on_connect(self) -> None:
+        self._gateway(True)
+
+    async def on_resumed(self) -> None:
+        self._gateway(True)
+
+    async def on_disconnect(self) -> None:
+        self._gateway(False)
 
     @property
     def service(self) -> GameService:

@@ -16,7 +16,7 @@ import discord
 from pydantic import ValidationError
 
 import engine
-from bot import components, presenters
+from bot import components, metrics, presenters
 from bot.components import ControlId
 from bot.images import Renderer
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings
@@ -143,9 +143,9 @@ async def channel_game(interaction: discord.Interaction[Any], *,
 def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
     seat = info.seat_of(user_id)
     if seat is None:
-        raise Refusal("You are not playing in this game.")
+        raise Refusal("You are not playing in this game.", "not a player")
     if info.state is None:
-        raise Refusal("The game has not started yet.")
+        raise Refusal("The game has not started yet.", "not started")
     return seat, info.state
 
 
@@ -347,6 +347,7 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
         await service.act(game_id, interaction.user.id, action, expect_version=expect_version,
                           reply=reply)
     except Refusal as exc:
+        refused(exc, interaction, game_id)
         # A new private message: editing would take the controls away from a retry.
         await refuse_late(interaction, str(exc))
 
@@ -633,6 +634,7 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
     try:
         await work
     except Refusal as exc:
+        refused(exc, interaction)
         await refuse_late(interaction, str(exc))
     except Exception:
         log.exception("interaction %s by %s failed", interaction.id, interaction.user.id)
@@ -646,6 +648,14 @@ async def on_control(interaction: discord.Interaction[Any], control: ControlId |
         await refuse_late(interaction, "That control is not valid (any more).")
         return
     await guarded(interaction, _control(interaction, control, values))
+
+
+def refused(exc: Refusal, interaction: discord.Interaction[Any],
+            game_id: int | None = None) -> None:
+    """One log line and a count per refusal, by its kind."""
+    where = f"game {game_id}" if game_id is not None else f"channel {interaction.channel_id}"
+    log.info("refused (%s) %s user %s: %s", exc.kind, where, interaction.user.id, exc)
+    metrics.REFUSALS.inc(kind=exc.kind)
 
 
 async def refuse_late(interaction: discord.Interaction[Any], text: str) -> None:

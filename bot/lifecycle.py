@@ -184,9 +184,19 @@ async def serve(settings: Settings, *, force_sync: bool = False,
     bot = TTRBot(settings, storage=storage, force_sync=force_sync,
                  renderer=renderer or default_renderer(processes=cores()))
     runner: asyncio.Task[None] | None = None
+    health = None
     try:
         await bot.prepare()
         log.info("%s", await check_renderer(bot.renderer))
+        if settings.health_port is not None:
+            from bot.health import HealthServer
+
+            health = HealthServer(bot, settings.health_host, settings.health_port)
+            try:
+                await health.start()
+            except OSError as exc:
+                raise StartupError(f"TTR_HEALTH_PORT: cannot listen on {settings.health_host}:"
+                                   f"{settings.health_port} ({exc.strerror or exc})") from None
         log.info("local checks passed; connecting to Discord")
         runner = asyncio.create_task(connect(bot, stop))
         stopped = asyncio.create_task(stop.wait())
@@ -199,4 +209,6 @@ async def serve(settings: Settings, *, force_sync: bool = False,
         if runner is not None and not runner.done():
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(runner, grace)
+        if health is not None:
+            await health.stop()
     log.info("stopped cleanly")

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import engine
 import engine.events as engine_events
-from bot import presenters
+from bot import metrics, presenters
 from bot.clock import Clock, SystemClock
 from bot.preferences import GameSettings
 from bot.storage import CONTROLLERS, GameRow, SeatRow, Storage, StorageError
@@ -60,7 +60,12 @@ async def _safe_choice(state: GameState, seat: int) -> Action:
 
 
 class Refusal(Exception):
-    """Something a user may not do now; ``str(exc)`` is the short reply they get."""
+    """Something a user may not do now; ``str(exc)`` is the short reply they get, and
+    ``kind`` its class in the log and the metrics."""
+
+    def __init__(self, message: str, kind: str = "other"):
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -262,6 +267,14 @@ def supported_maps() -> list[str]:
     return ok
 
 
+def _log_accepted(game: Game, seat: int, action: Action, seconds: float) -> None:
+    """One line and the metrics per stored action: from taking the lock to the commit."""
+    log.info("game %s (%s) seat %s: %s in %.1f ms", game.id, game.row.map_id, seat,
+             action.type, seconds * 1000)
+    metrics.ACTIONS.inc(map=game.row.map_id, action=action.type)
+    metrics.ACTION_SECONDS.observe(seconds)
+
+
 class GameService:
     def __init__(self, storage: Storage, publisher: Publisher | None = None, *,
                  clock: Clock | None = None):
@@ -422,6 +435,8 @@ class GameService:
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
+            log.info("game %s (%s) started with %d players", game_id, game.row.map_id, len(seats))
+            metrics.GAMES_STARTED.inc(map=game.row.map_id)
             lines = opening_lines(game.row.map_id, game.names, state)
             update = await self._update(game, lines, dm_seats=range(len(seats)),
                                         board=state.phase not in presenters.SIMULTANEOUS)
@@ -449,23 +464,24 @@ class GameService:
         """
         by_person = seat is None
         async with self._lock(game_id):
+            locked_at = time.perf_counter()
             game = await self._load(game_id)
             state = game.state
             if state is None:
-                raise Refusal("The game has not started yet.")
+                raise Refusal("The game has not started yet.", "not started")
             if seat is None:
                 seat = None if user_id is None else game.seat_of(user_id)
             if seat is None:
-                raise Refusal("You are not playing in this game.")
+                raise Refusal("You are not playing in this game.", "not a player")
             if game.row.status != "running":
-                raise Refusal("The game is over.")
+                raise Refusal("The game is over.", "game over")
             if by_person and game.controller(seat) != "human":
-                raise Refusal(presenters.NOT_YOURS_NOW)
+                raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
             waiting_before = engine.waiting_for(state)
             if (expect_version is not None and expect_version != state.version
                     and seat in waiting_before):
                 raise Refusal("Those buttons are out of date: use the newest ones "
-                              "(or the slash commands).")
+                              "(or the slash commands).", "out of date")
             if isinstance(action, Pick):
                 action = self._picked(state, seat, action)
             phase_before = state.phase
@@ -474,7 +490,7 @@ class GameService:
             try:
                 events = engine.apply(state, seat, action)
             except IllegalAction as exc:
-                raise Refusal(str(exc)) from None
+                raise Refusal(str(exc), "illegal") from None
             except Exception:
                 self._forget(game_id)  # the state may be half-changed: reload it next time
                 raise
@@ -487,8 +503,12 @@ class GameService:
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
+            _log_accepted(game, seat, action, time.perf_counter() - locked_at)
             if state.phase == "game_over":
                 game.row = dataclasses.replace(game.row, status="finished", version=state.version)
+                log.info("game %s (%s) ended after %d actions", game_id, game.row.map_id,
+                         state.version)
+                metrics.GAMES_ENDED.inc(map=game.row.map_id)
             else:
                 game.row = dataclasses.replace(game.row, version=state.version)
             game.unposted.extend(events)
@@ -550,7 +570,7 @@ class GameService:
                 raise Refusal("You have chosen already: waiting for the others.")
             raise Refusal("You have nothing to choose now.")
         if pick.tag != choice_tag(seat, state.phase, options):
-            raise Refusal("Those buttons are out of date: use the newest ones.")
+            raise Refusal("Those buttons are out of date: use the newest ones.", "out of date")
         if not 0 <= pick.index < len(options):
             raise Refusal("That choice is not valid (any more).")
         return options[pick.index]
