@@ -8,6 +8,7 @@ means "not set" (``docker run --env-file`` passes empty lines through).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -89,12 +90,15 @@ class Settings(BaseSettings):
         return int(text)
 
     @classmethod
-    def from_env(cls, *, env_file: Path | str | None = ".env",
-                 need_token: bool = True) -> Settings:
-        """The settings from the environment and ``env_file``; ``ConfigError`` lists every
-        mistake, one line each, naming the variable."""
+    def from_env(cls, env: Mapping[str, str] | None = None, *,
+                 env_file: Path | str | None = ".env", need_token: bool = True) -> Settings:
+        """The settings from the environment and ``env_file`` (or from ``env`` alone);
+        ``ConfigError`` lists every mistake, one line each, naming the variable."""
         try:
-            settings = cls(_env_file=env_file)
+            if env is not None:
+                settings = cls.model_validate({k: v for k, v in env.items() if v.strip()})
+            else:
+                settings = cls(_env_file=env_file)
         except ValidationError as exc:
             lines = []
             for err in exc.errors():
