@@ -9,6 +9,7 @@ without a pool (tests) uses a worker thread. Callers await ``draw_board``,
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import time
@@ -19,6 +20,8 @@ from typing import Any
 
 from bot import metrics
 from engine.views import PrivateView, PublicView
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,15 @@ class Renderer:
             metrics.RENDER_QUEUE.dec()
             metrics.RENDER_SECONDS.observe(time.perf_counter() - start, kind=kind)
 
+    def start(self) -> None:
+        """Start the worker processes now (their fork server builds every map's base layer
+        and pieces first, seconds of work), without waiting: early boards just queue."""
+        if self.pool is not None:
+            started = time.perf_counter()
+            future = self.pool.submit(int)
+            future.add_done_callback(lambda _: log.info(
+                "render workers ready in %.1f s", time.perf_counter() - started))
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
@@ -65,20 +77,21 @@ def default_renderer(*, processes: int | None = None) -> Renderer:
 
     pool = None
     if processes:
-        # forkserver: workers start from a clean process that has the renderer imported,
-        # not from a fork of this one (its threads and event loop).
+        # forkserver: workers start from a clean process that has the renderer imported
+        # and every map's base layer built (once, shared), not from a fork of this one
+        # (its threads and event loop).
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["bot.render"])
+        context.set_forkserver_preload(["bot.render.preload"])
         pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
     return Renderer(board=render_board, hand=render_hand, final=render_final, pool=pool)
 
 
 async def check_renderer(renderer: Renderer) -> str:
-    """Draw one small image where the bot draws (proves the fonts and workers work)."""
+    """Draw one small image with the renderer's code, in a thread (proves the fonts load;
+    the worker processes may still be warming up)."""
     from bot.render.demo import hand_view
 
     start = time.perf_counter()
-    png = await renderer.draw_hand(hand_view("usa", seed=1), "usa")
-    where = "a worker thread" if renderer.pool is None else "worker processes"
-    return (f"renderer ok in {where} ({len(png) // 1024} KiB test image in "
+    png = await asyncio.to_thread(renderer.hand, hand_view("usa", seed=1), "usa")
+    return (f"renderer ok ({len(png) // 1024} KiB test image in "
             f"{(time.perf_counter() - start) * 1000:.0f} ms)")

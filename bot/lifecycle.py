@@ -188,6 +188,7 @@ async def serve(settings: Settings, *, force_sync: bool = False,
     try:
         await bot.prepare()
         log.info("%s", await check_renderer(bot.renderer))
+        bot.renderer.start()
         if settings.health_port is not None:
             from bot.health import HealthServer
 

@@ -488,7 +488,13 @@ class GameService:
             before = engine.private_view(state, seat)
             version = state.version
             try:
-                events = engine.apply(state, seat, action)
+                if state.turns_left >= 0:
+                    # The last round: this action may end the game, and final scoring
+                    # (longest trails, ticket paths) is CPU work the event loop should
+                    # not wait on. The game's lock keeps everyone else off the state.
+                    events = await asyncio.to_thread(engine.apply, state, seat, action)
+                else:
+                    events = engine.apply(state, seat, action)
             except IllegalAction as exc:
                 raise Refusal(str(exc), "illegal") from None
             except Exception:

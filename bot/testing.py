@@ -13,9 +13,11 @@ so the real ``CommandTree``, ``DynamicItem`` dispatch and views run.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import json
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +27,24 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 Payload = dict[str, Any]
+
+# The interaction whose dispatch created a task (inherited by the tasks it creates).
+_FEED: contextvars.ContextVar[int | None] = contextvars.ContextVar("fake_feed", default=None)
+_ORIGIN: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
+
+
+def _tagging_factory(loop: asyncio.AbstractEventLoop, coro: Any,
+                     context: contextvars.Context | None = None) -> asyncio.Task[Any]:
+    task = asyncio.Task(coro, loop=loop, context=context)
+    feed = (context or contextvars.copy_context()).get(_FEED)
+    if feed is not None:
+        _ORIGIN[task] = feed
+    return task
+
+
+def _tag_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    if loop.get_task_factory() is not _tagging_factory:
+        loop.set_task_factory(_tagging_factory)
 EPHEMERAL = 64
 TIMESTAMP = "2024-05-01T12:00:00.000000+00:00"
 ALL_PERMISSIONS = 2251799813685247
@@ -49,6 +69,7 @@ class Sent:
     user_id: int | None = None  # who sees an ephemeral message / the DM's recipient
     interaction_id: int | None = None
     edit: bool = False  # a new version of an earlier message (same kind and audience)
+    feed: int | None = field(default_factory=lambda: _FEED.get())  # whose dispatch sent it
 
     @property
     def id(self) -> int:
@@ -385,24 +406,29 @@ class FakeDiscord:
         return payload
 
     async def feed(self, client: discord.Client, payload: Payload) -> Exchange:
-        """Dispatch one raw interaction and wait until everything it started is done."""
+        """Dispatch one raw interaction and wait until everything it started is done.
+
+        Only this dispatch's own tasks and their descendants are waited for (they are
+        tagged when created), so feeds running at once (a test's ``asyncio.gather``, the
+        benchmark's concurrent games) each return when their own work is done."""
         async_context.set(self.adapter)
-        # Tasks alive now are callers (a test awaiting asyncio.gather of feeds) or other
-        # feeds: wait only for what this dispatch and its followers start.
-        before = asyncio.all_tasks()
-        start = len(self.sent)
-        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
-        await self.settle(ignore=before)
+        _tag_tasks(asyncio.get_running_loop())
         iid = int(payload["id"])
-        sent = self.sent[start:]
+        start = len(self.sent)
+        token = _FEED.set(iid)
+        try:
+            client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        finally:
+            _FEED.reset(token)
+        await self.settle(iid)
+        sent = [s for s in self.sent[start:] if s.feed in (iid, None)]
         replies = [s for s in self.sent if s.interaction_id == iid]
         return Exchange(iid, replies, sent, self._callbacks.get(iid, []), self._choices.get(iid))
 
-    async def settle(self, ignore: set[asyncio.Task[Any]] | None = None) -> None:
-        """Wait until every task started since ``ignore`` was taken is done."""
-        skip = ignore if ignore is not None else {t for t in [asyncio.current_task()] if t}
+    async def settle(self, feed: int) -> None:
+        """Wait until every task that dispatching interaction ``feed`` started is done."""
         while True:
-            pending = [t for t in asyncio.all_tasks() if t not in skip and not t.done()]
+            pending = [t for t, f in list(_ORIGIN.items()) if f == feed and not t.done()]
             if not pending:
                 return
             await asyncio.wait(pending, timeout=10)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import io
 import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Literal
 
 from PIL import Image
 
 from engine.views import PrivateView, PublicView
 
-from .board import base_for, draw_map
+from .board import Box, base_for, city_boxes, draw_map, route_boxes
 from .demo import empty_view
 from .final import draw_final
 from .fonts import font
@@ -29,6 +31,7 @@ from .panel import (
     stacks_block,
     title_block,
 )
+from .png import encode_indexed
 
 __all__ = ["MAX_BYTES", "render_board", "render_final", "render_hand"]
 
@@ -69,38 +72,158 @@ def map_offset(map_id: str) -> tuple[int, int]:
     return (0, header_height(map_id)) if lay.width >= lay.height else (0, 0)
 
 
-def board_image(view: PublicView) -> Image.Image:
-    """The whole board picture: map plus information panel (RGB)."""
+def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
+    """The information panel (RGB): above a landscape map, beside a portrait one.
+
+    Returns the panel, where it goes in the board image and where the map goes."""
     base = base_for(view.map_id)
-    m = base.map
-    mp = draw_map(view)
+    m, lay = base.map, base.layout
     shares = m.rules.shares is not None
-    if mp.width >= mp.height:
+    if lay.width >= lay.height:
         top = header_height(view.map_id)
-        img = Image.new("RGBA", (mp.width, mp.height + top), (*PANEL_BG, 255))
-        img.paste(mp, (0, top))
+        img = Image.new("RGBA", (lay.width, top), (*PANEL_BG, 255))
         market_w = market_width(view)
         # A long map name widens the title column rather than being cut short.
         title_w = max(330, min(430, round(font(24, "title").getlength(m.name)) + 126))
         px = 24 + title_w + 26
         title_block(img, 24, 18, title_w, view, m)
-        players_block(img, px, 18, mp.width - px - market_w - 70, view, m)
-        market_block(img, mp.width - market_w - 24, 18, market_w, view, m)
+        players_block(img, px, 18, lay.width - px - market_w - 70, view, m)
+        market_block(img, lay.width - market_w - 24, 18, market_w, view, m)
         if view.tunnel is None:
-            key_line(img, mp.width - market_w - 24, 150, market_w, m)
+            key_line(img, lay.width - market_w - 24, 150, market_w, m)
         if shares:
-            stacks_block(img, 24, HEADER_H - 4, mp.width - 48, view, m)
+            stacks_block(img, 24, HEADER_H - 4, lay.width - 48, view, m)
+        return img.convert("RGB"), (0, 0), (0, top)
+    img = Image.new("RGBA", (SIDE_W, lay.height), (*PANEL_BG, 255))
+    x, w = 28, SIDE_W - 52
+    y = title_block(img, x, 28, w, view, m) + 24
+    y = players_block(img, x, y, w, view, m) + 28
+    y = market_block(img, x, y, w, view, m) + 28
+    if shares:
+        y = stacks_block(img, x, y, w, view, m) + 28
+    legend_block(img, x, y, w, m)
+    return img.convert("RGB"), (lay.width, 0), (0, 0)
+
+
+@dataclass(frozen=True)
+class MapKey:
+    """Everything the map layer of a board shows: boards with equal keys share it."""
+
+    map_id: str
+    claimed: frozenset[tuple[int, int]]
+    closed: frozenset[int]
+    tunnel: frozenset[tuple[int, int]]
+    stations: frozenset[tuple[str, int]]
+    harbors: frozenset[tuple[str, int]]
+    festival_piles: frozenset[tuple[str, int]]
+
+    @classmethod
+    def of(cls, view: PublicView) -> MapKey:
+        tunnel = () if view.tunnel is None else ((view.tunnel.route, view.tunnel.seat),)
+        return cls(view.map_id, frozenset(view.claimed.items()), frozenset(view.closed),
+                   frozenset(tunnel), frozenset(view.stations.items()),
+                   frozenset(view.harbors.items()), frozenset(view.festival_piles.items()))
+
+    def changes(self, other: MapKey) -> int:
+        return (len(self.claimed ^ other.claimed) + len(self.closed ^ other.closed)
+                + len(self.tunnel ^ other.tunnel) + len(self.stations ^ other.stations)
+                + len(self.harbors ^ other.harbors)
+                + len(self.festival_piles ^ other.festival_piles))
+
+    def changed_boxes(self, other: MapKey) -> list[Box]:
+        """Map regions that hold every pixel that differs between the two layers."""
+        boxes: list[Box] = []
+        routes = ({r for r, _ in self.claimed ^ other.claimed} | (self.closed ^ other.closed)
+                  | {r for r, _ in self.tunnel ^ other.tunnel})
+        for route in sorted(routes):
+            boxes += route_boxes(self.map_id, route)
+        cities = {c for c, _ in (self.stations ^ other.stations) | (self.harbors ^ other.harbors)}
+        piles = {p for p, _ in self.festival_piles ^ other.festival_piles}
+        if piles:
+            cities |= {c.id for c in base_for(self.map_id).map.cities if c.festival_pile in piles}
+        for city in sorted(cities):
+            boxes += city_boxes(self.map_id, city)
+        return merge_boxes(boxes)
+
+
+def merge_boxes(boxes: list[Box]) -> list[Box]:
+    """Overlapping boxes joined, so no region is drawn twice."""
+    out: list[Box] = []
+    for box in boxes:
+        while True:
+            hit = next((b for b in out if b[0] < box[2] and box[0] < b[2]
+                        and b[1] < box[3] and box[1] < b[3]), None)
+            if hit is None:
+                break
+            out.remove(hit)
+            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]),
+                   max(box[3], hit[3]))
+        out.append(box)
+    return out
+
+
+def _compose(view: PublicView, panel: Image.Image, panel_at: tuple[int, int],
+             mp: Image.Image, map_at: tuple[int, int]) -> Image.Image:
+    size = (max(panel_at[0] + panel.width, map_at[0] + mp.width),
+            max(panel_at[1] + panel.height, map_at[1] + mp.height))
+    img = Image.new(mp.mode, size)
+    if mp.mode == "P":
+        img.putpalette(board_palette(view.map_id).getpalette() or [])
+    img.paste(panel, panel_at)
+    img.paste(mp, map_at)
+    return img
+
+
+def board_image(view: PublicView) -> Image.Image:
+    """The whole board picture: map plus information panel (RGB)."""
+    panel, panel_at, map_at = panel_image(view)
+    return _compose(view, panel, panel_at, draw_map(view).convert("RGB"), map_at)
+
+
+# Map layers already reduced to the board palette, by ``MapKey``: while a game's map
+# does not change (most turns draw cards), its next board redraws only the panel; when it
+# does, only the changed regions of the nearest cached layer are redrawn. Sized for the
+# map states of a few dozen games at once (~1.5 MB each).
+MAP_LAYERS = 64
+# Beyond this many changed pieces, drawing the whole map is as quick.
+INCREMENTAL_CHANGES = 12
+_layers_lock = threading.Lock()
+_layers: OrderedDict[MapKey, Image.Image] = OrderedDict()
+
+
+def _indexed(img: Image.Image, map_id: str) -> Image.Image:
+    return img.quantize(palette=board_palette(map_id), dither=Image.Dither.NONE)
+
+
+def map_layer(view: PublicView) -> Image.Image:
+    """The map of this view in the board palette ("P"): from the cache, else the nearest
+    cached layer of that map with only what changed redrawn, else drawn whole."""
+    key = MapKey.of(view)
+    with _layers_lock:
+        found = _layers.get(key)
+        if found is not None:
+            _layers.move_to_end(key)
+            return found
+        near = min(((k.changes(key), k, layer) for k, layer in _layers.items()
+                    if k.map_id == key.map_id), key=lambda t: t[0], default=None)
+    if near is not None and near[0] <= INCREMENTAL_CHANGES:
+        layer = near[2].copy()
+        for box in key.changed_boxes(near[1]):
+            layer.paste(_indexed(draw_map(view, box).convert("RGB"), view.map_id), box[:2])
     else:
-        img = Image.new("RGBA", (mp.width + SIDE_W, mp.height), (*PANEL_BG, 255))
-        img.paste(mp, (0, 0))
-        x, w = mp.width + 28, SIDE_W - 52
-        y = title_block(img, x, 28, w, view, m) + 24
-        y = players_block(img, x, y, w, view, m) + 28
-        y = market_block(img, x, y, w, view, m) + 28
-        if shares:
-            y = stacks_block(img, x, y, w, view, m) + 28
-        legend_block(img, x, y, w, m)
-    return img.convert("RGB")
+        layer = _indexed(draw_map(view).convert("RGB"), view.map_id)
+    with _layers_lock:
+        _layers[key] = layer
+        while len(_layers) > MAP_LAYERS:
+            _layers.popitem(last=False)
+    return layer
+
+
+def board_indexed(view: PublicView) -> Image.Image:
+    """The board in its 256-colour palette, pixel for pixel what quantizing
+    ``board_image`` gives, built from the cached map layer and a new panel."""
+    panel, panel_at, map_at = panel_image(view)
+    return _compose(view, _indexed(panel, view.map_id), panel_at, map_layer(view), map_at)
 
 
 _palette_lock = threading.Lock()
@@ -142,6 +265,8 @@ def board_palette(map_id: str) -> Image.Image:
 
 
 def render_board(view: PublicView, fmt: Format | str = "PNG") -> bytes:
+    if str(fmt).upper() == "PNG":
+        return encode_indexed(board_indexed(view))
     return encode(board_image(view), fmt, board_palette(view.map_id))
 
 

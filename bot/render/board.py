@@ -68,6 +68,18 @@ def base_for(map_id: str) -> Base:
     return found
 
 
+def warm_pieces(map_id: str, seats: int = 5) -> None:
+    """Draw (and cache) every route space as claimed by each seat and as closed, so no
+    board waits for them (the render workers do this once, at start-up)."""
+    base = base_for(map_id)
+    for r in base.map.routes:
+        styles = [claimed_style(r, seat) for seat in range(seats)] + [CLOSED_STYLE]
+        for sp in base.layout.routes[r.id]:
+            for copy in base.layout.space_copies(sp):
+                for st in styles:
+                    space_sprite(copy, st)
+
+
 def paste(target: Image.Image, src: Image.Image, x: int, y: int) -> None:
     """alpha_composite ``src`` at (x, y), clipped to the target."""
     sx, sy = max(0, -x), max(0, -y)
@@ -112,12 +124,13 @@ CLOSED_STYLE = SpaceStyle(
 
 
 def _draw_spaces(
-    img: Image.Image, lay: Layout, spaces: tuple[Space, ...], style_of: list[SpaceStyle]
+    img: Image.Image, lay: Layout, spaces: tuple[Space, ...], style_of: list[SpaceStyle],
+    ox: int = 0, oy: int = 0,
 ) -> None:
     for sp, st in zip(spaces, style_of, strict=True):
         for copy in lay.space_copies(sp):
             s = space_sprite(copy, st)
-            paste(img, s.image, s.x, s.y)
+            paste(img, s.image, s.x - ox, s.y - oy)
 
 
 def _share_tags(top: Image.Image, m: MapData, lay: Layout) -> None:
@@ -191,19 +204,43 @@ def _build(m: MapData) -> Base:
     return Base(m, lay, img, top)
 
 
-def draw_map(view: PublicView) -> Image.Image:
-    """The map with this view's claims, closed routes, stations and pending tunnel (RGBA)."""
+Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), in map pixels
+
+
+# Shapes Pillow draws (badges) are not the same when cut by the image edge: a region is
+# drawn with this much room around it, more than any badge's size, then cut out.
+REGION_PAD = 32
+
+
+def draw_map(view: PublicView, box: Box | None = None) -> Image.Image:
+    """The map with this view's claims, closed routes, stations and pending tunnel (RGBA).
+
+    With ``box``, only that part of it, pixel for pixel as the whole map has it there
+    (every piece is drawn shifted and clipped), so a changed corner can be redrawn alone.
+    """
+    if box is None:
+        return _draw_map(view, None)
+    lay = base_for(view.map_id).layout
+    outer = (max(0, box[0] - REGION_PAD), max(0, box[1] - REGION_PAD),
+             min(lay.width, box[2] + REGION_PAD), min(lay.height, box[3] + REGION_PAD))
+    x, y = box[0] - outer[0], box[1] - outer[1]
+    return _draw_map(view, outer).crop((x, y, x + box[2] - box[0], y + box[3] - box[1]))
+
+
+def _draw_map(view: PublicView, box: Box | None) -> Image.Image:
     base = base_for(view.map_id)
     m, lay = base.map, base.layout
     routes = {r.id: r for r in m.routes}
-    img = base.image.copy()
+    ox, oy = (box[0], box[1]) if box is not None else (0, 0)
+    img = base.image.crop(box) if box is not None else base.image.copy()
     for rid in sorted(view.closed):
         if rid in routes and rid not in view.claimed:
-            _draw_spaces(img, lay, lay.routes[rid], [CLOSED_STYLE] * routes[rid].length)
+            _draw_spaces(img, lay, lay.routes[rid], [CLOSED_STYLE] * routes[rid].length,
+                         ox, oy)
     for rid, seat in sorted(view.claimed.items()):
         if rid in routes:
             st = claimed_style(routes[rid], seat)
-            _draw_spaces(img, lay, lay.routes[rid], [st] * routes[rid].length)
+            _draw_spaces(img, lay, lay.routes[rid], [st] * routes[rid].length, ox, oy)
     if view.tunnel is not None and view.tunnel.route in routes:
         r = routes[view.tunnel.route]
         st = SpaceStyle(
@@ -215,22 +252,58 @@ def draw_map(view: PublicView) -> Image.Image:
             shadow=True,
             grow=2.0,
         )
-        _draw_spaces(img, lay, lay.routes[r.id], [st] * r.length)
-    img.alpha_composite(base.top)
+        _draw_spaces(img, lay, lay.routes[r.id], [st] * r.length, ox, oy)
+    img.alpha_composite(base.top, (0, 0), box or (0, 0))
     d = ImageDraw.Draw(img)
     piles = view.festival_piles
     if piles:
         for c in m.cities:
             n = piles.get(c.festival_pile or "", 0)
             for x, y in lay.cities.get(c.id, ())[:1] if n > 0 else ():
-                count_badge(d, *festival_badge_spot(x, y), n)
+                bx, by = festival_badge_spot(x, y)
+                count_badge(d, bx - ox, by - oy, n)
     for city, seat in sorted(view.harbors.items()):
         for x, y in lay.cities.get(city, ())[:1]:
             badge = anchor_badge(HARBOR_BUILT, player_fill(seat), halo=True)
             hx, hy = harbor_spot(x, y)
-            paste(img, badge, round(hx - badge.width / 2), round(hy - badge.height / 2))
+            paste(img, badge, round(hx - badge.width / 2) - ox, round(hy - badge.height / 2) - oy)
     for city, seat in sorted(view.stations.items()):
         for x, y in lay.cities.get(city, ())[:1]:
             house = house_sprite(player_fill(seat), HOUSE)
-            paste(img, house, round(x - HOUSE / 2), round(y - HOUSE * 0.62))
+            paste(img, house, round(x - HOUSE / 2) - ox, round(y - HOUSE * 0.62) - oy)
     return img
+
+
+# How far a piece may reach from its centre: a space's half-diagonal plus its halo,
+# shadow and growth; a city's station, harbor badge and festival badge.
+SPACE_MARGIN = 12
+CITY_REACH = 64
+
+
+def _clip(box: tuple[float, float, float, float], lay: Layout) -> Box | None:
+    left, top = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+    right, bottom = min(lay.width, math.ceil(box[2])), min(lay.height, math.ceil(box[3]))
+    return (left, top, right, bottom) if left < right and top < bottom else None
+
+
+def route_boxes(map_id: str, route: int) -> list[Box]:
+    """Boxes that hold everything any style of this route draws (one per wrap copy)."""
+    lay = base_for(map_id).layout
+    boxes: list[Box] = []
+    for sp in lay.routes.get(route, ()):
+        for copy in lay.space_copies(sp):
+            r = math.hypot(copy.length, copy.width) / 2 + SPACE_MARGIN
+            box = _clip((copy.x - r, copy.y - r, copy.x + r, copy.y + r), lay)
+            if box is not None:
+                boxes.append(box)
+    return boxes
+
+
+def city_boxes(map_id: str, city: str) -> list[Box]:
+    lay = base_for(map_id).layout
+    out = []
+    for x, y in lay.cities.get(city, ())[:1]:
+        box = _clip((x - CITY_REACH, y - CITY_REACH, x + CITY_REACH, y + CITY_REACH), lay)
+        if box is not None:
+            out.append(box)
+    return out

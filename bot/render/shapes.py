@@ -162,7 +162,12 @@ def _dashes(poly: Poly, on: float, off: float) -> list[Poly]:
     return out
 
 
-@lru_cache(maxsize=4096)
+# Enough for every map at once: ~1,800 spaces over all maps, each unclaimed, closed,
+# under a tunnel or claimed by one of 5 seats (a bot runs games on all maps together).
+SPRITE_CACHE = 16384
+
+
+@lru_cache(maxsize=SPRITE_CACHE)
 def space_sprite(sp: Space, st: SpaceStyle) -> Sprite:
     length, width = sp.length + st.grow, sp.width + st.grow
     reach = math.hypot(length, width) / 2 + 4

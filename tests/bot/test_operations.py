@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import re
+import threading
 import time
 import urllib.request
 
@@ -115,3 +116,22 @@ def test_histogram_exposition_is_cumulative():
 def test_health_command_without_an_endpoint_is_unhealthy(capsys):
     assert health(Settings(token="t", health_port=None)) == 1
     assert "TTR_HEALTH_PORT is not set" in capsys.readouterr().err
+
+
+async def test_last_round_actions_are_applied_off_the_event_loop(table, monkeypatch):
+    """Final scoring runs inside the action that ends the game: in the last round the
+    engine works in a thread, so the event loop keeps answering meanwhile."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    threads = []
+    real_apply = engine.apply
+
+    def apply(state, seat, action):
+        threads.append((state.turns_left, threading.current_thread() is threading.main_thread()))
+        return real_apply(state, seat, action)
+
+    monkeypatch.setattr(engine, "apply", apply)
+    await table.step()  # an ordinary action: on the loop
+    await table.bot.service.info(table.game_id)
+    table.bot.service._games[table.game_id].state.turns_left = 4  # the last round began
+    await table.step()
+    assert threads == [(-1, True), (4, False)]

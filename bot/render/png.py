@@ -1,0 +1,90 @@
+"""A palette PNG writer that compresses only the rows that changed since an earlier image.
+
+Consecutive boards of a game differ in a few places (the panel, a claimed route), so
+the image is deflated in bands of ``BAND_ROWS`` rows, each an independent piece of the
+stream (a full flush resets the compressor), and each band's compressed bytes are
+kept by the digest of its raw rows: an unchanged band costs a hash, not a
+compression. The output is a standard PNG (one IDAT, zlib stream, Adler-32).
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+
+from PIL import Image
+
+BAND_ROWS = 24
+LEVEL = 3
+# Bands kept per process: the boards of a few dozen games on every map at once
+# (a board has ~50-60 bands; one compressed band is ~1-4 KB).
+BAND_CACHE = 6000
+MOD = 65521  # Adler-32's modulus
+
+_lock = threading.Lock()
+# (length, CRC-32, Adler-32) of a band's raw rows -> its deflated bytes. Two checksums
+# of different kinds over ~40 KB: a wrong match among a few thousand bands is ~1e-12.
+_bands: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
+_FINAL = zlib.compressobj(LEVEL, zlib.DEFLATED, -15).flush(zlib.Z_FINISH)  # last, empty block
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
+
+
+def adler32_combine(first: int, second: int, second_len: int) -> int:
+    """Adler-32 of two pieces joined, from each piece's (zlib's adler32_combine)."""
+    rem = second_len % MOD
+    a = ((first & 0xFFFF) + (second & 0xFFFF) + MOD - 1) % MOD
+    b = (rem * (first & 0xFFFF) + (first >> 16) + (second >> 16) + MOD - rem) % MOD
+    return a | (b << 16)
+
+
+def _deflate(raw: memoryview) -> tuple[bytes, int]:
+    """The band's deflated bytes (ending in a full flush) and its Adler-32."""
+    adler = zlib.adler32(raw)
+    key = (len(raw), zlib.crc32(raw), adler)
+    with _lock:
+        found = _bands.get(key)
+        if found is not None:
+            _bands.move_to_end(key)
+            return found, adler
+    c = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    out = c.compress(raw) + c.flush(zlib.Z_FULL_FLUSH)
+    with _lock:
+        _bands[key] = out
+        while len(_bands) > BAND_CACHE:
+            _bands.popitem(last=False)
+    return out, adler
+
+
+def encode_indexed(img: Image.Image) -> bytes:
+    """PNG bytes of a palette ("P") image, colour for colour."""
+    if img.mode != "P":
+        raise ValueError(f"encode_indexed needs a palette image, not {img.mode}")
+    w, h = img.size
+    # A zero column on the left: the rows come out with PNG's filter byte (0, "None").
+    padded = Image.new("P", (w + 1, h), 0)
+    padded.paste(img, (1, 0))
+    raw = memoryview(padded.tobytes())
+    stride = w + 1
+    palette = img.getpalette() or []
+    colours = min(256, len(palette) // 3)
+    parts = [b"\x78\x5e"]  # zlib header: deflate, 32 KiB window, level hint "fast"
+    adler = 1
+    for top in range(0, h, BAND_ROWS):
+        band = raw[top * stride:min(h, top + BAND_ROWS) * stride]
+        data, band_adler = _deflate(band)
+        parts.append(data)
+        adler = adler32_combine(adler, band_adler, len(band))
+    parts += [_FINAL, struct.pack(">I", adler)]
+    return b"".join((
+        b"\x89PNG\r\n\x1a\n",
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", bytes(palette[: colours * 3])),
+        _chunk(b"IDAT", b"".join(parts)),
+        _chunk(b"IEND", b""),
+    ))

@@ -1,0 +1,44 @@
+"""The fake Discord measures concurrency honestly: a fed interaction returns when its own
+work is done, not when every other interaction running at the same time is."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from bot.images import Renderer
+from bot.testing import FakeDiscord
+from tests.bot.conftest import make_bot
+
+
+async def test_a_feed_waits_for_its_own_work_only(tmp_path):
+    release = threading.Event()
+
+    def slow_hand(view: object, map_id: str) -> bytes:
+        release.wait(5)  # the start's DMs hang until the test lets them go
+        return b"HAND"
+
+    fake = FakeDiscord()
+    bot = make_bot(tmp_path / "ttr.sqlite3", Renderer(
+        board=lambda v: b"BOARD", hand=slow_hand, final=lambda v: b"FINAL"))
+    await fake.connect(bot)
+    try:
+        ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+        lobby = (await fake.slash(bot, ana, "new", map="usa")).reply
+        await fake.click(bot, ben, lobby, label="Join")
+        other = fake.next_id()
+        fake.channels[other] = fake._text_channel(other)
+
+        # Fed together: the quick status first, then the start whose DMs hang.
+        status = asyncio.create_task(fake.slash(bot, ben, "status", channel_id=other))
+        start = asyncio.create_task(fake.click(bot, ana, lobby, label="Start"))
+        done, _ = await asyncio.wait({status, start}, return_when=asyncio.FIRST_COMPLETED)
+        assert done == {status}  # it did not wait for the start's work
+        assert "no game" in status.result().text.lower()
+        assert all(s.channel_id == other for s in status.result().sent)
+        release.set()
+        started = await start
+        assert sum(s.kind == "dm" for s in started.sent) == 2
+    finally:
+        release.set()
+        await bot.close()

@@ -1,0 +1,83 @@
+"""The render caches change nothing: boards built from cached map layers, from layers with
+only the changed regions redrawn, and PNGs from cached compressed bands are pixel for
+pixel the boards drawn from scratch."""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+import pytest
+from PIL import Image
+
+import engine
+import maps
+from bot import render
+from bot.render import board_image, board_palette, map_layer, png, render_board
+from bot.render.board import draw_map
+from bot.render.demo import NAMES
+from engine.agents import random_action
+from engine.views import PublicView
+
+
+def _views(map_id: str, seed: int, first_turn: int, last_turn: int) -> list[PublicView]:
+    """The public view after every action of a stretch of a random game (tunnels, drafts,
+    second cards and claims included), and its final board."""
+    state = engine.new_game(engine.GameConfig(map_id=map_id, players=list(NAMES[:3]),
+                                              seed=seed))
+    rng = random.Random(seed)
+    views = []
+    while state.phase != "game_over":
+        if first_turn <= state.turn < last_turn:
+            views.append(engine.public_view(state))
+        seat = engine.waiting_for(state)[0]
+        engine.apply(state, seat, random_action(state, seat, rng))
+    return [*views, engine.public_view(state)]
+
+
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_boards_from_caches_match_boards_drawn_from_scratch(map_id: str) -> None:
+    render._layers.clear()
+    views = _views(map_id, seed=5, first_turn=20, last_turn=26)
+    palette = board_palette(map_id)
+    incremental = 0
+    for view in views:
+        cached = len(render._layers)
+        got = map_layer(view)
+        incremental += len(render._layers) > cached and cached > 0
+        fresh = draw_map(view).convert("RGB").quantize(palette=palette,
+                                                       dither=Image.Dither.NONE)
+        assert got.tobytes() == fresh.tobytes()
+    assert incremental >= 1  # the changed-regions path ran, not only whole maps
+    # The whole board (panel and cached map) in the PNG is the board drawn from scratch.
+    decoded = Image.open(io.BytesIO(render_board(views[-1])))
+    assert decoded.convert("RGB").tobytes() == board_image(views[-1]).quantize(
+        palette=palette, dither=Image.Dither.NONE).convert("RGB").tobytes()
+
+
+def test_png_bands_are_reused_and_the_stream_is_valid() -> None:
+    img = Image.new("P", (300, 100), 0)
+    img.putpalette([i % 256 for i in range(768)])
+    img.paste(7, (10, 10, 200, 30))
+    png._bands.clear()
+    first = png.encode_indexed(img)
+    bands = len(png._bands)
+    img.paste(9, (0, 96, 300, 100))  # only the last band (rows 96-99) changes
+    second = png.encode_indexed(img)
+    assert len(png._bands) == bands + 1
+    for data, image in ((first, None), (second, img)):
+        decoded = Image.open(io.BytesIO(data))
+        decoded.load()
+        assert decoded.mode == "P" and decoded.size == (300, 100)
+        if image is not None:
+            assert decoded.tobytes() == image.tobytes()
+
+
+def test_adler32_combine_is_zlibs() -> None:
+    rng = random.Random(3)
+    for _ in range(50):
+        a = rng.randbytes(rng.randrange(0, 3000))
+        b = rng.randbytes(rng.randrange(0, 90000))
+        assert png.adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(
+            a + b)
