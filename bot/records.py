@@ -94,10 +94,8 @@ async def show_replay(interaction: discord.Interaction[Any], game: int | None, t
     config = GameConfig.model_validate_json(row.config)
     renderer = bot_of(interaction).renderer
 
-    def draw() -> bytes:
-        return renderer.board(history.board_at(config, rows, log.start))
-
-    png = await asyncio.to_thread(draw)
+    view = await asyncio.to_thread(history.board_at, config, rows, log.start)
+    png = await renderer.draw_board(view)
     who = [names[s] for s in log.seats if 0 <= s < len(names)]
     text = record_texts.replay_caption(row.id, row.map_id, turn, last, who, log.lines)
     await responder.send(text, view=components.replay_view(row.id, turn, last),
