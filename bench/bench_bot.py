@@ -10,6 +10,8 @@
    (not when all 20 are), so each action's time is its own. Prints p50/p99 over all
    actions (target: p99 <= 250 ms) and, separately, the same for the actions that
    post nothing (a first card, a ticket draw), and the CPU load of the machine.
+   ``--threads`` draws in threads of the bot's own process instead (as before the
+   worker processes), for comparison under the same load.
 2. With 1,000 games stored: load one game cold (row, seats, snapshot, engine
    state) and store one action (log row + snapshot, one transaction).
    Prints the medians (target: < 5 ms).
@@ -107,16 +109,18 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int,
             gid = await _open(fake, bot, users, map_id, channel)
 
 
-async def bench_actions(concurrent: int, actions: int, tmp: Path) -> list[tuple[float, bool]]:
+async def bench_actions(concurrent: int, actions: int, tmp: Path,
+                        threads: bool = False) -> list[tuple[float, bool]]:
     fake = FakeDiscord()
-    renderer = default_renderer(processes=cores())
+    renderer = default_renderer(processes=0 if threads else cores())
     bot = TTRBot(Settings(token="bench", db_path=str(tmp / "actions.sqlite3")),
                  renderer=renderer)
     await fake.connect(bot)
     times: list[tuple[float, bool]] = []
     try:
         # As at the bot's start-up: the workers fork warm (bases and pieces built).
-        await asyncio.wait_for(asyncio.wrap_future(renderer.pool.submit(int)), 600)  # type: ignore[union-attr]
+        if renderer.pool is not None:
+            await asyncio.wait_for(asyncio.wrap_future(renderer.pool.submit(int)), 600)
         await asyncio.gather(*(_play(fake, bot, i, actions, times) for i in range(concurrent)))
         assert not fake.unexpected
     finally:
@@ -176,17 +180,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--concurrent", type=int, default=20, help="games acting at once")
     parser.add_argument("--actions", type=int, default=30, help="actions per game")
+    parser.add_argument("--threads", action="store_true",
+                        help="draw in threads of the bot's process, not worker processes "
+                             "(for comparison)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=200)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp:
         load = os.getloadavg()[0]
-        times = asyncio.run(bench_actions(args.concurrent, args.actions, Path(tmp)))
+        times = asyncio.run(bench_actions(args.concurrent, args.actions, Path(tmp),
+                                          args.threads))
+        where = "threads" if args.threads else f"{cores()} worker processes"
         ms = [t * 1000 for t, _ in times]
         quiet = [t * 1000 for t, posted in times if not posted]
         print(f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {len(ms)} actions, "
-              f"real renderer in {cores()} worker processes): p50 {pct(ms, 0.5):.0f} ms, "
+              f"real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
               f"p99 {pct(ms, 0.99):.0f} ms, max {max(ms):.0f} ms (target p99 <= 250 ms); "
               f"{len(quiet)} actions that post nothing: p50 {pct(quiet, 0.5):.0f} ms, "
               f"p99 {pct(quiet, 0.99):.0f} ms; machine load average {load:.1f} before, "
