@@ -2,6 +2,7 @@
 #   docker build -t ttr-bot .
 #   docker run -d --name ttr --restart unless-stopped --env-file .env -v ttr-data:/data ttr-bot
 # Versions come from constraints.txt (pyproject.toml keeps the ranges).
+# buildah/podman: add --format docker (OCI images have no HEALTHCHECK) and --layers.
 
 # 1. The project as a wheel (sources, map data and fonts as package data).
 FROM python:3.11-slim AS wheel

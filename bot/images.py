@@ -12,6 +12,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -46,19 +47,32 @@ class Renderer:
         try:
             if self.pool is None:
                 return await asyncio.to_thread(fn, *args)
-            return await asyncio.wrap_future(self.pool.submit(fn, *args))
+            # Submitting may start a worker, which waits for the fork server: not on the loop.
+            future = await asyncio.to_thread(self.pool.submit, fn, *args)
+            return await asyncio.wrap_future(future)
         finally:
             metrics.RENDER_QUEUE.dec()
             metrics.RENDER_SECONDS.observe(time.perf_counter() - start, kind=kind)
 
     def start(self) -> None:
-        """Start the worker processes now (their fork server builds every map's base layer
-        and pieces first, seconds of work), without waiting: early boards just queue."""
-        if self.pool is not None:
+        """Start the worker processes now, in a thread (their fork server first builds every
+        map's base layer and pieces, seconds of work); early boards just queue meanwhile."""
+        pool = self.pool
+        if pool is None:
+            return
+
+        def spawn() -> None:
             started = time.perf_counter()
-            future = self.pool.submit(int)
-            future.add_done_callback(lambda _: log.info(
-                "render workers ready in %.1f s", time.perf_counter() - started))
+            try:
+                jobs = [pool.submit(int) for _ in range(getattr(pool, "_max_workers", 1))]
+                for job in jobs:
+                    job.result()
+            except Exception as exc:  # stopped while warming up: nothing to report
+                log.info("render workers not started: %r", exc)
+                return
+            log.info("render workers ready in %.1f s", time.perf_counter() - started)
+
+        threading.Thread(target=spawn, name="render-warm-up", daemon=True).start()
 
     def close(self) -> None:
         if self.pool is not None:
@@ -71,8 +85,10 @@ def cores() -> int:
         os.cpu_count() or 1)
 
 
-def default_renderer(*, processes: int | None = None) -> Renderer:
-    """The real renderer; with ``processes`` > 0, in that many worker processes."""
+def default_renderer(*, processes: int | None = None,
+                     preload: str = "bot.render.preload") -> Renderer:
+    """The real renderer; with ``processes`` > 0, in that many worker processes, forked
+    from a server that imported ``preload`` first."""
     from bot.render import render_board, render_final, render_hand
 
     pool = None
@@ -81,7 +97,7 @@ def default_renderer(*, processes: int | None = None) -> Renderer:
         # and every map's base layer built (once, shared), not from a fork of this one
         # (its threads and event loop).
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["bot.render.preload"])
+        context.set_forkserver_preload([preload])
         pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
     return Renderer(board=render_board, hand=render_hand, final=render_final, pool=pool)
 

@@ -42,3 +42,20 @@ async def test_a_feed_waits_for_its_own_work_only(tmp_path):
     finally:
         release.set()
         await bot.close()
+
+
+async def test_the_process_pool_renderer_draws_what_the_renderer_draws():
+    from bot.images import default_renderer
+    from bot.render import render_board, render_hand
+    from bot.render.demo import hand_view, mid_view
+
+    # Without the start-up warm-up (``bot.render.preload``), which takes seconds.
+    pooled = default_renderer(processes=1, preload="bot.render")
+    try:
+        pooled.start()
+        view = mid_view("usa", seed=4, players=3, claims=12)
+        assert await pooled.draw_board(view) == render_board(view)
+        hand = hand_view("usa", seed=4)
+        assert await pooled.draw_hand(hand, "usa") == render_hand(hand, "usa")
+    finally:
+        pooled.close()
