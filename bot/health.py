@@ -70,9 +70,10 @@ class HealthServer:
         """Listen; returns the port (useful with port 0)."""
         app = web.Application()
         app.add_routes([web.get("/health", self._health), web.get("/metrics", self._metrics)])
+        # Stopping waits at most a second for open requests: docker stop allows 10 s.
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = web.TCPSite(self._runner, self.host, self.port, shutdown_timeout=1.0)
         await site.start()
         server = site._server
         sockets = getattr(server, "sockets", None) or []

@@ -208,8 +208,9 @@ async def serve(settings: Settings, *, force_sync: bool = False,
     finally:
         await bot.shutdown(grace)
         if runner is not None and not runner.done():
+            # The gateway is closed: the connection attempt ends, or is given up.
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(runner, grace)
+                await asyncio.wait_for(runner, 1.0)
         if health is not None:
             await health.stop()
     log.info("stopped cleanly")
