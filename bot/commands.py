@@ -8,7 +8,6 @@ market slots and decks.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import io
 import logging

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import logging
 import random
+import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
