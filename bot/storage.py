@@ -368,6 +368,8 @@ class Storage:
         async with self._lock:
             try:
                 await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except aiosqlite.OperationalError:
+                pass  # a statement of a cancelled task is still open; closing checkpoints too
             finally:
                 await self._conn.close()
 
