@@ -27,6 +27,7 @@ from maps import load_map
 
 log = logging.getLogger(__name__)
 Choice = app_commands.Choice
+EARLY_ENDS = ("ended", "abandoned")  # games stopped before their end: no board, no turn
 
 
 _guarded = handlers.guarded
@@ -159,6 +160,17 @@ def build_admin_group() -> app_commands.Group:
     return group
 
 
+async def seat_autocomplete(interaction: discord.Interaction[Any],
+                            current: str) -> list[Choice[str]]:
+    try:
+        info = await channel_game(interaction)
+    except Refusal:
+        return []
+    labels = [(presenters.seat_label(s.seat, s.name, s.controller), str(s.seat + 1))
+              for s in info.seats]
+    return [Choice(name=label[:100], value=v) for label, v in labels if _match(current, label)]
+
+
 def _map_label(map_id: str) -> str:
     m = load_map(map_id)
     return f"{m.name} ({m.rules.players_min}–{m.rules.players_max} players)"
@@ -207,12 +219,54 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await handlers.start(interaction, await game_id(interaction))
         await _guarded(interaction, run())
 
+    @group.command(name="end", description="End this channel's game or lobby (host or admin)")
+    async def end(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.end(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="abandon", description="Vote to abandon the game (a majority ends it)")
+    async def abandon(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.abandon(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="resign",
+                   description="Leave the game: a computer player takes your seat")
+    async def resign(interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.resign(interaction, await game_id(interaction))
+        await _guarded(interaction, run())
+
+    @group.command(name="autopilot",
+                   description="Let a computer player play your seat, or take it back")
+    @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    async def autopilot(interaction: discord.Interaction[Any], mode: Choice[str]) -> None:
+        async def run() -> None:
+            await handlers.autopilot(interaction, await game_id(interaction), mode.value == "on")
+        await _guarded(interaction, run())
+
+    @group.command(name="replace",
+                   description="Hand a seat to a member who is not playing (host or admin)")
+    @app_commands.describe(member="Who takes the seat",
+                           seat="Whose seat (default: the one a computer plays)")
+    @app_commands.autocomplete(seat=seat_autocomplete)
+    async def replace(interaction: discord.Interaction[Any], member: discord.Member,
+                      seat: str | None = None) -> None:
+        async def run() -> None:
+            await handlers.replace(interaction, await game_id(interaction), member, seat)
+        await _guarded(interaction, run())
+
     @group.command(name="board", description="Show the board with its buttons")
     async def board(interaction: discord.Interaction[Any]) -> None:
         async def run() -> None:
             info = await channel_game(interaction, active_only=False)
             if info.state is None:
                 await Responder(interaction).send(handlers.lobby_text(info))
+                return
+            if info.row.status in EARLY_ENDS:
+                await Responder(interaction).send(presenters.ended_text(
+                    info.row.id, info.row.status, None))
                 return
             await interaction.response.defer(thinking=True)
             view = engine.public_view(info.state)
@@ -312,6 +366,10 @@ def build_group(maps: list[str]) -> app_commands.Group:
             info = await channel_game(interaction, active_only=False)
             if info.state is None:
                 await Responder(interaction).send(handlers.lobby_text(info))
+                return
+            if info.row.status in EARLY_ENDS:
+                await Responder(interaction).send(presenters.ended_text(
+                    info.row.id, info.row.status, None))
                 return
             state = info.state
             waiting = engine.waiting_for(state)

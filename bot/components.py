@@ -28,6 +28,7 @@ import discord
 
 from bot import presenters
 from bot.service import choice_tag
+from bot.storage import COMPUTER_LEVELS
 from engine.actions import Action
 from engine.views import PrivateView, PublicView
 
@@ -35,8 +36,9 @@ CUSTOM_ID = re.compile(
     r"ttr:(?P<game>[1-9][0-9]{0,17}):(?P<action>[a-z]{2,10})"
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
-NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast"})
-VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline"})
+NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast", "abandon",
+                    "endok", "resign", "addbot", "piloton", "pilotoff"})
+VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo"})
 SLOTTED = frozenset({"up", "upt", "ups", "pick"})  # <slot or option>.<version or tag>
 NUMBERED = frozenset({"hpage", "rturn", "kick"})  # history page, replay turn, kick seat
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
@@ -134,7 +136,43 @@ def lobby_view(game_id: int) -> discord.ui.View | None:
         _button(ControlId(game_id, "join"), "Join", style=discord.ButtonStyle.success),
         _button(ControlId(game_id, "leave"), "Leave", style=discord.ButtonStyle.secondary),
         _button(ControlId(game_id, "start"), "Start", style=discord.ButtonStyle.primary),
+        computer_select(game_id),
     )
+
+
+def computer_select(game_id: int) -> Control:
+    """The host seats a computer player of the level chosen (``addbot``)."""
+    return Control(discord.ui.Select(
+        custom_id=str(ControlId(game_id, "addbot")), row=1,
+        placeholder=presenters.ADD_COMPUTER, options=[
+            discord.SelectOption(label=presenters.computer_level_label(level), value=level)
+            for level in COMPUTER_LEVELS]))
+
+
+def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Control]:
+    """A seated member's own controls under their hand: undo the last action (alone, or by
+    asking the table), and hand the seat to a computer player or take it back."""
+    grey = discord.ButtonStyle.secondary
+    pilot = (_button(ControlId(game_id, "pilotoff"), presenters.AUTOPILOT_OFF, style=grey,
+                     emoji="🙋", row=4) if autopilot else
+             _button(ControlId(game_id, "piloton"), presenters.AUTOPILOT_ON, style=grey,
+                     emoji="🤖", row=4))
+    return [_button(ControlId(game_id, "undo", version), presenters.UNDO, style=grey,
+                    emoji="↩️", row=4), pilot]
+
+
+def with_row(view: discord.ui.View | None, items: Sequence[Control]) -> discord.ui.View | None:
+    """``view`` with ``items`` added in its last row, if that row is free."""
+    if view is None:
+        return _frozen(*items)
+    try:
+        for item in items:
+            view.add_item(item)
+    except ValueError:  # 25 choice buttons fill every row: the decision comes first
+        for item in items:
+            if item in view.children:
+                view.remove_item(item)
+    return view
 
 
 def hand_button(game_id: int, row: int | None = None) -> Control:
@@ -189,11 +227,12 @@ def refill_buttons(game_id: int, view: PublicView, version: int, slot: int) -> l
     ]
 
 
-def tunnel_buttons(game_id: int, version: int) -> list[Control]:
-    # Both buttons always show: disabling "Pay" would tell everyone the hand cannot pay.
+def tunnel_buttons(game_id: int, version: int, *, payable: bool = True) -> list[Control]:
+    # On the board Pay is always enabled: disabling it would tell everyone the hand cannot
+    # pay. Only the tunnel's player's private controls say so (``payable``).
     return [
         _button(ControlId(game_id, "pay", version), "Pay the extra cards",
-                style=discord.ButtonStyle.success, row=1),
+                style=discord.ButtonStyle.success, disabled=not payable, row=1),
         _button(ControlId(game_id, "decline", version), "Decline",
                 style=discord.ButtonStyle.danger, row=1),
     ]
@@ -240,7 +279,7 @@ def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
 
 def private_view_controls(
     game_id: int, map_id: str, private: PrivateView, public: PublicView, version: int,
-    choices: Sequence[Action] = (),
+    choices: Sequence[Action] = (), *, tunnel_payable: bool = True,
 ) -> discord.ui.View | None:
     """Controls for one player's private message: what they must decide now
     (``choices``: the options of a module decision, from ``service.decisions``)."""
@@ -250,7 +289,7 @@ def private_view_controls(
         tag = choice_tag(private.seat, public.phase, choices)
         return _frozen(*choice_buttons(game_id, map_id, tag, choices))
     if public.tunnel is not None and public.tunnel.seat == private.seat:
-        return _frozen(*tunnel_buttons(game_id, version))
+        return _frozen(*tunnel_buttons(game_id, version, payable=tunnel_payable))
     if public.phase == "second_draw" and public.current == private.seat:
         return _frozen(*draw_buttons(game_id, public, version, second=True))
     return None
@@ -296,3 +335,14 @@ def kick_view(game_id: int, seat: int) -> discord.ui.View | None:
     """Under a notice that a seat's timer kept running out: the others' vote."""
     return _frozen(_button(ControlId(game_id, "kick", number=seat),
                            "Vote: a computer takes this seat", style=discord.ButtonStyle.danger))
+
+
+def confirm_view(game_id: int, action: str, label: str) -> discord.ui.View | None:
+    """One button that confirms a grave step (``endok``, ``resign``): re-checked on click."""
+    return _frozen(_button(ControlId(game_id, action), label, style=discord.ButtonStyle.danger))
+
+
+def vote_view(game_id: int, action: str, version: int | None = None) -> discord.ui.View | None:
+    """The Agree button of a vote (``abandon``; ``undo`` of one version)."""
+    return _frozen(_button(ControlId(game_id, action, version), "Agree",
+                           style=discord.ButtonStyle.primary, emoji="🗳️"))

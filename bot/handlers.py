@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -21,6 +21,7 @@ from bot.components import ControlId
 from bot.images import Renderer
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings
 from bot.service import (
+    Ended,
     GameInfo,
     GameService,
     Outcome,
@@ -28,6 +29,7 @@ from bot.service import (
     Refusal,
     decisions,
     draft_round,
+    tunnel_hand,
 )
 from engine import (
     Action,
@@ -242,6 +244,153 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
             lobby_text(info), view=components.lobby_view(row.id))
 
 
+async def add_computer(interaction: discord.Interaction[Any], game_id: int, level: str) -> None:
+    info = await bot_of(interaction).service.add_computer(game_id, interaction.user.id, level)
+    await lobby_changed(interaction, info, presenters.added_computer_line(info.seats[-1].name))
+
+
+# -- seats: leaving, replacing, autopilot, ending, undo --------------------------------------
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server or Manage Channels in this channel, as Discord says now."""
+    permissions = interaction.permissions
+    return permissions.manage_guild or permissions.manage_channels
+
+
+async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
+    """Replace the clicked private confirmation (or answer a command) with ``text``."""
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(content=text, view=None)
+    else:
+        await Responder(interaction).send(text)
+
+
+async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:
+    """Tell the channel a game ended early, with the scores as they stood (if any)."""
+    text = presenters.ended_text(ended.game_id, ended.status, by)
+    files = []
+    if ended.view is not None:
+        text += "\n" + presenters.standings_text(ended.view)
+        try:
+            png = await bot_of(interaction).renderer.draw_final(ended.view)
+            files.append(discord.File(io.BytesIO(png), filename="standings.png"))
+        except Exception:
+            log.exception("game %s: rendering the standings failed", ended.game_id)
+    await Responder(interaction, public=True).send(text, files=files)
+
+
+async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """``/ttr end``: a private confirmation first; permissions are checked again on click."""
+    info = await bot_of(interaction).service.info(game_id)
+    host = next((s.name for s in info.seats if s.user_id == info.row.host_id), "?")
+    if interaction.user.id != info.row.host_id and not is_admin(interaction):
+        raise Refusal(presenters.only_host(host, "end the game", admins=True))
+    await Responder(interaction).send(
+        presenters.END_CONFIRM.format(game=game_id),
+        view=components.confirm_view(game_id, "endok", "End the game"))
+
+
+async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
+    user = interaction.user
+    ended = await bot_of(interaction).service.end(game_id, user.id, admin=is_admin(interaction))
+    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None))
+    await announce_end(interaction, ended, user.display_name)
+
+
+async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """``/ttr abandon`` or a click on Agree: one vote; a majority ends the game."""
+    vote = await bot_of(interaction).service.vote_abandon(game_id, interaction.user.id)
+    text = presenters.vote_text("abandon", vote.names, vote.needed)
+    view = None if vote.ended else components.vote_view(game_id, "abandon")
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(content=text, view=view)
+    else:
+        await Responder(interaction, public=True).send(text, view=view)
+    if vote.ended is not None:
+        await announce_end(interaction, vote.ended, interaction.user.display_name)
+
+
+async def undo(interaction: discord.Interaction[Any], game_id: int,
+               version: int | None = None) -> None:
+    """The Undo button under a hand, or Agree on an undo vote (``version``: the action it
+    would take back)."""
+    vote = await bot_of(interaction).service.undo(game_id, interaction.user.id,
+                                                  expect_version=version)
+    # A click on the public vote edits it; the button under a hand starts a new one.
+    clicked = (interaction.type is discord.InteractionType.component
+               and not private_message(interaction))
+    if vote.undone:
+        text = presenters.undone_text(vote.subject)
+        if clicked:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await Responder(interaction).send(text)
+        return
+    text = presenters.vote_text("undo", vote.names, vote.needed, vote.subject)
+    view = components.vote_view(game_id, "undo", vote.version)
+    if clicked:
+        await interaction.response.edit_message(content=text, view=view)
+    else:
+        await Responder(interaction, public=True).send(text, view=view)
+
+
+async def resign(interaction: discord.Interaction[Any], game_id: int) -> None:
+    info = await bot_of(interaction).service.info(game_id)
+    if info.row.status == "lobby":
+        raise Refusal(presenters.NOT_STARTED)
+    seated(info, interaction.user.id)
+    await Responder(interaction).send(
+        presenters.RESIGN_CONFIRM, view=components.confirm_view(game_id, "resign", "Resign"))
+
+
+async def resign_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
+    user = interaction.user
+    service = bot_of(interaction).service
+    name = next((s.name for s in (await service.info(game_id)).seats if s.user_id == user.id),
+                user.display_name)
+    result = await service.resign(game_id, user.id)
+    await _acknowledge(interaction, presenters.RESIGNED)
+    if isinstance(result, Ended):
+        await announce_end(interaction, result, name)
+    else:
+        await Responder(interaction, public=True).send(presenters.resigned_line(name))
+
+
+async def autopilot(interaction: discord.Interaction[Any], game_id: int, on: bool) -> None:
+    info = await bot_of(interaction).service.autopilot(game_id, interaction.user.id, on)
+    seat = info.seat_of(interaction.user.id)
+    name = info.seats[seat].name if seat is not None else interaction.user.display_name
+    await Responder(interaction, public=True).send(presenters.autopilot_line(name, on))
+
+
+def seat_from_text(info: GameInfo, text: str | None) -> int | None:
+    """A seat from its number ('2', as the autocomplete offers) or a typed player name; None
+    if not given."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    if text.isdigit() and 1 <= int(text) <= len(info.seats):
+        return int(text) - 1
+    hits = [s.seat for s in info.seats if text.lower() in s.name.lower()]
+    if len(hits) != 1:
+        raise Refusal(f"No single seat matches {presenters.echo(text)}: pick one from the list.")
+    return hits[0]
+
+
+async def replace(interaction: discord.Interaction[Any], game_id: int,
+                  member: discord.User | discord.Member, seat_text: str | None) -> None:
+    if member.bot:
+        raise Refusal(presenters.NOT_A_PERSON)
+    service = bot_of(interaction).service
+    seat = seat_from_text(await service.info(game_id), seat_text)
+    await Responder(interaction).defer()  # the new player's DM and the post go out first
+    _, seat = await service.replace(
+        game_id, interaction.user.id, admin=is_admin(interaction), seat=seat,
+        user_id=member.id, name=member.display_name)
+    await Responder(interaction).send(presenters.replaced_ack(member.display_name, seat))
+
+
 # -- playing --------------------------------------------------------------------------------
 
 
@@ -305,12 +454,12 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         waiting = (" Waiting for the others." if view.phase == outcome.phase_before
                    and outcome.phase_before in presenters.SIMULTANEOUS else "")
         return f"Kept.{waiting}\n{presenters.hand_text(map_id, after)}{over}", None
-    if view.tunnel is not None and view.tunnel.seat == outcome.seat:
-        t = view.tunnel
-        return (f"Tunnel {presenters.route_label(map_id, t.route)}: revealed "
-                f"{', '.join(t.revealed)}. It needs {t.extra} more {t.color} card(s) or "
-                f"locomotives. Pay or decline.\n{presenters.hand_text(map_id, after)}",
-                components.private_view_controls(gid, map_id, after, view, outcome.version))
+    if view.tunnel is not None and view.tunnel.seat == outcome.seat and outcome.tunnel:
+        payable = outcome.tunnel.payable
+        return (presenters.tunnel_prompt(map_id, view.tunnel, after, outcome.tunnel.hand,
+                                         payable),
+                components.private_view_controls(gid, map_id, after, view, outcome.version,
+                                                 tunnel_payable=payable))
     for e in outcome.events:
         if isinstance(e, RouteClaimed):
             points = f"{e.points} point{'' if e.points == 1 else 's'}"
@@ -359,12 +508,20 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     private = engine.private_view(state, seat)
     public = engine.public_view(state)
     choices = decisions(state, seat)
+    tunnel = tunnel_hand(state, seat)
     controls = components.private_view_controls(
-        game_id, info.row.map_id, private, public, state.version, choices)
-    text = presenters.hand_text(info.row.map_id, private)
+        game_id, info.row.map_id, private, public, state.version, choices,
+        tunnel_payable=tunnel is None or tunnel.payable)
+    if tunnel is not None and public.tunnel is not None:
+        text = presenters.tunnel_prompt(info.row.map_id, public.tunnel, private, tunnel.hand,
+                                        tunnel.payable)
+    else:
+        text = presenters.hand_text(info.row.map_id, private)
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
         text += f"\n👉 Now {now}:"
+    controls = components.with_row(controls, components.seat_buttons(
+        game_id, state.version, autopilot=info.controller(seat) != "human"))
     png = await bot.renderer.draw_hand(private, info.row.map_id)
     await Responder(interaction).send(
         text, view=controls,
@@ -437,7 +594,7 @@ def resolve_routes(map_id: str, text: str) -> list[int]:
     hits = [r.id for r in load_map(map_id).routes
             if words and all(w in presenters.route_label(map_id, r.id).lower() for w in words)]
     if not hits:
-        raise Refusal(f"No route matches {text!r}: pick one from the list.")
+        raise Refusal(f"No route matches {presenters.echo(text)}: pick one from the list.")
     return hits
 
 
@@ -546,7 +703,7 @@ def resolve_city(map_id: str, text: str) -> str:
     hits = [c.id for c in cities if text and text in c.name.lower()]
     if len(hits) == 1:
         return hits[0]
-    raise Refusal(f"No single city matches {text!r}: pick one from the list.")
+    raise Refusal(f"No single city matches {presenters.echo(text)}: pick one from the list.")
 
 
 async def tickets(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -628,9 +785,15 @@ async def server_config(interaction: discord.Interaction[Any], setting: str | No
 # -- components ------------------------------------------------------------------------------
 
 
-async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+async def guarded(interaction: discord.Interaction[Any],
+                  work: Coroutine[Any, Any, None]) -> None:
     """Run one interaction's work: a ``Refusal`` becomes a short private answer, and an
-    unexpected error is logged and answered without a traceback."""
+    unexpected error is logged and answered without a traceback. An interaction Discord
+    delivered twice (a retried command or click) runs once."""
+    if not await bot_of(interaction).service.first_delivery(interaction.id):
+        work.close()
+        log.info("interaction %s was delivered again: ignored", interaction.id)
+        return
     try:
         await work
     except Refusal as exc:
@@ -660,6 +823,7 @@ def refused(exc: Refusal, interaction: discord.Interaction[Any],
 
 async def refuse_late(interaction: discord.Interaction[Any], text: str) -> None:
     """A short private answer, whether or not the interaction was answered already."""
+    text = presenters.clip(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -675,6 +839,20 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
     match c.action:
         case "join":
             await join(interaction, gid)
+        case "endok":
+            await end_confirmed(interaction, gid)
+        case "resign":
+            await resign_confirmed(interaction, gid)
+        case "abandon":
+            await abandon(interaction, gid)
+        case "undo":
+            await undo(interaction, gid, c.version)
+        case "addbot":
+            if len(values) != 1:
+                raise Refusal(presenters.CHOOSE_LEVEL)
+            await add_computer(interaction, gid, values[0])
+        case "piloton" | "pilotoff":
+            await autopilot(interaction, gid, c.action == "piloton")
         case "leave":
             await leave(interaction, gid)
         case "start":

@@ -37,7 +37,7 @@ from engine.events import (
     TurnSkipped,
     TurnStarted,
 )
-from engine.views import PrivateView, PublicView, TicketView
+from engine.views import PendingTunnel, PrivateView, PublicView, TicketView
 from maps import load_map
 from maps.model import Festivals, MapData, RailsAndSails, Route, Shares
 
@@ -80,8 +80,6 @@ CHOICES: dict[str, tuple[str, str]] = {
     "choose_pieces": ("{trains} trains + {ships} ships",
                       "You play with {trains} trains and {ships} ships (secret)."),
 }
-# Refusals about who plays a seat.
-NOT_YOURS_NOW = ("A computer player has your seat now: `/ttr autopilot off` takes it back.")
 # Where a draft stands: (round, rounds, second draft?). Public: everyone sees the packets shrink.
 DraftRound = tuple[int, int, bool]
 
@@ -881,3 +879,140 @@ CONFIG_REFUSED = "Only members with the Manage Server permission can change the 
 
 def invalid_setting(name: str, problem: str) -> str:
     return f"That is not a valid value for `{name[:40]}`: {problem[:200]}."
+
+
+# -- seats: who plays them, leaving, replacing, ending, undo --------------------------------
+
+NOT_YOURS_NOW = ("A computer player has your seat now: press **My hand**, then **Take my seat "
+                 "back**.")
+LOBBY_ONLY = "Computer players are added in the lobby, before the game starts."
+NOT_STARTED = "The game has not started yet: in a lobby use `/ttr leave` or `/ttr end`."
+ALREADY_OVER = "This game is over already."
+ALREADY_SEATED = "That member already has a seat in this game (or is not a member)."
+WHICH_SEAT = "Say which seat to hand over (`seat`): the player whose place they take."
+NOTHING_TO_UNDO = "There is nothing to undo."
+VOTE_STALE = "That vote is out of date: the game has moved on."
+ONLY_COMPUTERS = "A game needs at least one member playing: computer players alone are refused."
+NOT_A_PERSON = "Only members can take a seat, not bots."
+RESIGN_CONFIRM = ("Leave this game for good? A computer player takes over your seat; your "
+                  "routes stay on the board.")
+END_CONFIRM = ("End game #{game} for everyone? It is kept, scored as it stands, and the "
+               "channel is free.")
+RESIGNED = "You left the game."
+ADD_COMPUTER = "Add a computer player (host)"
+AUTOPILOT_ON = "Autopilot"
+AUTOPILOT_OFF = "Take my seat back"
+UNDO = "Undo the last action"
+CHOOSE_LEVEL = "Choose one level from the list."
+
+
+def only_host(host: str, what: str, *, admins: bool = False) -> str:
+    who = f"the host ({host})" + (" or a member with Manage Server or Manage Channels"
+                                   if admins else "")
+    return f"Only {who} can {what}."
+
+
+def seat_label(seat: int, name: str, controller: str) -> str:
+    """'2: Ana (computer: normal)' for a seat list."""
+    who = "" if controller == "human" else f" ({controller.replace(':', ': ')})"
+    return f"{seat + 1}: {name}{who}"
+
+
+def computer_level_label(level: str) -> str:
+    return f"Computer player: {level}"
+
+
+def computer_name(level: str, number: int) -> str:
+    return f"Bot {number} ({level})"
+
+
+def autopilot_already(on: bool) -> str:
+    return ("A computer player plays your seat already." if on
+            else "You play your seat yourself already.")
+
+
+def autopilot_line(name: str, on: bool) -> str:
+    if on:
+        return (f"🤖 {name} handed their seat to a computer player "
+                "(`/ttr autopilot off` or **Take my seat back** under **My hand** ends that).")
+    return f"{name} plays their seat again."
+
+
+def resigned_line(name: str) -> str:
+    return f"🏳️ {name} resigned: a computer player takes over their seat; their routes stay."
+
+
+def replaced_line(old: str, new: str) -> str:
+    return f"🔁 {new} takes over {old}'s seat (cards and tickets came to them privately)."
+
+
+def added_computer_line(name: str) -> str:
+    return f"🤖 {name} takes a seat."
+
+
+def ended_text(game_id: int, status: str, by: str | None) -> str:
+    if status == "cancelled":
+        return f"Game #{game_id} was closed{f' by {by}' if by else ''}: the channel is free."
+    how = "abandoned by a vote" if status == "abandoned" else f"ended{f' by {by}' if by else ''}"
+    return f"🛑 Game #{game_id} was {how}. The channel is free for a new game."
+
+
+def standings_text(view: PublicView) -> str:
+    """The scores as they stood when a game ended early (the final text, retitled)."""
+    return final_text(view).replace("🏁 **Final scores**", "📋 **Scores as they stood**", 1)
+
+
+def vote_text(kind: str, names: Sequence[str], needed: int, what: str = "") -> str:
+    """'Ana and Ben vote to abandon game #3 (2 of 3 needed): press Agree.'"""
+    aim = "abandon the game" if kind == "abandon" else f"undo {what or 'the last action'}"
+    return (f"🗳️ {', '.join(names)} vote{'s' if len(names) == 1 else ''} to {aim} "
+            f"({len(names)} of {needed} needed). Players: press **Agree** to agree.")
+
+
+def undo_subject(map_id: str, name: str, action: Action) -> str:
+    return f"{name}'s last action ({action_label(map_id, action)})"
+
+
+def undone_text(subject: str) -> str:
+    return f"Undone: {subject}."
+
+
+def seat_taken_text(where: str) -> str:
+    return f"You play in {where} now; it is not your turn yet. Your cards and tickets:"
+
+
+def replaced_ack(name: str, seat: int) -> str:
+    return f"Done: {name} plays seat {seat + 1} now."
+
+
+def undone_line(map_id: str, name: str, action: Action) -> str:
+    return f"↩️ {name}'s last action ({action_label(map_id, action)}) was undone."
+
+
+def action_label(map_id: str, action: Action) -> str:
+    """A short public name for an action ('claim Paris–Wien (3, green)')."""
+    route_id = getattr(action, "route", None)
+    if isinstance(route_id, int):
+        return f"claim {route_label(map_id, route_id)}"
+    city = getattr(action, "city", None)
+    kind = action.type.replace("_", " ")
+    return f"{kind} in {city_name(map_id, city)}" if isinstance(city, str) else kind
+
+
+def echo(text: str, limit: int = 60) -> str:
+    """User input quoted in a refusal, clipped so the reply always fits."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def tunnel_prompt(map_id: str, tunnel: PendingTunnel, private: PrivateView, left: dict[str, int],
+                  payable: bool) -> str:
+    """The tunnel's player's prompt (private): the reveal, what it costs, and the hand that
+    is left after the cards already paid into the tunnel."""
+    colour = card_label(map_id, tunnel.color, tunnel.extra)
+    wild = card_label(map_id, "locomotive", 2)
+    head = (f"Tunnel {route_label(map_id, tunnel.route)}: revealed "
+            f"{', '.join(tunnel.revealed) or 'nothing'}. It needs {tunnel.extra} more "
+            f"{colour}" + (f" or {wild}" if tunnel.color != "locomotive" else "") + ".")
+    ask = " Pay or decline." if payable else " You cannot pay that: decline."
+    hand = hand_text(map_id, private.model_copy(update={"hand": left}))
+    return f"{head}{ask}\n{hand.replace('**Your hand:**', '**Left in your hand:**', 1)}"

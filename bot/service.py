@@ -28,7 +28,18 @@ import engine.events as engine_events
 from bot import metrics, presenters
 from bot.clock import Clock, SystemClock
 from bot.preferences import GameSettings
-from bot.storage import CONTROLLERS, GameRow, SeatRow, Storage, StorageError
+from bot.storage import (
+    ACTIVE,
+    COMPUTER_LEVELS,
+    CONTROLLERS,
+    HUMAN,
+    ActionRow,
+    GameRow,
+    GameStatus,
+    SeatRow,
+    Storage,
+    StorageError,
+)
 from engine import (
     ACTION_ADAPTER,
     Action,
@@ -36,10 +47,13 @@ from engine import (
     GameState,
     IllegalAction,
     KeepTickets,
+    PayTunnel,
     PrivateView,
     PublicView,
 )
+from engine.cards import CARD_NAMES
 from engine.events import Event, TicketDraftStarted
+from engine.scoring import final_scores
 from maps import load_map, map_ids
 
 log = logging.getLogger(__name__)
@@ -50,8 +64,6 @@ DM_RETRY_SECONDS = 6 * 3600
 MID_TURN = ("second_draw", "choose_tickets")
 # Games kept in memory; older idle ones are dropped and reloaded from the database on demand.
 CACHE_SIZE = 512
-# Who takes a seat the table voted to kick (its player's timer kept running out).
-KICKED_TO = "computer:normal"
 # Actions the bot plays in a row for one seat's turn (draw, draw; claim, tunnel; ...).
 MAX_AUTO_STEPS = 8
 
@@ -194,6 +206,7 @@ class Outcome:
     choices: tuple[Action, ...] = ()  # a module decision the actor must make now
     phase_before: str = "turn"
     draft: presenters.DraftRound | None = None  # where a ticket draft stands now
+    tunnel: TunnelHand | None = None  # the actor's tunnel waiting: what is left to pay with
 
 
 @dataclass(frozen=True)
@@ -210,6 +223,84 @@ class GameInfo:
     def controller(self, seat: int) -> str:
         """Who plays ``seat`` now (``bot.storage.CONTROLLERS``)."""
         return self.seats[seat].controller
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A game that ended early: ``view`` carries the standings as they stood (its
+    ``final`` filled in), or is None when scores make no sense yet (setup, a lobby)."""
+
+    game_id: int
+    channel_id: int
+    status: GameStatus
+    view: PublicView | None
+
+
+@dataclass(frozen=True)
+class Vote:
+    """Where a vote stands (abandon; undo of ``version``): the members for it so far."""
+
+    game_id: int
+    version: int
+    names: tuple[str, ...]
+    voters: tuple[int, ...]
+    needed: int
+    ended: Ended | None = None
+    undone: bool = False
+    subject: str = ""  # what an undo vote would take back ('Ana's claim of …')
+
+    @property
+    def passed(self) -> bool:
+        return len(self.voters) >= self.needed
+
+
+# Events that show something nobody knew (a card off a deck, tickets, a reveal): an action
+# that caused one is undone only with the table's consent.
+REVEALING_EVENTS = frozenset({
+    "CardDrawn", "TicketsDrawn", "TunnelRevealed", "MarketReset", "DeckReshuffled",
+    "FestivalCardPlaced", "TicketDraftStarted", "DraftPicked", "GameEnded"})
+# Actions that draw nothing by themselves (the events say whether they revealed anything).
+QUIET_ACTIONS = frozenset({
+    "claim", "build_station", "build_harbor", "exchange_pieces", "keep_tickets", "pay_tunnel",
+    "decline_tunnel", "take_share", "give_neutral_share", "take_festival", "choose_pieces"})
+
+
+def reveals_nothing(row: ActionRow) -> bool:
+    """Whether a logged action showed nothing hidden and drew nothing at random."""
+    kind = json.loads(row.action).get("type")
+    return kind in QUIET_ACTIONS and not any(
+        e.get("type") in REVEALING_EVENTS for e in json.loads(row.events))
+
+
+@dataclass(frozen=True)
+class TunnelHand:
+    """A tunnel's player's hand without the cards already paid into the tunnel (the private
+    view still counts them), and whether the extra cards can be paid from it."""
+
+    hand: dict[str, int]
+    payable: bool
+
+
+def tunnel_hand(state: GameState, seat: int) -> TunnelHand | None:
+    tunnel = state.tunnel
+    if tunnel is None or tunnel.seat != seat:
+        return None
+    left = {CARD_NAMES[c]: n for c, n in enumerate(state.hands[seat]) if n}
+    payable = any(isinstance(a, PayTunnel) for a in engine.legal_actions(state, seat))
+    return TunnelHand(left, payable)
+
+
+def default_computer() -> str:
+    """Who takes a seat its member left (resigned, kicked by vote, on autopilot)."""
+    return "computer:normal"
+
+
+def standings(state: GameState | None) -> PublicView | None:
+    """The public view with the scores as they stand, once the game is past its setup."""
+    if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
+        return None
+    copy = GameState.from_snapshot(state.to_snapshot())  # scoring caches into the state
+    return engine.public_view(copy).model_copy(update={"final": final_scores(copy)})
 
 
 class Publisher(Protocol):
@@ -372,7 +463,8 @@ class GameService:
     ) -> GameRow:
         """Open a lobby; ``settings``: what the host chose for this game (reminders, timer)."""
         if map_id not in self.maps:
-            raise Refusal(f"Unknown map {map_id!r}; choose one of: {', '.join(self.maps)}.")
+            raise Refusal(f"Unknown map {presenters.echo(map_id)}; choose one of: "
+                          f"{', '.join(self.maps)}.")
         rules = load_map(map_id).rules
         limit = rules.players_max if max_players is None else max_players
         if not rules.players_min <= limit <= rules.players_max:
@@ -421,6 +513,8 @@ class GameService:
             rules = load_map(game.row.map_id).rules
             if len(game.seats) < rules.players_min:
                 raise Refusal(f"At least {rules.players_min} players are needed to start.")
+            if not any(s.person for s in game.seats):
+                raise Refusal(presenters.ONLY_COMPUTERS)
             seed = self.seeds.randrange(2**62) if seed is None else seed
             order = list(game.seats)
             random.Random(seed).shuffle(order)  # seat order is random (rules, setup)
@@ -548,7 +642,8 @@ class GameService:
             outcome = Outcome(
                 game_id=game_id, version=state.version, seat=seat, action=action, events=events,
                 before=before, after=after, view=engine.public_view(state), published=publish,
-                choices=tuple(choices), phase_before=phase_before, draft=draft_round(state))
+                choices=tuple(choices), phase_before=phase_before, draft=draft_round(state),
+                tunnel=tunnel_hand(state, seat))
             # Seats still deciding what they decided before keep their reminders and timer:
             # the others in a simultaneous phase, the actor in the middle of their turn.
             carry = [s for s in waiting_after if s in waiting_before and s != seat]
@@ -704,7 +799,8 @@ class GameService:
                 game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
                 choices=choices,
-                text=self._dm_text(game, view, private, draft)))
+                text=self._dm_text(game, view, private, draft,
+                                   acting=seat in engine.waiting_for(state))))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
             lines=lines, view=view,
@@ -714,9 +810,11 @@ class GameService:
 
     @staticmethod
     def _dm_text(game: Game, view: PublicView, private: PrivateView,
-                 draft: presenters.DraftRound | None = None) -> str:
+                 draft: presenters.DraftRound | None = None, *, acting: bool = True) -> str:
         where = f"<#{game.row.channel_id}> (game #{game.id})"
-        if private.offered:
+        if not acting:  # a seat just taken over, say
+            head = presenters.seat_taken_text(where)
+        elif private.offered:
             head = (f"Choose your destination tickets in {where}: "
                     f"{presenters.keep_rule(private)}.")
         elif presenters.is_decision(view.phase):
@@ -738,21 +836,54 @@ class GameService:
             if not 0 <= seat < len(game.seats):
                 raise Refusal(f"There is no seat {seat + 1}.")
             current = game.seats[seat]
-            if controller == "human" and not current.person:
+            if controller == HUMAN and not current.person:
                 raise Refusal("Nobody sits there: `/ttr replace` gives the seat to a member.")
+            game = await self._change_seat(
+                game, seat, user_id=current.user_id, name=current.name, controller=controller,
+                kind="controller", by_user=by_user, detail={"reason": reason})
+            return GameInfo(game.row, list(game.seats), game.state)
+
+    async def _change_seat(self, game: Game, seat: int, *, user_id: int, name: str,
+                           controller: str, kind: str, by_user: int | None,
+                           detail: dict[str, object]) -> Game:
+        """Every change of who plays a seat goes through here (call with the game's lock):
+        stored with its history row, then the game is reloaded."""
+        old = game.seats[seat]
+        try:
+            await self.storage.change_seat(
+                game.id, seat, user_id=user_id, name=name, controller=controller, kind=kind,
+                by_user=by_user, detail={**detail, "was": old.controller,
+                                         "from_user": old.user_id, "from_name": old.name})
+        except StorageError as exc:
+            raise Refusal(f"Cannot change the seat: {exc}.") from None
+        finally:
+            self._forget(game.id)
+        game = await self._load(game.id)
+        if game.state is not None:  # a computer's turn, or a person's reminders, from now on
+            await self._plan(game, carry=engine.waiting_for(game.state))
+        return game
+
+    async def add_computer(self, game_id: int, user_id: int, level: str) -> GameInfo:
+        """The host seats a computer player in the lobby."""
+        if level not in COMPUTER_LEVELS:
+            raise Refusal(f"Choose a level: {', '.join(COMPUTER_LEVELS)}.")
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            if game.row.status != "lobby":
+                raise Refusal(presenters.LOBBY_ONLY)
+            if user_id != game.row.host_id:
+                raise Refusal(presenters.only_host(self._host_name(game), "add computer players"))
+            number = sum(1 for s in game.seats if not s.person) + 1
             try:
-                await self.storage.change_seat(
-                    game_id, seat, user_id=current.user_id, name=current.name,
-                    controller=controller, kind="controller", by_user=by_user,
-                    detail={"reason": reason, "was": current.controller})
+                await self.storage.add_seat(
+                    game_id, self._nobody(game), presenters.computer_name(level, number),
+                    controller=f"computer:{level}")
             except StorageError as exc:
-                raise Refusal(f"Cannot change the seat: {exc}.") from None
+                raise Refusal(f"Cannot add a computer player: {exc}.") from None
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
-            if game.state is not None:  # a computer's turn, or a person's reminders, from now on
-                await self._plan(game, carry=engine.waiting_for(game.state))
-            return GameInfo(game.row, list(game.seats), game.state)
+            return GameInfo(game.row, list(game.seats), None)
 
     async def vote_kick(self, game_id: int, user_id: int, seat: int) -> tuple[bool, str]:
         """``user_id`` votes to hand ``seat``, whose timer ran out turn after turn, to a
@@ -778,9 +909,202 @@ class GameService:
             votes, needed = len(voters & electors), len(electors) // 2 + 1
         if votes != needed:  # short of a majority (or decided by an earlier vote)
             return False, presenters.kick_counted(target.name, votes, needed)
-        await self.set_controller(game_id, seat, KICKED_TO, reason="kicked by vote")
+        # The kicked member leaves the seat (``/ttr replace`` can seat them again).
+        await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
         return True, presenters.kicked_line(target.name)
+
+    async def autopilot(self, game_id: int, user_id: int, on: bool) -> GameInfo:
+        """A player hands their seat to a computer player, or takes it back."""
+        async with self._lock(game_id):
+            game = self._running(await self._load(game_id))
+            seat = self._seat(game, user_id)
+            controller = default_computer() if on else HUMAN
+            if (game.controller(seat) == HUMAN) != on:
+                raise Refusal(presenters.autopilot_already(on))
+            game = await self._change_seat(
+                game, seat, user_id=user_id, name=game.seats[seat].name, controller=controller,
+                kind="autopilot", by_user=user_id, detail={"on": on})
+            return GameInfo(game.row, list(game.seats), game.state)
+
+    async def resign(self, game_id: int, user_id: int) -> Ended | GameInfo:
+        """A player leaves a running game: a computer player takes the seat, the routes stay.
+        When no member would be left the game is abandoned instead."""
+        async with self._lock(game_id):
+            game = self._running(await self._load(game_id))
+            return await self._vacate(game, self._seat(game, user_id), kind="resign",
+                                      by_user=user_id)
+
+    async def vacate(self, game_id: int, seat: int, *, kind: str,
+                     by_user: int | None = None) -> Ended | GameInfo:
+        """The member leaves ``seat`` (a kick, say: ``kind`` names why in the history); a
+        computer player takes it. When no member would be left the game is abandoned."""
+        async with self._lock(game_id):
+            return await self._vacate(self._running(await self._load(game_id)), seat,
+                                      kind=kind, by_user=by_user)
+
+    async def _vacate(self, game: Game, seat: int, *, kind: str,
+                      by_user: int | None) -> Ended | GameInfo:
+        if not any(s.person for s in game.seats if s.seat != seat):
+            return await self._end(game, "abandoned", by_user=by_user,
+                                   detail={"reason": f"{kind}: no member left"})
+        game = await self._change_seat(
+            game, seat, user_id=self._nobody(game), name=game.seats[seat].name,
+            controller=default_computer(), kind=kind, by_user=by_user, detail={})
+        return GameInfo(game.row, list(game.seats), game.state)
+
+    async def replace(self, game_id: int, by_user: int, *, admin: bool, seat: int | None,
+                      user_id: int, name: str) -> tuple[GameInfo, int]:
+        """The host or an admin hands a seat (by default the one nobody sits in) to a member
+        who is not seated; the new player gets the hand privately. Returns the seat."""
+        async with self._lock(game_id):
+            game = self._running(await self._load(game_id))
+            if by_user != game.row.host_id and not admin:
+                raise Refusal(presenters.only_host(self._host_name(game), "replace players",
+                                                   admins=True))
+            if user_id <= 0 or game.seat_of(user_id) is not None:
+                raise Refusal(presenters.ALREADY_SEATED)
+            if seat is None:
+                empty = [s.seat for s in game.seats if not s.person]
+                if len(empty) != 1:
+                    raise Refusal(presenters.WHICH_SEAT)
+                seat = empty[0]
+            if not 0 <= seat < len(game.seats):
+                raise Refusal(presenters.WHICH_SEAT)
+            old = game.seats[seat]
+            game = await self._change_seat(game, seat, user_id=user_id, name=name,
+                                           controller=HUMAN, kind="replace", by_user=by_user,
+                                           detail={})
+            lines = [presenters.replaced_line(old.name, name)]
+            update = await self._update(game, lines, dm_seats=[seat], board=False)
+            post_lock = await self._take_post_lock(game_id)
+        await self._publish(update, post_lock)
+        return GameInfo(game.row, list(game.seats), game.state), seat
+
+    # -- ending ---------------------------------------------------------------------------
+
+    async def end(self, game_id: int, user_id: int, *, admin: bool) -> Ended:
+        """The host or an admin (Manage Server or Manage Channels) ends a lobby or a game."""
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            if game.row.status not in ACTIVE:
+                raise Refusal(presenters.ALREADY_OVER)
+            if user_id != game.row.host_id and not admin:
+                raise Refusal(presenters.only_host(self._host_name(game), "end the game",
+                                                   admins=True))
+            status: GameStatus = "ended" if game.state is not None else "cancelled"
+            return await self._end(game, status, by_user=user_id, detail={"reason": "end"})
+
+    async def vote_abandon(self, game_id: int, user_id: int) -> Vote:
+        """One seated member's vote to abandon; a majority of the members seated ends it."""
+        async with self._lock(game_id):
+            game = self._running(await self._load(game_id))
+            self._seat(game, user_id)
+            voters = await self.storage.vote(game_id, "abandon", 0, user_id)
+            vote = self._count(game, voters)
+            if vote.passed:
+                ended = await self._end(game, "abandoned", by_user=user_id,
+                                        detail={"voters": list(vote.voters)})
+                return dataclasses.replace(vote, ended=ended)
+            return vote
+
+    async def _end(self, game: Game, status: GameStatus, *, by_user: int | None,
+                   detail: dict[str, object]) -> Ended:
+        """Store the early end (call with the game's lock); the standings as they stand."""
+        try:
+            await self.storage.end_game(game.id, status, by_user=by_user, detail=detail)
+        except StorageError as exc:
+            raise Refusal(f"Cannot end the game: {exc}.") from None
+        finally:
+            self._forget(game.id)
+        view = standings(game.state)
+        return Ended(game.id, game.row.channel_id, status, view)
+
+    # -- undo -------------------------------------------------------------------------------
+
+    async def undo(self, game_id: int, user_id: int, *, expect_version: int | None = None
+                   ) -> Vote:
+        """Take back the last action. Its player may, while it revealed nothing hidden
+        (it is the last action, so nobody acted since); anyone else asks the table, and a
+        majority of the seated members undoes it. Undo replays the log without the action."""
+        async with self._lock(game_id):
+            game = self._running(await self._load(game_id))
+            self._seat(game, user_id)
+            version = game.row.version
+            if expect_version is not None and expect_version != version:
+                raise Refusal(presenters.VOTE_STALE)
+            last = (await self.storage.actions(game_id, after=version - 1))[-1:]
+            if not last or last[0].version != version:
+                raise Refusal(presenters.NOTHING_TO_UNDO)
+            row = last[0]
+            free = row.user_id == user_id and reveals_nothing(row)
+            vote = self._count(game, [user_id] if free else await self.storage.vote(
+                game_id, "undo", version, user_id), version=version)
+            action = ACTION_ADAPTER.validate_json(row.action)
+            vote = dataclasses.replace(vote, subject=presenters.undo_subject(
+                game.row.map_id, game.seats[row.seat].name, action))
+            if not (free or vote.passed):
+                return vote
+            assert game.row.config is not None
+            config = GameConfig.model_validate_json(game.row.config)
+            rows = await self.storage.actions(game_id)
+            state = engine.replay(config, [(a.seat, ACTION_ADAPTER.validate_json(a.action))
+                                           for a in rows[:-1]])
+            try:
+                await self.storage.undo_last(
+                    game_id, version=version, state=json.dumps(state.to_snapshot()),
+                    new_version=state.version, user_id=user_id,
+                    detail={"voters": None if free else list(vote.voters)})
+            except StorageError as exc:
+                raise Refusal(f"Cannot undo: {exc}.") from None
+            finally:
+                self._forget(game_id)
+            await self.storage.clear_votes(game_id, "undo")
+            game = await self._load(game_id)
+            game.unposted = []  # what the undone action caused is no longer news
+            await self._plan(game)  # the undone version's reminders and timers are stale
+            lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name, action)]
+            update = await self._update(game, lines, dm_seats=engine.waiting_for(state))
+            post_lock = await self._take_post_lock(game_id)
+        await self._publish(update, post_lock)
+        return dataclasses.replace(vote, undone=True)
+
+    # -- seats: small helpers --------------------------------------------------------------
+
+    @staticmethod
+    def _running(game: Game) -> Game:
+        if game.row.status == "lobby":
+            raise Refusal(presenters.NOT_STARTED)
+        if game.row.status != "running":
+            raise Refusal(presenters.ALREADY_OVER)
+        return game
+
+    @staticmethod
+    def _seat(game: Game, user_id: int) -> int:
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal("You are not playing in this game.")
+        return seat
+
+    @staticmethod
+    def _host_name(game: Game) -> str:
+        return next((s.name for s in game.seats if s.user_id == game.row.host_id), "?")
+
+    @staticmethod
+    def _nobody(game: Game) -> int:
+        """A user id for a seat without a member: negative, unique in the game."""
+        return min(0, *(s.user_id for s in game.seats)) - 1
+
+    @staticmethod
+    def _count(game: Game, voters: Sequence[int], version: int = 0) -> Vote:
+        members = {s.user_id: s.name for s in game.seats if s.person}
+        yes = tuple(v for v in voters if v in members)
+        return Vote(game.id, version, tuple(members[v] for v in yes), yes,
+                    needed=len(members) // 2 + 1)
+
+    async def first_delivery(self, interaction_id: int) -> bool:
+        """False if this interaction was handled already (Discord delivered it twice)."""
+        return await self.storage.first_delivery(interaction_id)
 
     # -- DMs ----------------------------------------------------------------------------
 

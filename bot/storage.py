@@ -683,7 +683,12 @@ class Storage:
                 raise StorageError("that member already has a seat in this game") from None
             if cur.rowcount != 1:
                 raise StorageError(f"there is no seat {seat + 1}")
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
+            # A host who left the table passes the role on to the first member seated.
+            await db.execute(
+                "UPDATE games SET updated_at = ?, host_id = CASE WHEN host_id IN "
+                "(SELECT user_id FROM seats WHERE game_id = ?) THEN host_id ELSE coalesce("
+                "(SELECT user_id FROM seats WHERE game_id = ? AND user_id > 0 ORDER BY seat "
+                "LIMIT 1), host_id) END WHERE id = ?", (time.time(), game_id, game_id, game_id))
             await self._history(db, game_id, kind, seat=seat, user_id=by_user,
                                 detail={**detail, "to_user": user_id, "controller": controller})
 

@@ -167,6 +167,9 @@ def _params(template: str, url: str) -> dict[str, str]:
     return dict(m.groupdict()) if m else {}
 
 
+ALL_PERMISSIONS = 2251799813685247
+
+
 class FakeDiscord:
     """One guild with one text channel, users you add, and a bot user."""
 

@@ -82,7 +82,8 @@ async def test_commands_are_synced_as_one_group_and_an_admin_group(table):
     subs = {o["name"] for o in group["options"]}
     assert subs == {"new", "join", "leave", "start", "board", "hand", "draw", "claim", "tickets",
                     "station", "harbor", "exchange", "status", "rules",
-                    "history", "replay", "games", "stats", "leaderboard", "settings"}
+                    "history", "replay", "games", "stats", "leaderboard", "settings",
+                    "end", "abandon", "resign", "replace", "autopilot"}
     new = next(o for o in group["options"] if o["name"] == "new")
     maps = {c["value"]: c["name"] for c in new["options"][0]["choices"]}
     assert maps["iberia"] == "Iberia (2–5 players)"

@@ -94,3 +94,10 @@ def test_a_seat_without_a_member():
     assert SeatRow(0, -1, "Bot", "computer:easy").person is False
     assert SeatRow(0, 5, "Ana", "auto").human is False
     assert SeatRow(0, 5, "Ana").human is True
+
+
+def test_the_computer_levels_are_the_engines():
+    from bot.storage import COMPUTER_LEVELS
+    from engine.players import LEVELS
+
+    assert COMPUTER_LEVELS == LEVELS
