@@ -22,6 +22,7 @@ from bot import components, handlers, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
 from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round
+from bot.storage import COMPUTER_LEVELS
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from maps import load_map
 
@@ -207,10 +208,14 @@ def build_group(maps: list[str]) -> app_commands.Group:
             await handlers.join(interaction, await game_id(interaction))
         await _guarded(interaction, run())
 
-    @group.command(name="leave", description="Leave this channel's lobby")
-    async def leave(interaction: discord.Interaction[Any]) -> None:
+    # /ttr has Discord's maximum of 25 subcommands: leaving a lobby is /ttr resign there
+    # (and the lobby's Leave button), which leaves room for /ttr addbot.
+    @group.command(name="addbot", description="Seat a computer player in this lobby (host only)")
+    @app_commands.describe(level="How well it plays")
+    @app_commands.choices(level=[Choice(name=level, value=level) for level in COMPUTER_LEVELS])
+    async def addbot(interaction: discord.Interaction[Any], level: Choice[str]) -> None:
         async def run() -> None:
-            await handlers.leave(interaction, await game_id(interaction))
+            await handlers.add_computer(interaction, await game_id(interaction), level.value)
         await _guarded(interaction, run())
 
     @group.command(name="start", description="Start the game (host only)")
@@ -232,7 +237,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
         await _guarded(interaction, run())
 
     @group.command(name="resign",
-                   description="Leave the game: a computer player takes your seat")
+                   description="Leave the game (a computer player takes your seat) or the lobby")
     async def resign(interaction: discord.Interaction[Any]) -> None:
         async def run() -> None:
             await handlers.resign(interaction, await game_id(interaction))

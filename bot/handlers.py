@@ -338,7 +338,8 @@ async def undo(interaction: discord.Interaction[Any], game_id: int,
 async def resign(interaction: discord.Interaction[Any], game_id: int) -> None:
     info = await bot_of(interaction).service.info(game_id)
     if info.row.status == "lobby":
-        raise Refusal(presenters.NOT_STARTED)
+        await leave(interaction, game_id)
+        return
     seated(info, interaction.user.id)
     await Responder(interaction).send(
         presenters.RESIGN_CONFIRM, view=components.confirm_view(game_id, "resign", "Resign"))

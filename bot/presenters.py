@@ -886,7 +886,7 @@ def invalid_setting(name: str, problem: str) -> str:
 NOT_YOURS_NOW = ("A computer player has your seat now: press **My hand**, then **Take my seat "
                  "back**.")
 LOBBY_ONLY = "Computer players are added in the lobby, before the game starts."
-NOT_STARTED = "The game has not started yet: in a lobby use `/ttr leave` or `/ttr end`."
+NOT_STARTED = "The game has not started yet: in a lobby use `/ttr resign` or `/ttr end`."
 ALREADY_OVER = "This game is over already."
 ALREADY_SEATED = "That member already has a seat in this game (or is not a member)."
 WHICH_SEAT = "Say which seat to hand over (`seat`): the player whose place they take."

@@ -193,8 +193,12 @@ async def test_computer_seats_in_the_lobby(table):
     assert "full" in ex.text
     ex = await fake.feed(table.bot, fake.component_payload(ana, lobby, addbot, 3, ["robot"]))
     assert "Choose a level" in ex.text
-    await fake.click(table.bot, ana, lobby, label="Leave")
-    await fake.click(table.bot, ben, lobby, label="Leave")  # only the computer is left
+    await fake.click(table.bot, ana, lobby, label="Leave")  # Ben hosts now
+    ex = await fake.slash(table.bot, ana, "addbot", level="easy")  # the slash command too
+    assert "Only the host (Ben)" in ex.text
+    ex = await fake.slash(table.bot, ben, "addbot", level="easy")
+    assert "Ben, Bot 1 (hard), Bot 2 (easy)" in ex.text
+    await fake.click(table.bot, ben, lobby, label="Leave")  # only computers are left
     assert "cancelled" in fake.message(lobby.id).content
     ex = await fake.slash(table.bot, ana, "new", map="usa")  # the channel is free
     assert "game #2" in ex.text
