@@ -90,9 +90,12 @@ def brute_stations(n, own, choices, tickets):
         borrowed = [(a, b) for a, b, _ in (x for x in combo if x is not None)]
         label = components(n, [*own, *borrowed])
         score = sum(p if label[a] == label[b] else -p for a, b, p in tickets)
+        completed = sum(label[a] == label[b] for a, b, _ in tickets)
         chosen = tuple(None if x is None else x[2] for x in combo)
         ids = [r for r in chosen if r is not None]
-        key = (-score, len(ids), sorted(ids), [1 << 62 if r is None else r for r in chosen])
+        # RULES.md: equal ticket points prefer the assignment completing more tickets.
+        key = (-score, -completed, len(ids), sorted(ids),
+               [1 << 62 if r is None else r for r in chosen])
         if best_key is None or key < best_key:
             best_key, best = key, (score, chosen)
     return best
@@ -338,6 +341,14 @@ def station_cases(draw):
         st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 12)), max_size=5)
     )
     return own, choices, tickets
+
+
+def test_station_assignment_tie_found_by_hypothesis():
+    """Equal points (0 either way): completing two tickets beats completing one."""
+    choices = [[(0, 1, 10), (0, 1, 11), (0, 1, 12), (0, 3, 13)]]
+    tickets = [(0, 1, 4), (0, 3, 1), (0, 3, 3)]
+    assert best_station_assignment(7, [], choices, tickets) == (0, (13,))
+    assert brute_stations(7, [], choices, tickets) == (0, (13,))
 
 
 @given(station_cases())
