@@ -25,6 +25,7 @@ import logging
 import os
 import random
 import socket
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -250,7 +251,9 @@ class Scheduler:
         player = info.seats[job.seat].controller
         if player == HUMAN:
             return
-        seed = self.rng.randrange(2**31)
+        # One seed per game and seat: a computer keeps its plan from turn to turn, and its
+        # plans differ between games. Not the game's own seed, which fixes the deck order.
+        seed = zlib.crc32(f"{job.game_id}:{job.seat}".encode())
 
         async def think(state: GameState, seat: int) -> Action:
             history = await self._history(job.game_id)  # events are public by design

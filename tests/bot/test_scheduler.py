@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import zlib
 
 import pytest
 
@@ -360,3 +361,29 @@ async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(ta
         await store.close()
     assert [a.seat for a in log] == [1]  # the safe ticket keep, once
     assert engine.ACTION_ADAPTER.validate_json(log[0].action) == engine.safe_action(state, 1)
+
+
+async def test_a_computer_keeps_one_seed_per_game_and_seat(table, monkeypatch):
+    """Its plans stay put from turn to turn (and differ between games): same seed each time."""
+    import bot.scheduler
+
+    seeds = []
+    real = bot.scheduler.computer_action
+
+    def spy(controller, state, seat, history, seed):
+        seeds.append((seat, seed))
+        return real(controller, state, seat, history, seed)
+
+    monkeypatch.setattr(bot.scheduler, "computer_action", spy)
+    await table.open_game(["Ana", "Ben"], "usa")
+    await table.bot.service.set_controller(table.game_id, 1, "computer:hard", reason="test")
+    for _ in range(12):
+        state = await table.stored_state()
+        if 1 in engine.waiting_for(state):
+            await table.advance(seconds=7)
+            table.draws.clear()
+            continue
+        seat = engine.waiting_for(state)[0]
+        await table.play(state, seat, table.choose(state, seat, ""))
+    assert len(seeds) >= 2 and len(set(seeds)) == 1
+    assert seeds[0][1] != zlib.crc32(f"{table.game_id + 1}:1".encode())  # another game's
