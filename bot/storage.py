@@ -15,12 +15,14 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 import aiosqlite
+from pydantic import BaseModel
 
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
 
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
 # Who plays a seat: its person, the engine's safe automatic move, or a computer player.
@@ -832,43 +834,47 @@ class Storage:
 
     # -- settings -------------------------------------------------------------------
 
+    # Where each kind of settings document lives: (table, key column).
+    _SETTINGS_HOMES: ClassVar[dict[type[BaseModel], tuple[str, str]]] = {
+        ServerSettings: ("guild_settings", "guild_id"),
+        PlayerSettings: ("users", "user_id"),
+        GameSettings: ("game_settings", "game_id"),
+    }
+
+    async def _settings(self, kind: type[SettingsT], key: int | None) -> SettingsT:
+        """The stored document of ``kind`` for ``key``; its defaults when none is stored."""
+        table, column = self._SETTINGS_HOMES[kind]
+        row = None if key is None else await self._one(
+            f"SELECT settings FROM {table} WHERE {column} = ?", (key,))
+        return kind() if row is None or row[0] is None else kind.model_validate_json(str(row[0]))
+
+    async def _save_settings(self, key: int, settings: BaseModel) -> None:
+        table, column = self._SETTINGS_HOMES[type(settings)]
+        async with self._transaction() as db:
+            await db.execute(
+                f"INSERT INTO {table} ({column}, settings) VALUES (?, ?) "
+                f"ON CONFLICT ({column}) DO UPDATE SET settings = excluded.settings",
+                (key, settings.model_dump_json()))
+
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         """A server's settings (the defaults for a server that set none, or a DM game)."""
-        row = None if guild_id is None else await self._one(
-            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return ServerSettings() if row is None else ServerSettings.model_validate_json(str(row[0]))
+        return await self._settings(ServerSettings, guild_id)
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-                (guild_id, settings.model_dump_json()))
+        await self._save_settings(guild_id, settings)
 
     async def player_settings(self, user_id: int) -> PlayerSettings:
-        row = await self._one("SELECT settings FROM users WHERE user_id = ?", (user_id,))
-        if row is None or row[0] is None:
-            return PlayerSettings()
-        return PlayerSettings.model_validate_json(str(row[0]))
+        return await self._settings(PlayerSettings, user_id)
 
     async def save_player_settings(self, user_id: int, settings: PlayerSettings) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, settings) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings",
-                (user_id, settings.model_dump_json()))
+        await self._save_settings(user_id, settings)
 
     async def game_settings(self, game_id: int) -> GameSettings:
         """What was chosen for one game at ``/ttr new`` (None fields: the server's)."""
-        row = await self._one("SELECT settings FROM game_settings WHERE game_id = ?", (game_id,))
-        return GameSettings() if row is None else GameSettings.model_validate_json(str(row[0]))
+        return await self._settings(GameSettings, game_id)
 
     async def save_game_settings(self, game_id: int, settings: GameSettings) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO game_settings (game_id, settings) VALUES (?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET settings = excluded.settings",
-                (game_id, settings.model_dump_json()))
+        await self._save_settings(game_id, settings)
 
     # -- jobs (bot.scheduler) ----------------------------------------------------------
 
