@@ -21,6 +21,7 @@ import aiosqlite
 from pydantic import BaseModel
 
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
+from engine.players import LEVELS
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
@@ -28,7 +29,7 @@ ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
 # Who plays a seat: its person, the engine's safe automatic move, or a computer player.
 HUMAN = "human"
 AUTO = "auto"
-COMPUTER_LEVELS = ("easy", "normal", "hard")
+COMPUTER_LEVELS = LEVELS  # the engine's computer players name the levels
 CONTROLLERS = (HUMAN, AUTO, *(f"computer:{level}" for level in COMPUTER_LEVELS))
 # A lobby nobody touched for this long no longer holds its channel.
 LOBBY_IDLE_SECONDS = 24 * 3600
