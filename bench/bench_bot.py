@@ -38,7 +38,7 @@ from bot.client import TTRBot
 from bot.config import Settings
 from bot.images import cores, default_renderer
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeDiscord
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
 
@@ -131,7 +131,7 @@ async def bench_actions(concurrent: int, actions: int, tmp: Path,
 async def bench_storage(games: int, samples: int, tmp: Path) -> tuple[list[float], list[float],
                                                                       list[float]]:
     path = str(tmp / "many.sqlite3")
-    fill = await Storage.open(path, durable=False)
+    fill = await SqliteStorage.open(path, durable=False)
     service = GameService(fill)
     rng = random.Random(2)
     ids = []
@@ -146,7 +146,7 @@ async def bench_storage(games: int, samples: int, tmp: Path) -> tuple[list[float
         ids.append(row.id)
     await fill.close()
 
-    store = await Storage.open(path)  # production settings: WAL, synchronous=FULL
+    store = await SqliteStorage.open(path)  # production settings: WAL, synchronous=FULL
     service = GameService(store)
     reads, writes, acts = [], [], []
     for gid in rng.sample(ids, min(samples, len(ids))):

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from bot import history, stats
 from bot.service import GameService, event_to_json
-from bot.storage import ActionRow, SeatRow, Storage
+from bot.storage import ActionRow, SeatRow, SqliteStorage, Storage
 from engine import ACTION_ADAPTER, GameConfig
 from engine.agents import random_action
 
@@ -72,7 +72,7 @@ async def main_async(games: int) -> None:
     played = [play(seed) for seed in range(DISTINCT)]
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Storage.open(str(Path(tmp) / "bench.sqlite3"), durable=False)
+        store = await SqliteStorage.open(str(Path(tmp) / "bench.sqlite3"), durable=False)
         service = GameService(store)
         for n in range(games):
             config, _, state = played[n % DISTINCT]

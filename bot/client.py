@@ -27,7 +27,7 @@ from bot.images import Renderer, default_renderer
 from bot.publisher import DiscordPublisher
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import SqliteStorage, Storage
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class TTRBot(discord.Client):
         """The local set-up, no network: database, game service, commands. Runs once."""
         if self._service is not None:
             return
-        storage = self._storage or await Storage.open(self.settings.db_path)
+        storage = self._storage or await SqliteStorage.open(self.settings.db_path)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
         self.scheduler = Scheduler(self._service, publisher)

@@ -24,7 +24,7 @@ import aiohttp
 import discord
 
 from bot.config import Settings
-from bot.storage import Storage, StorageError
+from bot.storage import SqliteStorage, Storage, StorageError
 
 if TYPE_CHECKING:
     from bot.client import TTRBot
@@ -58,7 +58,7 @@ async def open_database(path: str) -> Storage:
                            f"fix its owner or permissions")
     store = None
     try:
-        store = await Storage.open(str(file))
+        store = await SqliteStorage.open(str(file))
         await store.check()
     except (sqlite3.Error, StorageError) as exc:
         if store is not None:
@@ -95,7 +95,7 @@ async def backup(path: str, target: str) -> str:
         raise StartupError(f"backup to {out} failed: {exc}") from None
     finally:
         await store.close()
-    copy = await Storage.open(str(out))  # the copy must be a sound database too
+    copy = await SqliteStorage.open(str(out))  # the copy must be a sound database too
     try:
         await copy.check()
     finally:

@@ -117,7 +117,7 @@ class Scheduler:
     async def start(self) -> None:
         """Take over the jobs a stopped process left claimed, plan every running game and
         start the loop."""
-        released = await self.storage.release_claims()
+        released = await self.storage.release_claims(self.worker)
         games = await self.service.replan()
         log.info("scheduler: %d running game(s) planned, %d job(s) taken over", games, released)
         self._task = asyncio.create_task(self._loop(), name="ttr-scheduler")

@@ -31,7 +31,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 import engine
 from bot.service import GameService
-from bot.storage import ResultRow, SeatRow, Storage
+from bot.storage import ResultRow, SeatRow, SqliteStorage
 from engine import PublicView
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     async def run() -> int:
-        storage = await Storage.open(args.db)
+        storage = await SqliteStorage.open(args.db)
         try:
             return await rebuild(GameService(storage))
         finally:

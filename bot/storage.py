@@ -1,21 +1,25 @@
-"""SQLite persistence: games, seats, the append-only action log and state snapshots.
+"""Persistence: games, seats, the append-only action log and state snapshots.
 
-One aiosqlite connection in WAL mode is the single writer. Every write is one
-transaction; an accepted action (log row + snapshot + game version) commits
-before the bot answers, so a restart at any moment loses nothing. The
-snapshot is a cache: the log replayed through the engine gives the same
-state, and ``actions`` is what a rebuild reads.
+``Storage`` holds every query; ``SqliteStorage`` (one aiosqlite connection in WAL
+mode, the single writer) is the default backend, ``bot.storage_pg.PostgresStorage``
+the one several bot processes share. Every write is one transaction; an
+accepted action (log row + snapshot + game version) commits before the bot
+answers, so a restart at any moment loses nothing. The snapshot is a cache: the
+log replayed through the engine gives the same state, and ``actions`` is what a
+rebuild reads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 import aiosqlite
 from pydantic import BaseModel
@@ -35,6 +39,9 @@ CONTROLLERS = (HUMAN, AUTO, *(f"computer:{level}" for level in COMPUTER_LEVELS))
 LOBBY_IDLE_SECONDS = 24 * 3600
 # Interaction ids are remembered this long (Discord's tokens live 15 minutes).
 INTERACTION_MEMORY_SECONDS = 24 * 3600
+# A claimed job is its worker's this long; then another process may take it over (the
+# worker died). Longer than any job takes: a computer's turn is seconds.
+JOB_LEASE_SECONDS = 300.0
 
 # Ordered migrations: entry i brings the schema from user_version i to i + 1.
 # Never edit a released entry; append a new one.
@@ -310,6 +317,10 @@ class ActionRow:
     user_id: int | None = None  # who played it (None: the bot, for the seat's controller)
 
 
+_SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state")
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, map_id, max_players, host_id, config, version, "
     "posted_version"
@@ -327,120 +338,68 @@ def _game(row: Sequence[object] | None) -> GameRow | None:
     return None if row is None else GameRow(*row)  # type: ignore[arg-type]
 
 
-class Storage:
-    def __init__(self, conn: aiosqlite.Connection, *, migrations: Sequence[str] = MIGRATIONS):
-        self._conn = conn
-        self._migrations = migrations
-        # aiosqlite runs every call on one thread, but a transaction spans several
-        # awaits: this lock keeps two coroutines from interleaving inside one.
-        self._lock = asyncio.Lock()
+class Tx(Protocol):
+    """One connection inside a transaction. Queries are written once, in the SQL both
+    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them)."""
 
-    @classmethod
-    async def open(
-        cls, path: str, *, migrations: Sequence[str] = MIGRATIONS, durable: bool = True
-    ) -> Storage:
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        # Close on any failure: an open aiosqlite thread would keep the process alive.
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            # FULL: a committed action survives a power cut too, not only a crash.
-            await conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            store = cls(conn, migrations=migrations)
-            await store.migrate()
-        except BaseException:
-            await conn.close()
-            raise
-        return store
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        """Run one statement; how many rows it changed."""
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None: ...
+
+    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None: ...
+
+    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]: ...
+
+
+class Storage(ABC):
+    """What the bot stores and how, whichever database holds it: ``SqliteStorage`` (the
+    default, one file, one process) or ``bot.storage_pg.PostgresStorage`` (a server that
+    several bot processes share). The queries live here; a backend supplies connections,
+    transactions, migrations and its per-game lock."""
+
+    # Whether several processes may use the database at once (their caches can go stale).
+    shared: ClassVar[bool] = False
+    # Constraint violations the driver raises (a busy channel, a member seated twice).
+    _INTEGRITY_ERRORS: ClassVar[tuple[type[Exception], ...]] = ()
+    # How ``history`` is read in insertion order.
+    _HISTORY_ORDER: ClassVar[str] = "rowid"
+    # Appended to the SELECT that claims a job.
+    _SKIP_LOCKED: ClassVar[str] = ""
+
+    @abstractmethod
     async def check(self) -> None:
-        """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
-        process can write; raise ``StorageError`` saying what is wrong otherwise."""
-        rows = await self._all("PRAGMA quick_check")
-        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
-        if problems:
-            raise StorageError(f"quick_check found {len(problems)} problem(s), first: "
-                               f"{problems[0]}")
-        async with self._lock:  # a read-only file opens fine and fails on the first write
-            await self._conn.execute("BEGIN IMMEDIATE")
-            await self._conn.execute("ROLLBACK")
+        """At start-up: the database is sound and this process can write to it; raise
+        ``StorageError`` saying what is wrong otherwise."""
 
-    async def close(self) -> None:
-        """Checkpoint the WAL into the database file, then close: the file alone is whole."""
-        async with self._lock:
-            try:
-                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except aiosqlite.OperationalError:
-                pass  # a statement of a cancelled task is still open; closing checkpoints too
-            finally:
-                await self._conn.close()
+    @abstractmethod
+    async def close(self) -> None: ...
 
+    @abstractmethod
     async def backup(self, target: str) -> None:
-        """A consistent copy of the live database in ``target`` (a new file), taken in one
-        read transaction while the bot may keep writing (``VACUUM INTO``)."""
-        async with self._lock:
-            await self._conn.execute("VACUUM INTO ?", (target,))
+        """A consistent copy of the live database in ``target`` (a new file)."""
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+    @abstractmethod
+    async def schema_version(self) -> int: ...
 
-    async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
-        async with self._lock, self._conn.execute(sql, args) as cur:
-            row = await cur.fetchone()
-        return None if row is None else tuple(row)
-
-    async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
-        async with self._lock, self._conn.execute(sql, args) as cur:
-            rows = await cur.fetchall()
-        return [tuple(r) for r in rows]
-
-    # -- schema -----------------------------------------------------------------
-
-    async def schema_version(self) -> int:
-        row = await self._one("PRAGMA user_version")
-        assert row is not None
-        return int(str(row[0]))
-
+    @abstractmethod
     async def migrate(self) -> None:
-        current = await self.schema_version()
-        if current > len(self._migrations):
-            raise StorageError(
-                f"database schema {current} is newer than this bot ({len(self._migrations)})"
-            )
-        if current == len(self._migrations):
-            return
-        # A step may rebuild a table (the only way SQLite changes a constraint): with foreign
-        # keys on, dropping the old table would delete every row that refers to it. The
-        # pragma is ignored inside a transaction, so it is switched around the steps.
-        async with self._lock:
-            await self._conn.execute("PRAGMA foreign_keys=OFF")
-        try:
-            for number, script in enumerate(self._migrations[current:], start=current + 1):
-                # executescript commits first; BEGIN ... COMMIT makes each step atomic.
-                async with self._lock:
-                    try:
-                        await self._conn.executescript(
-                            f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\n"
-                            "COMMIT;")
-                    except BaseException:
-                        if self._conn.in_transaction:
-                            await self._conn.execute("ROLLBACK")
-                        raise
-            broken = await self._all("PRAGMA foreign_key_check")
-            if broken:
-                raise StorageError(f"the migrated database breaks foreign keys: {broken[:3]}")
-        finally:
-            async with self._lock:
-                await self._conn.execute("PRAGMA foreign_keys=ON")
+        """Bring the schema to the newest version, one versioned step at a time."""
+
+    @abstractmethod
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Held around every change to one game (``GameService`` takes it inside its own
+        in-memory lock): no other process changes the game meanwhile."""
+
+    @abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One transaction: committed if the block ends normally, rolled back otherwise."""
+
+    @abstractmethod
+    async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None: ...
+
+    @abstractmethod
+    async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]: ...
 
     # -- games and seats ----------------------------------------------------------
 
@@ -453,31 +412,33 @@ class Storage:
         try:
             async with self._transaction() as db:
                 await self._expire_lobbies(db, now, channel_id)
-                cur = await db.execute(
+                created = await db.fetchone(
                     "INSERT INTO games (guild_id, channel_id, status, map_id, max_players, "
-                    "host_id, created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    "host_id, created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?) "
+                    "RETURNING id",
                     (guild_id, channel_id, map_id, max_players, host_id, now, now),
                 )
-                game_id = cur.lastrowid
+                assert created is not None
+                game_id = int(created[0])
                 await db.execute(
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                     (game_id, host_id, host_name),
                 )
-        except aiosqlite.IntegrityError:
+        except self._INTEGRITY_ERRORS:
             raise StorageError("this channel already has a game") from None
-        game = await self.game(int(game_id or 0))
+        game = await self.game(game_id)
         assert game is not None
         return game
 
-    async def _expire_lobbies(self, db: aiosqlite.Connection, now: float,
+    async def _expire_lobbies(self, db: Tx, now: float,
                               channel_id: int | None = None) -> list[int]:
         where = "status = 'lobby' AND updated_at < ?"
         args: tuple[object, ...] = (now - LOBBY_IDLE_SECONDS,)
         if channel_id is not None:
             where += " AND channel_id = ?"
             args += (channel_id,)
-        async with db.execute(f"SELECT id FROM games WHERE {where}", args) as cur:
-            expired = [int(r[0]) for r in await cur.fetchall()]
+        expired = [int(r[0]) for r in
+                   await db.fetchall(f"SELECT id FROM games WHERE {where}", args)]
         for game_id in expired:
             await db.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
                              (now, game_id))
@@ -524,13 +485,11 @@ class Storage:
                        controller: str = HUMAN) -> None:
         """Seat a member, or (``user_id`` < 0, with a computer ``controller``) a computer."""
         async with self._transaction() as db:
-            async with db.execute(
+            row = await db.fetchone(
                 "SELECT status, max_players, (SELECT count(*) FROM seats WHERE game_id = g.id), "
                 "(SELECT coalesce(max(seat), -1) FROM seats WHERE game_id = g.id), "
                 "(SELECT 1 FROM seats WHERE game_id = g.id AND user_id = ?) "
-                "FROM games g WHERE id = ?", (user_id, game_id),
-            ) as cur:
-                row = await cur.fetchone()
+                "FROM games g WHERE id = ?", (user_id, game_id))
             if row is None or row[0] != "lobby":
                 raise StorageError("this game is not open for joining")
             if row[4]:
@@ -548,20 +507,17 @@ class Storage:
         """Leave a lobby; the host role passes on to a member, and a lobby without members
         (computer players do not count) is cancelled."""
         async with self._transaction() as db:
-            async with db.execute(
-                "SELECT status, host_id FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone(
+                "SELECT status, host_id FROM games WHERE id = ?", (game_id,))
             if row is None or row[0] != "lobby":
                 raise StorageError("the game has started; seats are fixed now")
-            cur = await db.execute(
+            changed = await db.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise StorageError("you have no seat in this game")
-            async with db.execute(
+            first = await db.fetchone(
                 "SELECT user_id FROM seats WHERE game_id = ? AND user_id > 0 "
-                "ORDER BY seat LIMIT 1", (game_id,),
-            ) as cur:
-                first = await cur.fetchone()
+                "ORDER BY seat LIMIT 1", (game_id,))
             if first is None:
                 await db.execute(
                     "UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
@@ -577,12 +533,12 @@ class Storage:
     ) -> None:
         """Lobby -> running: fix the seat order, store the config and the first snapshot."""
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = 'running', config = ?, version = ?, posted_version = ?, "
                 "updated_at = ? WHERE id = ? AND status = 'lobby'",
                 (config, version, version, time.time(), game_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StorageError("this game has already started")
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await db.executemany(
@@ -591,7 +547,7 @@ class Storage:
                 [(game_id, s.seat, s.user_id, s.name, s.controller) for s in seats],
             )
             await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                _SAVE_SNAPSHOT,
                 (game_id, version, state),
             )
 
@@ -608,12 +564,12 @@ class Storage:
         """
         now = time.time()
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET version = ?, updated_at = ?, status = ? "
                 "WHERE id = ? AND version = ? AND status = 'running'",
                 (after, now, "finished" if finished else "running", game_id, before),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StorageError(f"game {game_id} is not at version {before}")
             await db.execute(
                 "INSERT INTO actions (game_id, version, seat, action, events, created_at, "
@@ -621,7 +577,7 @@ class Storage:
                 (game_id, after, seat, action, events, now, user_id),
             )
             await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                _SAVE_SNAPSHOT,
                 (game_id, after, state),
             )
 
@@ -632,7 +588,7 @@ class Storage:
     async def save_snapshot(self, game_id: int, version: int, state: str) -> None:
         async with self._transaction() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                _SAVE_SNAPSHOT,
                 (game_id, version, state),
             )
 
@@ -647,20 +603,20 @@ class Storage:
         """Drop the last action (at ``version``) and store ``state``, the replay of the log
         without it, in one transaction; the history keeps what was undone and by whom."""
         async with self._transaction() as db:
-            async with db.execute(
+            last = await db.fetchone(
                 "SELECT version, seat, action, events, user_id FROM actions "
-                "WHERE game_id = ? AND version = ?", (game_id, version)) as cur:
-                last = await cur.fetchone()
-            cur = await db.execute(
-                "UPDATE games SET version = ?, posted_version = min(posted_version, ?), "
-                "updated_at = ? WHERE id = ? AND version = ? AND status = 'running'",
-                (new_version, new_version, time.time(), game_id, version))
-            if cur.rowcount != 1 or last is None:
+                "WHERE game_id = ? AND version = ?", (game_id, version))
+            changed = await db.execute(
+                "UPDATE games SET version = ?, posted_version = CASE WHEN posted_version < ? "
+                "THEN posted_version ELSE ? END, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'running'",
+                (new_version, new_version, new_version, time.time(), game_id, version))
+            if changed != 1 or last is None:
                 raise StorageError(f"game {game_id} is not at version {version}")
             await db.execute("DELETE FROM actions WHERE game_id = ? AND version = ?",
                              (game_id, version))
             await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                _SAVE_SNAPSHOT,
                 (game_id, new_version, state))
             await self._history(db, game_id, "undo", seat=int(last[1]), user_id=user_id,
                                 detail={**detail, "version": version, "action": last[2],
@@ -674,17 +630,17 @@ class Storage:
                           detail: dict[str, object]) -> None:
         """Hand ``seat`` to a member or a controller, and say so in the history, atomically."""
         async with self._transaction() as db:
-            async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone(
+                "SELECT status FROM games WHERE id = ?", (game_id,))
             if row is None or row[0] not in ACTIVE:
                 raise StorageError("the game is over")
             try:
-                cur = await db.execute(
+                changed = await db.execute(
                     "UPDATE seats SET user_id = ?, name = ?, controller = ? "
                     "WHERE game_id = ? AND seat = ?", (user_id, name, controller, game_id, seat))
-            except aiosqlite.IntegrityError:
+            except self._INTEGRITY_ERRORS:
                 raise StorageError("that member already has a seat in this game") from None
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StorageError(f"there is no seat {seat + 1}")
             # A host who left the table passes the role on to the first member seated.
             await db.execute(
@@ -699,15 +655,15 @@ class Storage:
                        detail: dict[str, object]) -> None:
         """A lobby or running game ends early (``status``): the channel is free again."""
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = ?, updated_at = ? WHERE id = ? "
                 "AND status IN ('lobby', 'running')", (status, time.time(), game_id))
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StorageError("the game is over already")
             await db.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))
             await self._history(db, game_id, status, user_id=by_user, detail=detail)
 
-    async def _history(self, db: aiosqlite.Connection, game_id: int, kind: str, *,
+    async def _history(self, db: Tx, game_id: int, kind: str, *,
                        seat: int | None = None, user_id: int | None = None,
                        detail: dict[str, object]) -> None:
         await db.execute(
@@ -723,7 +679,7 @@ class Storage:
     async def history(self, game_id: int) -> list[HistoryRow]:
         rows = await self._all(
             "SELECT version, kind, seat, user_id, detail, created_at FROM history "
-            "WHERE game_id = ? ORDER BY rowid", (game_id,))
+            f"WHERE game_id = ? ORDER BY {self._HISTORY_ORDER}", (game_id,))
         return [HistoryRow(int(str(r[0])), str(r[1]), None if r[2] is None else int(str(r[2])),
                            None if r[3] is None else int(str(r[3])), json.loads(str(r[4])),
                            float(str(r[5]))) for r in rows]
@@ -732,8 +688,9 @@ class Storage:
         """Record one vote (again is harmless); everyone who voted so far."""
         async with self._transaction() as db:
             await db.execute(
-                "INSERT OR IGNORE INTO votes (game_id, kind, subject, user_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (game_id, kind, subject, user_id, time.time()))
+                "INSERT INTO votes (game_id, kind, subject, user_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, kind, subject, user_id, time.time()))
         return await self.votes(game_id, kind, subject)
 
     async def votes(self, game_id: int, kind: str, subject: int) -> list[int]:
@@ -752,10 +709,10 @@ class Storage:
         """Remember an interaction; False if it was handled before (a repeated delivery)."""
         now = time.time()
         async with self._transaction() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO interactions (id, created_at) VALUES (?, ?)",
+            changed = await db.execute(
+                "INSERT INTO interactions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 (interaction_id, now))
-            new = cur.rowcount == 1
+            new = changed == 1
             await db.execute("DELETE FROM interactions WHERE created_at < ?",
                              (now - INTERACTION_MEMORY_SECONDS,))
         return new
@@ -791,6 +748,8 @@ class Storage:
 
     async def winners(self, game_ids: Sequence[int]) -> dict[int, list[str]]:
         """The names of the winners of those of ``game_ids`` with derived results."""
+        if not game_ids:
+            return {}
         marks = ", ".join("?" * len(game_ids))
         rows = await self._all(
             f"SELECT game_id, name FROM game_results WHERE rank = 1 AND game_id IN ({marks}) "
@@ -810,15 +769,16 @@ class Storage:
             "SELECT r.game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank, "
             "r.tickets_completed, r.tickets_failed, r.longest_path, r.routes, g.map_id, "
             "g.updated_at FROM game_results r JOIN games g ON g.id = r.game_id "
-            "WHERE g.guild_id = ? AND g.status = 'finished' AND (? IS NULL OR g.map_id = ?) "
+            "WHERE g.guild_id = ? AND g.status = 'finished' "
+            "AND (CAST(? AS TEXT) IS NULL OR g.map_id = ?) "
             "ORDER BY g.updated_at, g.id, r.seat", (guild_id, map_id, map_id))
         return [_result(r) for r in rows]
 
     async def mark_posted(self, game_id: int, version: int) -> None:
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE games SET posted_version = max(posted_version, ?) WHERE id = ?",
-                (version, game_id))
+                "UPDATE games SET posted_version = ? WHERE id = ? AND posted_version < ?",
+                (version, game_id, version))
 
     # -- users --------------------------------------------------------------------
 
@@ -888,10 +848,14 @@ class Storage:
         ``acted``'s run of expired turns and the votes to kick them."""
         async with self._transaction() as db:
             for seat in carry:
+                # A job of the same kind and attempt at ``version`` already wins.
                 await db.execute(
-                    "UPDATE OR IGNORE jobs SET version = ? WHERE game_id = ? AND seat = ? "
-                    "AND version <> ? AND done_at IS NULL AND claimed_at IS NULL",
-                    (version, game_id, seat, version))
+                    "UPDATE jobs SET version = ? WHERE game_id = ? AND seat = ? "
+                    "AND version <> ? AND done_at IS NULL AND claimed_at IS NULL "
+                    "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.game_id = jobs.game_id "
+                    "AND j.seat = jobs.seat AND j.kind = jobs.kind AND j.attempt = jobs.attempt "
+                    "AND j.version = ?)",
+                    (version, game_id, seat, version, version))
             await db.execute(
                 "DELETE FROM jobs WHERE game_id = ? AND version <> ? "
                 "AND (done_at IS NOT NULL OR claimed_at IS NULL)", (game_id, version))
@@ -899,7 +863,9 @@ class Storage:
             # planned before a restart) keeps it: its reminders go on at their own pace.
             await db.executemany(
                 "INSERT INTO jobs (kind, game_id, seat, version, due_at, attempt) "
-                "SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM jobs "
+                "SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS INTEGER), "
+                "CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER) "
+                "WHERE NOT EXISTS (SELECT 1 FROM jobs "
                 "WHERE kind = ? AND game_id = ? AND seat = ? AND version = ?)",
                 [(j.kind, j.game_id, j.seat, j.version, j.due_at, j.attempt,
                   j.kind, j.game_id, j.seat, j.version) for j in jobs])
@@ -913,23 +879,27 @@ class Storage:
         return [Job(*r) for r in rows]  # type: ignore[arg-type]
 
     async def next_due(self) -> float | None:
-        """When the earliest waiting job is due (claimed ones are left to their worker)."""
+        """When the earliest waiting job is due; a claimed one counts when its lease ends
+        (its worker may have died)."""
         row = await self._one(
-            "SELECT min(due_at) FROM jobs WHERE done_at IS NULL AND claimed_at IS NULL")
+            "SELECT min(CASE WHEN claimed_at IS NULL THEN due_at ELSE claimed_at + ? END) "
+            "FROM jobs WHERE done_at IS NULL", (JOB_LEASE_SECONDS,))
         return None if row is None or row[0] is None else float(row[0])  # type: ignore[arg-type]
 
     async def claim_job(self, now: float, worker: str) -> Job | None:
-        """Take the earliest job due by ``now`` for ``worker``; no other worker gets it.
+        """Take the earliest job due by ``now`` for ``worker``; no other worker gets it
+        while its lease (``JOB_LEASE_SECONDS``) lasts. A job whose worker died unfinished
+        is taken over once the lease ends: a stale job does nothing, so none acts twice.
 
-        SQLite has one writer, so one transaction claims atomically; a PostgreSQL backend
-        does the same with ``SELECT ... FOR UPDATE SKIP LOCKED`` in that transaction.
+        SQLite has one writer, so one transaction claims atomically; PostgreSQL does the
+        same with ``SELECT ... FOR UPDATE SKIP LOCKED`` in that transaction.
         """
         async with self._transaction() as db:
-            async with db.execute(
-                f"SELECT {_JOB_COLUMNS} FROM jobs WHERE done_at IS NULL AND claimed_at IS NULL "
-                "AND due_at <= ? ORDER BY due_at, id LIMIT 1", (now,),
-            ) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone(
+                f"SELECT {_JOB_COLUMNS} FROM jobs WHERE done_at IS NULL "
+                "AND (claimed_at IS NULL OR claimed_at < ?) "
+                f"AND due_at <= ? ORDER BY due_at, id LIMIT 1{self._SKIP_LOCKED}",
+                (now - JOB_LEASE_SECONDS, now))
             if row is None:
                 return None
             job = Job(*row)
@@ -943,8 +913,8 @@ class Storage:
             await db.execute("UPDATE jobs SET done_at = ? WHERE id = ?", (now, job.id))
             if then is not None:
                 await db.execute(
-                    "INSERT OR IGNORE INTO jobs (kind, game_id, seat, version, due_at, attempt) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO jobs (kind, game_id, seat, version, due_at, attempt) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (then.kind, then.game_id, then.seat, then.version, then.due_at, then.attempt))
 
     async def postpone_job(self, job: Job, due_at: float) -> None:
@@ -954,14 +924,18 @@ class Storage:
                 "UPDATE jobs SET due_at = ?, claimed_at = NULL, claimed_by = NULL WHERE id = ?",
                 (due_at, job.id))
 
-    async def release_claims(self) -> int:
-        """Give back every claimed, unfinished job (at start-up: the process that claimed them
-        stopped). A job is only ever done once: a stale one does nothing."""
+    async def release_claims(self, worker: str) -> int:
+        """At start-up: give back the unfinished jobs a stopped process claimed. With one
+        process per database (SQLite) that is every claim; a shared database gives back
+        only ``worker``'s own (a restart under the same name), the lease frees the rest.
+        A job is only ever done once: a stale one does nothing."""
+        mine = "AND claimed_by = ?" if self.shared else ""
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE jobs SET claimed_at = NULL, claimed_by = NULL "
-                "WHERE done_at IS NULL AND claimed_at IS NOT NULL")
-            return int(cur.rowcount)
+                f"WHERE done_at IS NULL AND claimed_at IS NOT NULL {mine}",
+                (worker,) if self.shared else ())
+            return int(changed)
 
     # -- absent players ----------------------------------------------------------------
 
@@ -975,11 +949,11 @@ class Storage:
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO expiries (game_id, seat, in_a_row) VALUES (?, ?, 1) "
-                "ON CONFLICT (game_id, seat) DO UPDATE SET in_a_row = in_a_row + 1",
+                "ON CONFLICT (game_id, seat) DO UPDATE SET in_a_row = expiries.in_a_row + 1",
                 (game_id, seat))
-            async with db.execute("SELECT in_a_row FROM expiries WHERE game_id = ? AND seat = ?",
-                                  (game_id, seat)) as cur:
-                row = await cur.fetchone()
+            row = await db.fetchone(
+                "SELECT in_a_row FROM expiries WHERE game_id = ? AND seat = ?",
+                                  (game_id, seat))
         assert row is not None
         return int(row[0])
 
@@ -989,7 +963,7 @@ class Storage:
             await self._clear_absence(db, game_id, seat)
 
     @staticmethod
-    async def _clear_absence(db: aiosqlite.Connection, game_id: int, seat: int) -> None:
+    async def _clear_absence(db: Tx, game_id: int, seat: int) -> None:
         await db.execute("DELETE FROM expiries WHERE game_id = ? AND seat = ?", (game_id, seat))
         await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = 'kick' AND subject = ?",
                          (game_id, seat))
@@ -1009,3 +983,148 @@ class Storage:
             await db.execute(
                 "INSERT INTO bot_state (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+class _SqliteTx:
+    def __init__(self, conn: aiosqlite.Connection):
+        self._conn = conn
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        async with self._conn.execute(sql, args) as cur:
+            return int(cur.rowcount)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
+        async with self._conn.execute(sql, args) as cur:
+            row = await cur.fetchone()
+        return None if row is None else tuple(row)
+
+    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        async with self._conn.execute(sql, args) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+
+class SqliteStorage(Storage):
+    """One aiosqlite connection in WAL mode, the single writer; one bot process."""
+
+    _INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
+
+    def __init__(self, conn: aiosqlite.Connection, *, migrations: Sequence[str] = MIGRATIONS):
+        self._conn = conn
+        self._migrations = migrations
+        # aiosqlite runs every call on one thread, but a transaction spans several
+        # awaits: this lock keeps two coroutines from interleaving inside one.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls, path: str, *, migrations: Sequence[str] = MIGRATIONS, durable: bool = True
+    ) -> SqliteStorage:
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        # Close on any failure: an open aiosqlite thread would keep the process alive.
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: a committed action survives a power cut too, not only a crash.
+            await conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            store = cls(conn, migrations=migrations)
+            await store.migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def check(self) -> None:
+        """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
+        process can write; raise ``StorageError`` saying what is wrong otherwise."""
+        rows = await self._all("PRAGMA quick_check")
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        if problems:
+            raise StorageError(f"quick_check found {len(problems)} problem(s), first: "
+                               f"{problems[0]}")
+        async with self._lock:  # a read-only file opens fine and fails on the first write
+            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._conn.execute("ROLLBACK")
+
+    async def close(self) -> None:
+        """Checkpoint the WAL into the database file, then close: the file alone is whole."""
+        async with self._lock:
+            try:
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except aiosqlite.OperationalError:
+                pass  # a statement of a cancelled task is still open; closing checkpoints too
+            finally:
+                await self._conn.close()
+
+    async def backup(self, target: str) -> None:
+        """A consistent copy of the live database in ``target`` (a new file), taken in one
+        read transaction while the bot may keep writing (``VACUUM INTO``)."""
+        async with self._lock:
+            await self._conn.execute("VACUUM INTO ?", (target,))
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteTx(self._conn)
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
+        async with self._lock, self._conn.execute(sql, args) as cur:
+            row = await cur.fetchone()
+        return None if row is None else tuple(row)
+
+    async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
+        async with self._lock, self._conn.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return [tuple(r) for r in rows]
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        yield  # one process owns the file: the service's in-memory lock is enough
+
+    # -- schema -----------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self._one("PRAGMA user_version")
+        assert row is not None
+        return int(str(row[0]))
+
+    async def migrate(self) -> None:
+        current = await self.schema_version()
+        if current > len(self._migrations):
+            raise StorageError(
+                f"database schema {current} is newer than this bot ({len(self._migrations)})"
+            )
+        if current == len(self._migrations):
+            return
+        # A step may rebuild a table (the only way SQLite changes a constraint): with foreign
+        # keys on, dropping the old table would delete every row that refers to it. The
+        # pragma is ignored inside a transaction, so it is switched around the steps.
+        async with self._lock:
+            await self._conn.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number, script in enumerate(self._migrations[current:], start=current + 1):
+                # executescript commits first; BEGIN ... COMMIT makes each step atomic.
+                async with self._lock:
+                    try:
+                        await self._conn.executescript(
+                            f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\n"
+                            "COMMIT;")
+                    except BaseException:
+                        if self._conn.in_transaction:
+                            await self._conn.execute("ROLLBACK")
+                        raise
+            broken = await self._all("PRAGMA foreign_key_check")
+            if broken:
+                raise StorageError(f"the migrated database breaks foreign keys: {broken[:3]}")
+        finally:
+            async with self._lock:
+                await self._conn.execute("PRAGMA foreign_keys=ON")

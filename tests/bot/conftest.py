@@ -20,7 +20,7 @@ from bot.client import TTRBot
 from bot.config import Settings
 from bot.images import Renderer
 from bot.service import choice_tag, decisions
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeClock, FakeDiscord, Sent
 from engine import (
     BuildHarbor,
@@ -116,7 +116,7 @@ class Table:
 
     async def stored_state(self) -> GameState:
         """The state as the database has it (the snapshot), not the bot's memory."""
-        store = await Storage.open(str(self.db_path))
+        store = await SqliteStorage.open(str(self.db_path))
         try:
             snap = await store.snapshot(self.game_id)
         finally:
@@ -391,7 +391,7 @@ class Table:
         after = await self.stored_state()
         assert after.version == state.version + 1, (action, ex.text)
         self._check_draw_lines(state, after, seat, action, ex)
-        store = await Storage.open(str(self.db_path))
+        store = await SqliteStorage.open(str(self.db_path))
         try:
             last = (await store.actions(self.game_id, after=state.version))[0]
         finally:

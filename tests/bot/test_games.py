@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 
 
 async def test_two_player_usa_game_to_the_end(table):
@@ -46,7 +46,7 @@ async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
     assert any("built a station" in s.content for s in public)
     notice = [s for s in public if f"<@{cy}>: I cannot DM you" in s.content]
     assert notice, "the channel must tell Cy to use My hand"
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         assert await store.dm_refused_at(cy) is not None
     finally:

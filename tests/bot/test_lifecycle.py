@@ -19,7 +19,7 @@ import pytest
 from bot.client import RESTARTING, TTRBot
 from bot.config import ConfigError, Settings
 from bot.lifecycle import StartupError, backup, login_with_retry, open_database
-from bot.storage import MIGRATIONS, Storage
+from bot.storage import MIGRATIONS, SqliteStorage
 from bot.testing import FakeDiscord
 from tests.bot.conftest import json_renderer, make_bot
 
@@ -83,7 +83,7 @@ def test_cli_reports_a_settings_mistake_in_one_line_without_a_traceback(tmp_path
 
 
 async def _filled(path: Path) -> None:
-    store = await Storage.open(str(path), durable=False)
+    store = await SqliteStorage.open(str(path), durable=False)
     for i in range(300):
         await store.create_game(guild_id=1, channel_id=100 + i, map_id="usa", max_players=4,
                                 host_id=7, host_name="Ana " * 50)
@@ -181,7 +181,7 @@ async def test_close_checkpoints_the_wal_so_the_file_alone_is_whole(tmp_path):
     # Another open connection keeps SQLite from removing the WAL at close by itself.
     reader = sqlite3.connect(path)
     assert reader.execute("SELECT count(*) FROM games").fetchone() == (300,)
-    store = await Storage.open(str(path))
+    store = await SqliteStorage.open(str(path))
     await store.create_game(guild_id=1, channel_id=1, map_id="usa", max_players=4, host_id=7,
                             host_name="Ana")
     wal = Path(f"{path}-wal")
@@ -193,7 +193,7 @@ async def test_close_checkpoints_the_wal_so_the_file_alone_is_whole(tmp_path):
 
 async def test_backup_is_a_consistent_copy_while_the_bot_writes(tmp_path):
     path = tmp_path / "ttr.sqlite3"
-    store = await Storage.open(str(path))
+    store = await SqliteStorage.open(str(path))
     await store.create_game(guild_id=1, channel_id=5, map_id="usa", max_players=4, host_id=7,
                             host_name="Ana")
     # The live connection keeps its WAL: copying ttr.sqlite3 alone would miss the game.

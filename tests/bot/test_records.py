@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 
 HEADING = re.compile(r"\*\*(?:Turn (\d+)|Setup)\*\*(?: · (.*?))?( \(continued\))?$")
 
@@ -143,7 +143,7 @@ async def test_refusals(table):
         ex = await table.slash("Eve", "history", game=game)
         assert f"There is no game #{game} on this server" in ex.text
     # Another server's game is not shown here.
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         other = await store.create_game(guild_id=42, channel_id=43, map_id="usa", max_players=2,
                                         host_id=1, host_name="X")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import engine
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 
 
 async def _play_until(table, phase: str, limit: int = 600):
@@ -53,7 +53,7 @@ async def test_a_bad_snapshot_is_rebuilt_from_the_action_log(table):
         state = await table.step()
     expected = state.to_snapshot()
     await table.bot.close()
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:  # a snapshot left behind by a crash (older version) and one that is garbage
         await store.save_snapshot(table.game_id, 3, json.dumps({"snapshot": 99}))
     finally:

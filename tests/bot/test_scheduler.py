@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bot.preferences import PlayerSettings, ServerSettings
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 
 HOUR = 3600.0
 
@@ -26,7 +26,7 @@ def channel_lines(table, text: str) -> list[str]:
 
 
 async def jobs(table, **where) -> list:
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         found = await store.jobs(table.game_id)
     finally:
@@ -188,7 +188,7 @@ async def expire(table, hours: float):
     sent = await table.advance(hours)
     table.last_private.clear()  # the bot played: private controls are out of date
     table.draws.clear()
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         log = await store.actions(table.game_id, after=before.version)
     finally:
@@ -309,7 +309,7 @@ async def test_a_computer_seat_plays_after_its_pause_and_after_a_restart(table):
             continue
         seat = engine.waiting_for(state)[0]
         await table.play(state, seat, table.choose(state, seat, ""))
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         log = await store.actions(table.game_id)
     finally:
@@ -345,7 +345,7 @@ async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(ta
     await table.open_game(["Ana", "Ben"], "usa")
     await table.bot.service.set_controller(table.game_id, 1, "auto", reason="test")
     state = await table.stored_state()
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:  # a process claimed the computer's job, then stopped before finishing it
         job = await store.claim_job(table.clock.now() + 10, "old-process")
         assert job is not None and job.kind == "computer" and job.seat == 1
@@ -354,7 +354,7 @@ async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(ta
     await table.restart()
     await table.advance(seconds=10)
     await table.advance(seconds=10)
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         log = await store.actions(table.game_id, after=state.version)
     finally:

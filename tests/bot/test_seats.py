@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import MIGRATIONS, SeatRow, Storage, StorageError
+from bot.storage import MIGRATIONS, SeatRow, SqliteStorage, StorageError
 
 
 async def test_the_games_table_rebuild_keeps_every_row_and_allows_early_ends(tmp_path):
     path = str(tmp_path / "db.sqlite3")
-    old = await Storage.open(path, migrations=MIGRATIONS[:2])
+    old = await SqliteStorage.open(path, migrations=MIGRATIONS[:2])
     row = await old.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=3,
                                 host_id=100, host_name="Ana")
     await old._conn.execute("INSERT INTO seats (game_id, seat, user_id, name) "
@@ -17,7 +17,7 @@ async def test_the_games_table_rebuild_keeps_every_row_and_allows_early_ends(tmp
     await old._conn.execute("INSERT INTO actions (game_id, version, seat, action, events, "
                             "created_at) VALUES (?, 1, 0, '{}', '[]', 0)", (row.id,))
     await old.close()
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     try:
         assert await store.game(row.id) == row
         # Dropping the old table cascaded nothing: seats and actions are all there.
@@ -41,18 +41,18 @@ async def test_the_games_table_rebuild_keeps_every_row_and_allows_early_ends(tmp
 
 async def test_an_interaction_is_handled_once_even_after_reopening(tmp_path):
     path = str(tmp_path / "db.sqlite3")
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     assert await store.first_delivery(42) is True
     assert await store.first_delivery(42) is False
     await store.close()
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     assert await store.first_delivery(42) is False
     assert await store.first_delivery(43) is True
     await store.close()
 
 
 async def test_votes_are_counted_once_per_voter(tmp_path):
-    store = await Storage.open(str(tmp_path / "db.sqlite3"))
+    store = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
     row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=3,
                                   host_id=100, host_name="Ana")
     assert await store.vote(row.id, "abandon", 0, 100) == [100]

@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 import engine
 from bot import presenters, stats
 from bot.service import event_to_json
-from bot.storage import ResultRow, SeatRow, Storage
+from bot.storage import ResultRow, SeatRow, SqliteStorage
 from bot.testing import Mention
 from engine import GameConfig, GameState
 from engine.agents import random_action
@@ -29,7 +29,7 @@ async def seed_game(db_path, *, map_id: str, seats: list[tuple[int, str, str]], 
                     ) -> tuple[int, GameState]:
     """A game stored as the bot stores one, played by random legal moves (to the end unless
     ``finish`` is false): seats are (user id, name, controller), a computer's id negative."""
-    store = await Storage.open(str(db_path), durable=False)
+    store = await SqliteStorage.open(str(db_path), durable=False)
     try:
         (host, host_name, _), *others = seats
         row = await store.create_game(guild_id=guild, channel_id=channel + seed, map_id=map_id,
@@ -90,7 +90,7 @@ async def seeded(table):
                     (ben, "Ben", "human")], seed=4, guild=OTHER_GUILD)
     ended, _ = await seed_game(table.db_path, map_id="usa", seats=[
         (ana, "Ana", "human"), (cy, "Cy", "human")], seed=5, finish=False)
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         await store.end_game(ended, "ended", by_user=ana, detail={})
     finally:

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from bot.storage import MIGRATIONS, SeatRow, Storage, StorageError
+from bot.storage import MIGRATIONS, SeatRow, SqliteStorage, Storage, StorageError
 
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Storage.open(str(tmp_path / "db.sqlite3"))
+    s = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
     yield s
     await s.close()
 
@@ -27,12 +27,12 @@ async def _running_game(store: Storage, channel: int = 10) -> int:
 
 async def test_schema_is_migrated_once_and_reopening_is_harmless(tmp_path):
     path = str(tmp_path / "db.sqlite3")
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     assert await store.schema_version() == len(MIGRATIONS)
     row = await store.create_game(guild_id=1, channel_id=5, map_id="usa", max_players=2,
                                   host_id=1, host_name="A")
     await store.close()
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     assert await store.schema_version() == len(MIGRATIONS)
     assert await store.game(row.id) == row
     await store.close()
@@ -40,24 +40,24 @@ async def test_schema_is_migrated_once_and_reopening_is_harmless(tmp_path):
 
 async def test_later_migrations_run_in_order_on_an_old_database(tmp_path):
     path = str(tmp_path / "db.sqlite3")
-    first = await Storage.open(path, migrations=MIGRATIONS[:1])
+    first = await SqliteStorage.open(path, migrations=MIGRATIONS[:1])
     await first.close()
     extra = ("ALTER TABLE users ADD COLUMN locale TEXT;",
              "CREATE INDEX users_locale ON users (locale);")
-    store = await Storage.open(path, migrations=(*MIGRATIONS[:1], *extra))
+    store = await SqliteStorage.open(path, migrations=(*MIGRATIONS[:1], *extra))
     assert await store.schema_version() == 3
     await store.set_dm_refused(7, 1.0)
     await store.close()
     with pytest.raises(StorageError, match="newer"):
-        await Storage.open(path, migrations=MIGRATIONS[:1])
+        await SqliteStorage.open(path, migrations=MIGRATIONS[:1])
 
 
 async def test_a_failed_migration_leaves_the_old_version(tmp_path):
     path = str(tmp_path / "db.sqlite3")
     broken = (*MIGRATIONS, "CREATE TABLE x (a INT); SELECT * FROM no_such_table;")
     with pytest.raises(Exception, match="no_such_table"):
-        await Storage.open(path, migrations=broken)
-    store = await Storage.open(path)
+        await SqliteStorage.open(path, migrations=broken)
+    store = await SqliteStorage.open(path)
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
 
@@ -131,7 +131,7 @@ async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
     from bot.preferences import PlayerSettings, ServerSettings
 
     path = str(tmp_path / "db.sqlite3")
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     assert await store.server_settings(1) == ServerSettings()
     assert await store.server_settings(None) == ServerSettings()
     assert await store.player_settings(7) == PlayerSettings()
@@ -141,7 +141,7 @@ async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
     await store.save_player_settings(
         7, PlayerSettings(quiet_hours=(22, 7), timezone="Europe/Berlin"))
     await store.close()
-    store = await Storage.open(path)
+    store = await SqliteStorage.open(path)
     assert (await store.server_settings(1)).turn_timer_hours == 48
     assert await store.server_settings(2) == ServerSettings()
     mine = await store.player_settings(7)
