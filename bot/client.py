@@ -18,9 +18,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import handlers, records
+from bot import handlers, i18n, records
 from bot.clock import Clock, SystemClock
-from bot.commands import build_admin_group, build_group
+from bot.commands import CommandTranslator, build_admin_group, build_group
 from bot.components import Control, ControlId
 from bot.config import Settings
 from bot.images import Renderer, default_renderer
@@ -108,6 +108,7 @@ class TTRBot(discord.Client):
         self.add_dynamic_items(Control)
         self.tree.add_command(build_group(self._service.maps))
         self.tree.add_command(build_admin_group())
+        await self.tree.set_translator(CommandTranslator())
         if self.settings.dev_guild_id is not None:
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
 
@@ -125,7 +126,10 @@ class TTRBot(discord.Client):
         guild_id = self.settings.dev_guild_id
         guild = None if guild_id is None else discord.Object(id=guild_id)
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
-        text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
+        # The German names and descriptions are sent at a sync too: a changed catalog syncs.
+        german = i18n.po_path("de").read_bytes().decode()
+        text = json.dumps({"guild": guild_id, "commands": payload, "de": german},
+                          sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
     async def _sync(self) -> None:

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import components, handlers, presenters, records
+from bot import components, handlers, i18n, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
 from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round
@@ -29,9 +29,30 @@ from maps import load_map
 log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 EARLY_ENDS = ("ended", "abandoned")  # games stopped before their end: no board, no turn
+# Each language by its own name.
+LANGUAGE_CHOICES = [Choice(name="English", value="en"), Choice(name="Deutsch", value="de")]
 
 
 _guarded = handlers.guarded
+# Where a command tree string is a name (lowercase, no spaces): translated apart from texts.
+NAME_LOCATIONS = (app_commands.TranslationContextLocation.command_name,
+          app_commands.TranslationContextLocation.group_name,
+          app_commands.TranslationContextLocation.parameter_name)
+
+
+class CommandTranslator(app_commands.Translator):
+    """Command, option and choice names and descriptions from the message catalog, for
+    each Discord locale of a language the bot speaks (sent to Discord at a sync)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        lang = i18n.of_locale(locale)
+        if lang is None or lang == i18n.DEFAULT:
+            return None
+        if context.location in NAME_LOCATIONS:
+            return i18n.name(string.message, lang)
+        text = i18n.translate(string.message, {}, lang)
+        return text if text != string.message else None
 
 
 async def _my_game(interaction: discord.Interaction[Any]) -> tuple[str, GameState, int] | None:
@@ -187,18 +208,21 @@ def build_group(maps: list[str]) -> app_commands.Group:
 
     @group.command(name="new", description="Open a game lobby in this channel")
     @app_commands.describe(map="The board", players="Most players (default: the map's limit)",
-                           thread="Open a thread for the game",
+                           thread="Open a thread for the game (default: the server's setting)",
                            reminder="Hours before the player to act is reminded "
                                     "(default: the server's, 12)",
                            timer="Hours per turn before the bot plays it (0: no timer; "
-                                 "default: the server's)")
-    @app_commands.choices(map=map_choices)
+                                 "default: the server's)",
+                           language="The language of the game's posts (default: the server's)")
+    @app_commands.choices(map=map_choices, language=LANGUAGE_CHOICES)
     async def new(interaction: discord.Interaction[Any], map: Choice[str],
                   players: app_commands.Range[int, 2, 5] | None = None,
-                  thread: bool = False,
+                  thread: bool | None = None,
                   reminder: app_commands.Range[int, 1, 336] | None = None,
-                  timer: app_commands.Range[int, 0, 336] | None = None) -> None:
-        settings = GameSettings(reminder_hours=reminder, turn_timer_hours=timer)
+                  timer: app_commands.Range[int, 0, 336] | None = None,
+                  language: Choice[str] | None = None) -> None:
+        settings = GameSettings(reminder_hours=reminder, turn_timer_hours=timer,
+                                language=language.value if language else None)
         await _guarded(interaction, handlers.new_game(interaction, map.value, players, thread,
                                                       settings))
 
@@ -396,15 +420,20 @@ def build_group(maps: list[str]) -> app_commands.Group:
                            dm_every_turn="A DM with my hand every time it is my turn",
                            timezone="My time zone, e.g. Europe/Berlin (for quiet hours)",
                            quiet_from="No reminders from this hour (0–23, my time)...",
-                           quiet_to="...until this hour (the same hour twice: no quiet hours)")
+                           quiet_to="...until this hour (the same hour twice: no quiet hours)",
+                           language="The language of my private answers and DMs")
     @app_commands.autocomplete(timezone=timezone_autocomplete)
+    @app_commands.choices(language=[*LANGUAGE_CHOICES,
+                                    Choice(name="My Discord's language", value="auto")])
     async def settings(interaction: discord.Interaction[Any], reminders: bool | None = None,
                        dm_every_turn: bool | None = None, timezone: str | None = None,
                        quiet_from: app_commands.Range[int, 0, 23] | None = None,
-                       quiet_to: app_commands.Range[int, 0, 23] | None = None) -> None:
+                       quiet_to: app_commands.Range[int, 0, 23] | None = None,
+                       language: Choice[str] | None = None) -> None:
         await _guarded(interaction, handlers.my_settings(
             interaction, reminders=reminders, dm_every_turn=dm_every_turn, timezone=timezone,
-            quiet_from=quiet_from, quiet_to=quiet_to))
+            quiet_from=quiet_from, quiet_to=quiet_to,
+            language=language.value if language else None))
 
     @group.command(name="rules", description="The rules of this channel's map, in short")
     @app_commands.choices(map=map_choices)

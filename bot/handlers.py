@@ -16,8 +16,9 @@ import discord
 from pydantic import ValidationError
 
 import engine
-from bot import components, metrics, presenters
+from bot import components, i18n, metrics, presenters
 from bot.components import ControlId
+from bot.i18n import _
 from bot.images import Renderer
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings
 from bot.service import (
@@ -209,11 +210,19 @@ async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
 
 
 async def new_game(interaction: discord.Interaction[Any], map_id: str, players: int | None,
-                   thread: bool, settings: GameSettings | None = None) -> None:
+                   thread: bool | None, settings: GameSettings | None = None) -> None:
+    """``/ttr new``; ``thread`` None: as the server's ``thread_per_game`` says."""
     service = bot_of(interaction).service
     channel = interaction.channel
     if interaction.guild_id is None or channel is None:
-        raise Refusal("Games are played in a server channel.")
+        raise Refusal(_("Games are played in a server channel."))
+    server = await service.storage.server_settings(interaction.guild_id)
+    if not server.offers(map_id):
+        offered = ", ".join(load_map(m).name for m in service.maps if server.offers(m))
+        raise Refusal(_("This server offers these maps: {maps}.", maps=offered or "–"),
+                      "map not offered")
+    if thread is None:
+        thread = server.thread_per_game
     user = interaction.user
     target: discord.abc.Messageable | None = None
     target_id = channel.id
@@ -731,18 +740,22 @@ def _problem(exc: ValidationError) -> str:
 
 async def my_settings(interaction: discord.Interaction[Any], *, reminders: bool | None,
                       dm_every_turn: bool | None, timezone: str | None,
-                      quiet_from: int | None, quiet_to: int | None) -> None:
-    """``/ttr settings``: show or change the asking member's own settings."""
+                      quiet_from: int | None, quiet_to: int | None,
+                      language: str | None = None) -> None:
+    """``/ttr settings``: show or change the asking member's own settings (``language``
+    'auto': their Discord client's)."""
     storage = bot_of(interaction).service.storage
     user_id = interaction.user.id
     settings = await storage.player_settings(user_id)
     changes: dict[str, object] = {
         k: v for k, v in (("reminders", reminders), ("dm_every_turn", dm_every_turn),
                           ("timezone", timezone and timezone.strip())) if v is not None}
+    if language is not None:
+        changes["language"] = None if language == "auto" else language
     if quiet_from is not None or quiet_to is not None:
         if quiet_from is None or quiet_to is None:
-            raise Refusal("Give both `quiet_from` and `quiet_to` (the same hour twice: "
-                          "no quiet hours).")
+            raise Refusal(_("Give both `quiet_from` and `quiet_to` (the same hour twice: "
+                            "no quiet hours)."))
         changes["quiet_hours"] = None if quiet_from == quiet_to else (quiet_from, quiet_to)
     if changes:
         try:
@@ -751,9 +764,11 @@ async def my_settings(interaction: discord.Interaction[Any], *, reminders: bool 
             raise Refusal(presenters.invalid_setting(
                 str(exc.errors()[0]["loc"][0]), _problem(exc))) from None
         await storage.save_player_settings(user_id, settings)
-    await Responder(interaction).send(presenters.player_settings_text(
-        settings.quiet_hours, settings.timezone, settings.reminders, settings.dm_every_turn,
-        changed=bool(changes)))
+    # The answer is in the language just chosen.
+    with i18n.language(await private_language(interaction)):
+        await Responder(interaction).send(presenters.player_settings_text(
+            settings.quiet_hours, settings.timezone, settings.reminders, settings.dm_every_turn,
+            settings.language, changed=bool(changes)))
 
 
 async def server_config(interaction: discord.Interaction[Any], setting: str | None,
@@ -761,24 +776,24 @@ async def server_config(interaction: discord.Interaction[Any], setting: str | No
     """``/ttr-admin config``: show or change this server's settings (Manage Server only)."""
     guild_id = interaction.guild_id
     if guild_id is None:
-        raise Refusal("Server settings are set in the server.")
+        raise Refusal(_("Server settings are set in the server."))
     # Discord hides the command from members without the permission, but a server can
     # change that in its integration settings: check again here.
     if not interaction.permissions.manage_guild:
-        raise Refusal(presenters.CONFIG_REFUSED)
+        raise Refusal(_(presenters.CONFIG_REFUSED))
     storage = bot_of(interaction).service.storage
     settings = await storage.server_settings(guild_id)
     if setting is not None:
         if value is None:
-            raise Refusal(f"Give the new `value` for `{setting[:40]}`.")
+            raise Refusal(_("Give the new `value` for `{name}`.", name=setting[:40]))
         try:
             settings = settings.with_value(setting, value)
         except ValidationError as exc:
             raise Refusal(presenters.invalid_setting(setting, _problem(exc))) from None
-        except ValueError as exc:
-            raise Refusal(f"{str(exc).capitalize()}.") from None
+        except ValueError:  # not a setting (the choices offer only settings)
+            raise Refusal(_("There is no setting `{name}`.", name=setting[:40])) from None
         await storage.save_server_settings(guild_id, settings)
-    values = [(name, meaning, getattr(settings, name))
+    values = [(name, _(meaning), getattr(settings, name))
               for name, meaning in ServerSettings.configurable().items()]
     await Responder(interaction).send(presenters.server_settings_text(values, changed=setting))
 
@@ -795,14 +810,28 @@ async def guarded(interaction: discord.Interaction[Any],
         work.close()
         log.info("interaction %s was delivered again: ignored", interaction.id)
         return
-    try:
-        await work
-    except Refusal as exc:
-        refused(exc, interaction)
-        await refuse_late(interaction, str(exc))
-    except Exception:
-        log.exception("interaction %s by %s failed", interaction.id, interaction.user.id)
-        await refuse_late(interaction, "Something went wrong on my side; please try again.")
+    # Private answers in the member's language; channel posts switch to the game's.
+    with i18n.language(await private_language(interaction)):
+        try:
+            await work
+        except Refusal as exc:
+            refused(exc, interaction)
+            await refuse_late(interaction, str(exc))
+        except Exception:
+            log.exception("interaction %s by %s failed", interaction.id, interaction.user.id)
+            await refuse_late(interaction, _("Something went wrong on my side; please try "
+                                             "again."))
+
+
+async def private_language(interaction: discord.Interaction[Any]) -> i18n.Language:
+    """The language of answers only this member sees: their ``/ttr settings`` choice, else
+    their Discord client's, else the server's."""
+    storage = bot_of(interaction).service.storage
+    chosen = (await storage.player_settings(interaction.user.id)).language
+    if chosen is not None:
+        return chosen
+    server = (await storage.server_settings(interaction.guild_id)).language
+    return i18n.player_language(None, interaction.locale, server)
 
 
 async def on_control(interaction: discord.Interaction[Any], control: ControlId | None,

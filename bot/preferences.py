@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass
-from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-Language = Literal["en", "de"]
+from bot.i18n import Language
+from maps import map_ids
 
 
 class _Settings(BaseModel):
@@ -29,7 +29,17 @@ class ServerSettings(_Settings):
     there is adding a field here.
     """
 
-    language: Language = "en"
+    language: Language = Field(
+        default="en",
+        description="Language of new games' channel posts, and of private answers to members "
+                    "whose Discord speaks neither: 'en' or 'de'")
+    thread_per_game: bool = Field(
+        default=False,
+        description="Open a thread for every new game ('true' or 'false'; "
+                    "`/ttr new thread:` decides for one game)")
+    maps_offered: list[str] | None = Field(
+        default=None,
+        description="The maps `/ttr new` offers, e.g. 'usa, europe' ('all': every map)")
     reminder_hours: float = Field(
         default=12.0, gt=0, le=24 * 14,
         description="Hours before the player to act is reminded (a game may choose its own)")
@@ -40,6 +50,28 @@ class ServerSettings(_Settings):
         default=3, ge=1, le=20,
         description="Expired turns in a row after which the others may vote to replace the "
                     "player by a computer")
+
+    @field_validator("maps_offered", mode="before")
+    @classmethod
+    def _map_list(cls, value: object) -> object:
+        """'usa, europe' (as typed in ``/ttr-admin config``) or a list; 'all': every map."""
+        if isinstance(value, str):
+            words = value.replace(",", " ").lower().split()
+            return None if words == ["all"] else words
+        return value
+
+    @field_validator("maps_offered")
+    @classmethod
+    def _known_maps(cls, maps: list[str] | None) -> list[str] | None:
+        if maps is None:
+            return None
+        unknown = [m for m in maps if m not in map_ids()]
+        if unknown or not maps:
+            raise ValueError(f"name maps from: {', '.join(map_ids())}")
+        return list(dict.fromkeys(maps))
+
+    def offers(self, map_id: str) -> bool:
+        return self.maps_offered is None or map_id in self.maps_offered
 
     @classmethod
     def configurable(cls) -> dict[str, str]:
@@ -100,6 +132,7 @@ class GameSettings(_Settings):
     """Chosen for one game at ``/ttr new``; None: the server's setting."""
 
     reminder_hours: float | None = Field(default=None, gt=0, le=24 * 14)
+    language: Language | None = None  # of the channel posts
     # 0 switches the timer off for this game even where the server has one.
     turn_timer_hours: float | None = Field(default=None, ge=0, le=24 * 14)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from bot.i18n import N_, Language, _
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.events import (
     CardDrawn,
@@ -80,6 +81,7 @@ CHOICES: dict[str, tuple[str, str]] = {
     "choose_pieces": ("{trains} trains + {ships} ships",
                       "You play with {trains} trains and {ships} ships (secret)."),
 }
+LANGUAGE_NAMES: dict[Language, str] = {"en": N_("English"), "de": N_("German")}
 # Where a draft stands: (round, rounds, second draft?). Public: everyone sees the packets shrink.
 DraftRound = tuple[int, int, bool]
 
@@ -855,30 +857,49 @@ def kicked_line(name: str) -> str:
 
 
 def player_settings_text(quiet_hours: tuple[int, int] | None, timezone: str, reminders: bool,
-                         dm_every_turn: bool, *, changed: bool) -> str:
-    quiet = ("none" if quiet_hours is None
+                         dm_every_turn: bool, language: Language | None, *,
+                         changed: bool) -> str:
+    def on(value: bool) -> str:
+        return _("on") if value else _("off")
+
+    quiet = (_("none") if quiet_hours is None
              else f"{quiet_hours[0]:02d}:00–{quiet_hours[1]:02d}:00 ({timezone})")
-    head = "Saved. Your settings:" if changed else "Your settings (change them with the options):"
-    return (f"{head}\n• Reminders: {'on' if reminders else 'off'}"
-            f"\n• A DM every time it is your turn: {'on' if dm_every_turn else 'off'}"
-            f"\n• Time zone: {timezone}\n• Quiet hours (no reminders): {quiet}")
+    spoken = _(LANGUAGE_NAMES[language]) if language else _("my Discord's language")
+    head = _("Saved. Your settings:") if changed \
+        else _("Your settings (change them with the options):")
+    return "\n".join([
+        head, _("• Reminders: {on}", on=on(reminders)),
+        _("• A DM every time it is your turn: {on}", on=on(dm_every_turn)),
+        _("• Time zone: {zone}", zone=timezone),
+        _("• Quiet hours (no reminders): {hours}", hours=quiet),
+        _("• Language of answers and DMs: {language}", language=spoken)])
 
 
 def server_settings_text(values: Sequence[tuple[str, str, object]], *, changed: str | None
                          ) -> str:
     """``values``: (name, what it means, value) per setting ``/ttr-admin config`` offers."""
-    head = (f"Saved `{changed}`. This server's settings:" if changed
-            else "This server's settings (`/ttr-admin config setting value` changes one):")
-    lines = [f"• `{name}` = **{'off' if value is None else value}** — {meaning}"
+    head = (_("Saved `{name}`. This server's settings:", name=changed) if changed
+            else _("This server's settings (`/ttr-admin config setting value` changes one):"))
+    lines = [f"• `{name}` = **{_setting_value(value)}** — {meaning}"
              for name, meaning, value in values]
     return "\n".join([head, *lines])
 
 
-CONFIG_REFUSED = "Only members with the Manage Server permission can change the server's settings."
+def _setting_value(value: object) -> str:
+    if value is None:
+        return _("off")
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+CONFIG_REFUSED = N_("Only members with the Manage Server permission can change the server's "
+                    "settings.")
 
 
 def invalid_setting(name: str, problem: str) -> str:
-    return f"That is not a valid value for `{name[:40]}`: {problem[:200]}."
+    return _("That is not a valid value for `{name}`: {problem}.", name=name[:40],
+             problem=problem[:200])
 
 
 # -- seats: who plays them, leaving, replacing, ending, undo --------------------------------

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import engine
 import engine.events as engine_events
-from bot import metrics, presenters
+from bot import i18n, metrics, presenters
 from bot.clock import Clock, SystemClock
 from bot.preferences import GameSettings
 from bot.storage import (
@@ -591,7 +591,7 @@ class GameService:
                 else:
                     events = engine.apply(state, seat, action)
             except IllegalAction as exc:
-                raise Refusal(str(exc), "illegal") from None
+                raise Refusal(i18n.text(exc.text), "illegal") from None
             except Exception:
                 self._forget(game_id)  # the state may be half-changed: reload it next time
                 raise

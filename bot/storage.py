@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import aiosqlite
 from pydantic import BaseModel
 
+from bot.i18n import Language
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
 from engine.players import LEVELS
 
@@ -836,6 +837,12 @@ class Storage(ABC):
 
     async def save_game_settings(self, game_id: int, settings: GameSettings) -> None:
         await self._save_settings(game_id, settings)
+
+    async def game_language(self, game: GameRow) -> Language:
+        """The language of a game's channel posts: chosen at ``/ttr new``, else its
+        server's."""
+        chosen = (await self.game_settings(game.id)).language
+        return chosen or (await self.server_settings(game.guild_id)).language
 
     # -- jobs (bot.scheduler) ----------------------------------------------------------
 

@@ -198,6 +198,7 @@ class FakeDiscord:
         self.adapter = _WebhookAdapter(self)
         self.bot_user = {"id": str(self.BOT_ID), "username": "ttr", "discriminator": "0",
                          "global_name": "TtR", "avatar": None, "bot": True}
+        self.locales: dict[int, str] = {}  # a user's Discord client language (default en-US)
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -388,7 +389,8 @@ class FakeDiscord:
         self._tokens[token] = (iid, user_id, cid, None if message is None else message.id)
         payload: Payload = {
             "id": str(iid), "application_id": str(self.APP_ID), "type": type_, "token": token,
-            "version": 1, "data": data, "locale": "en-US", "entitlements": [],
+            "version": 1, "data": data, "locale": self.locales.get(user_id, "en-US"),
+            "entitlements": [],
             "attachment_size_limit": 26_214_400, "app_permissions": "2251799813685247",
             "channel_id": str(cid),
         }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine.errors import Listing, Plural, Text
 from maps.model import TRAIN_COLORS
 
 LOCO = len(TRAIN_COLORS)  # index of the locomotive in a hand
@@ -51,11 +52,36 @@ def names_from_counts(counts: Sequence[int]) -> dict[str, int]:
     return {CARD_NAMES[i]: n for i, n in enumerate(counts) if n}
 
 
-def describe_cards(counts: Sequence[int]) -> str:
+# The suits as players read them, in ``TRAIN_COLORS`` order (message ids of a front end).
+SUIT_WORDS: tuple[Text, ...] = (
+    Text("purple"), Text("white"), Text("blue"), Text("yellow"),
+    Text("orange"), Text("black"), Text("red"), Text("green"),
+)
+assert [w.template for w in SUIT_WORDS] == list(TRAIN_COLORS)
+
+
+def suit_word(color: int) -> Text:
+    """A route's or card's colour in words; gray: 'one colour'."""
+    return Text("one colour") if color == GRAY else SUIT_WORDS[color]
+
+
+def card_text(card: int, n: int) -> Text:
+    """'2 green', '1 locomotive', '2 red double ships' — for messages to players."""
+    if card == LOCO:
+        return Plural("{n} locomotive", "{n} locomotives", n)
+    if card < LOCO:
+        return Text("{n} {colour}", n=n, colour=SUIT_WORDS[card])
+    kind, suit = divmod(card - N_CARDS, LOCO)
+    colour = SUIT_WORDS[suit]
+    if kind == 0:
+        return Plural("{n} {colour} harbor train", "{n} {colour} harbor trains", n,
+                      colour=colour)
+    if kind == 1:
+        return Plural("{n} {colour} ship", "{n} {colour} ships", n, colour=colour)
+    return Plural("{n} {colour} double ship", "{n} {colour} double ships", n, colour=colour)
+
+
+def describe_cards(counts: Sequence[int]) -> Text:
     """'2 green, 1 locomotive' — for messages to players."""
-    parts = [
-        f"{n} {CARD_NAMES[i]}{'s' if i == LOCO and n != 1 else ''}"
-        for i, n in enumerate(counts)
-        if n
-    ]
-    return ", ".join(parts) if parts else "no cards"
+    parts = [card_text(i, n) for i, n in enumerate(counts) if n]
+    return Listing(parts) if parts else Text("no cards")

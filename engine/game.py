@@ -29,11 +29,12 @@ from engine.cards import (
     CARD_NAMES,
     LOCO,
     N_CARDS,
+    SUIT_WORDS,
     counts_from_names,
     describe_cards,
     names_from_counts,
 )
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
     Event,
@@ -122,7 +123,7 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         if state.phase in module.phases:
             handler = module.phase_handlers.get(type(action), handler)
     if handler is None:
-        raise IllegalAction(f"This map has no action {action.type!r}.")
+        raise IllegalAction("This map has no action {action!r}.", action=action.type)
     events = handler(state, seat, action)
     state.version += 1
     return events
@@ -170,7 +171,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction("This map has only the train deck.")
     slot = action.slot
     if slot >= len(state.market) or state.market[slot] == -1:
-        raise IllegalAction(f"There is no face-up card in slot {slot + 1}.")
+        raise IllegalAction("There is no face-up card in slot {slot}.", slot=slot + 1)
     card = state.market[slot]
     counts_two = state.board.rules.face_up_locomotive_counts_two and card == LOCO
     if counts_two and state.phase == "second_draw":
@@ -236,7 +237,7 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
 def _route_index(state: GameState, route_id: int) -> int:
     r = state.board.route_index.get(route_id)
     if r is None:
-        raise IllegalAction(f"There is no route {route_id} on this map.")
+        raise IllegalAction("There is no route {route} on this map.", route=route_id)
     return r
 
 
@@ -250,17 +251,16 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(problem)
     hand = state.hands[seat]
     if not payment.cheapest_claims(board, r, hand):
-        raise IllegalAction(
-            f"{payment.route_requirement(board, r)}; {payment.hand_summary(board, r, hand)}."
-        )
+        raise IllegalAction("{need}; {have}.", need=payment.route_requirement(board, r),
+                            have=payment.hand_summary(board, r, hand))
     pay = counts_from_names(action.cards)
     if pay is None:
-        raise IllegalAction("Unknown card name: use " + ", ".join(CARD_NAMES[:N_CARDS]) + ".")
+        raise IllegalAction("Unknown card name: use {names}.",
+                            names=", ".join(CARD_NAMES[:N_CARDS]))
     colour = payment.claim_colour(board, r, pay)
     if colour == payment.NO:
-        raise IllegalAction(
-            f"{payment.route_requirement(board, r)}; you offered {describe_cards(pay)}."
-        )
+        raise IllegalAction("{need}; you offered {cards}.",
+                            need=payment.route_requirement(board, r), cards=describe_cards(pay))
     spend(state, seat, pay)
     events: list[Event] = []
     if not board.r_tunnel[r]:
@@ -325,21 +325,18 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
     tunnel = state.tunnel
     assert tunnel is not None and isinstance(action, PayTunnel)
     hand = state.hands[seat]
-    played = (
-        "locomotives"
-        if tunnel.color == LOCO
-        else f"{CARD_NAMES[tunnel.color]} cards or locomotives"
-    )
+    played = Text("locomotives") if tunnel.color == LOCO else Text(
+        "{colour} cards or locomotives", colour=SUIT_WORDS[tunnel.color])
     if action.cards is None:
         extra = payment.cheapest_tunnel_extra(hand, tunnel.extra, tunnel.color)
         if extra is None:
-            raise IllegalAction(
-                f"The tunnel needs {tunnel.extra} more {played}; you cannot pay, so decline it."
-            )
+            raise IllegalAction("The tunnel needs {n} more {cards}; you cannot pay, so decline "
+                                "it.", n=tunnel.extra, cards=played)
     else:
         chosen = counts_from_names(action.cards)
         if chosen is None or not payment.tunnel_extra_ok(chosen, tunnel.extra, tunnel.color):
-            raise IllegalAction(f"The tunnel needs exactly {tunnel.extra} more {played}.")
+            raise IllegalAction("The tunnel needs exactly {n} more {cards}.", n=tunnel.extra,
+                                cards=played)
         extra = chosen
     spend(state, seat, extra)
     return _finish_tunnel(state, tunnel, extra, [])

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engine.actions import Action
+from engine.errors import Text
 from engine.events import Event
 from engine.state import GameState
 
@@ -17,7 +18,7 @@ class RuleModule:
     handlers: ClassVar[dict[type[Any], Handler]] = {}
     # Phases this module adds (decisions it leaves pending), with what to tell a player
     # who tries something else meanwhile.
-    phases: ClassVar[dict[str, str]] = {}
+    phases: ClassVar[dict[str, Text]] = {}
     # Phases in which every player decides at once (``waiting_for`` lists them).
     simultaneous_phases: ClassVar[frozenset[str]] = frozenset()
     # Handlers that take over an action type while one of this module's phases is on.
@@ -63,7 +64,7 @@ class RuleModule:
         """At a turn's end: True if this module starts an interlude (it calls ``next_turn``)."""
         return False
 
-    def tickets_closed(self, state: GameState) -> str | None:
+    def tickets_closed(self, state: GameState) -> Text | None:
         """Why this map forbids drawing tickets now, or None."""
         return None
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.board import Board
-from engine.cards import CARD_NAMES, GRAY, LOCO, N_CARDS, describe_cards
+from engine.cards import GRAY, LOCO, N_CARDS, SUIT_WORDS, describe_cards
+from engine.errors import Plural, Text
 
 NO = -2  # claim_colour's answer for an invalid payment
 
@@ -180,37 +181,46 @@ def can_afford(board: Board, r: int, hand: Sequence[int]) -> bool:
     return hand[LOCO] >= board.r_ferry[r] and best + hand[LOCO] >= board.r_len[r]
 
 
-def route_requirement(board: Board, r: int) -> str:
+def route_requirement(board: Board, r: int) -> Text:
     """What route ``r`` needs, in words: 'Paris–Wien needs 3 green cards or locomotives'."""
     rules = board.rules
     length, ferry, any_sub = board.r_len[r], board.r_ferry[r], board.r_any_sub[r]
     color = board.r_color[r]
-    suit = "cards of one colour" if color == GRAY else f"{CARD_NAMES[color]} cards"
+    suit = Text("cards of one colour") if color == GRAY else Text(
+        "{colour} cards", colour=SUIT_WORDS[color])
     locos_ok = not rules.locomotives_only_tunnels_ferries or board.r_tunnel[r] or ferry
     name = board.route_name(r)
     if any_sub:
-        return f"{name} needs {length} {suit}; any {any_sub} cards may replace one of them"
+        return Text("{route} needs {n} {suit}; any {k} cards may replace one of them",
+                    route=name, n=length, suit=suit, k=any_sub)
     if ferry:
-        sub = (
-            f" (any {rules.ferry_cards_per_locomotive} cards may replace a locomotive)"
-            if rules.ferry_cards_per_locomotive
-            else ""
-        )
+        need: Text = Plural("{route} is a ferry: it needs {n} locomotive",
+                            "{route} is a ferry: it needs {n} locomotives", ferry, route=name)
+        if rules.ferry_cards_per_locomotive:
+            need = Text("{need} (any {k} cards may replace a locomotive)", need=need,
+                        k=rules.ferry_cards_per_locomotive)
         rest = length - ferry
-        tail = f" and {rest} {suit} or locomotives" if rest else ""
-        return f"{name} is a ferry: it needs {ferry} locomotive{'s' * (ferry > 1)}{sub}{tail}"
-    tunnel = " (a tunnel: up to 3 more cards may be asked)" if board.r_tunnel[r] else ""
-    return f"{name} needs {length} {suit}{' or locomotives' if locos_ok else ''}{tunnel}"
+        if rest:
+            need = Text("{need} and {n} {suit} or locomotives", need=need, n=rest, suit=suit)
+        return need
+    need = Text("{route} needs {n} {suit}", route=name, n=length, suit=suit)
+    if locos_ok:
+        need = Text("{need} or locomotives", need=need)
+    if board.r_tunnel[r]:
+        need = Text("{need} (a tunnel: up to 3 more cards may be asked)", need=need)
+    return need
 
 
-def hand_summary(board: Board, r: int, hand: Sequence[int]) -> str:
+def hand_summary(board: Board, r: int, hand: Sequence[int]) -> Text:
     color = board.r_color[r]
     if color == GRAY:
         best = max(range(LOCO), key=lambda c: (hand[c], -c))
-        text = f"at most {hand[best]} of one colour ({CARD_NAMES[best]})"
+        cards = Text("at most {n} of one colour ({colour})", n=hand[best],
+                     colour=SUIT_WORDS[best])
     else:
-        text = f"{hand[color]} {CARD_NAMES[color]}"
-    return f"you have {text}, {hand[LOCO]} locomotive{'s' * (hand[LOCO] != 1)}"
+        cards = Text("{n} {colour}", n=hand[color], colour=SUIT_WORDS[color])
+    return Plural("you have {cards}, {n} locomotive", "you have {cards}, {n} locomotives",
+                  hand[LOCO], cards=cards)
 
 
 def tunnel_extra_ok(pay: Sequence[int], extra: int, played: int) -> bool:
@@ -245,6 +255,6 @@ def cheapest_stations(hand: Sequence[int], cost: int) -> list[list[int]]:
     return out
 
 
-def missing_cards(pay: Sequence[int], hand: Sequence[int]) -> str | None:
+def missing_cards(pay: Sequence[int], hand: Sequence[int]) -> Text | None:
     short = [max(0, p - h) for p, h in zip(pay, hand, strict=True)]
     return describe_cards(short) if any(short) else None

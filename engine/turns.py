@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from engine import payment
 from engine.actions import KeepTickets
 from engine.cards import LOCO, SPECIAL
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Text
 from engine.events import (
     DeckReshuffled,
     Event,
@@ -59,21 +59,24 @@ def require_turn(state: GameState, seat: int, *phases: str) -> None:
     if phase == "choose_initial_tickets":
         raise IllegalAction("Everyone is still choosing their first destination tickets.")
     if seat != state.current:
-        raise IllegalAction(f"It is {player_name(state, seat=state.current)}'s turn, not yours.")
+        raise IllegalAction("It is {player}'s turn, not yours.",
+                            player=player_name(state, seat=state.current))
     if phase in phases:
         return
     for module in rule_modules(state):
         if phase in module.phases:
             raise IllegalAction(module.phases[phase])
-    raise IllegalAction(
-        {
-            "second_draw": "Finish your draw first: take a second card from the market "
-            "or the deck.",
-            "choose_tickets": "Choose which of your new destination tickets to keep first.",
-            "tunnel": "Pay the tunnel's extra cards or decline it first.",
-            "turn": "You cannot do that now: choose an action for your turn.",
-        }.get(phase, "You cannot do that now.")
-    )
+    raise IllegalAction(_FIRST.get(phase, Text("You cannot do that now.")))
+
+
+# What a player must finish before anything else, by phase.
+_FIRST = {
+    "second_draw": Text(
+        "Finish your draw first: take a second card from the market or the deck."),
+    "choose_tickets": Text("Choose which of your new destination tickets to keep first."),
+    "tunnel": Text("Pay the tunnel's extra cards or decline it first."),
+    "turn": Text("You cannot do that now: choose an action for your turn."),
+}
 
 
 def spend(state: GameState, seat: int, pay: Sequence[int]) -> None:
@@ -81,7 +84,8 @@ def spend(state: GameState, seat: int, pay: Sequence[int]) -> None:
     hand = state.hands[seat]
     missing = payment.missing_cards(pay, hand)
     if missing:
-        raise IllegalAction(f"You do not hold those cards: you are missing {missing}.")
+        raise IllegalAction("You do not hold those cards: you are missing {cards}.",
+                            cards=missing)
     for c, n in enumerate(pay):
         hand[c] -= n
 
@@ -147,10 +151,10 @@ def cards_left(state: GameState) -> bool:
 # Tickets ----------------------------------------------------------------------------------
 
 
-def tickets_closed(state: GameState) -> str | None:
+def tickets_closed(state: GameState) -> Text | None:
     """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
     if not state.ticket_deck:
-        return "There are no destination tickets left to draw."
+        return Text("There are no destination tickets left to draw.")
     for module in rule_modules(state):
         why = module.tickets_closed(state)
         if why:
@@ -170,18 +174,22 @@ def chosen_tickets(
     for ticket_id in action.tickets:
         t = board.t_index.get(ticket_id, -1)
         if t not in offer:
-            raise IllegalAction(f"Ticket {ticket_id} is not one of the tickets offered to you.")
+            raise IllegalAction("Ticket {ticket} is not one of the tickets offered to you.",
+                                ticket=ticket_id)
         if t in keep:
-            raise IllegalAction(f"You chose ticket {board.ticket_name(t)} twice.")
+            raise IllegalAction("You chose ticket {ticket} twice.", ticket=board.ticket_name(t))
         keep.append(t)
     need = state.keep_min[seat]
     if keep_max is not None and not need <= len(keep) <= keep_max:
-        exactly = f"exactly {need}" if need == keep_max else f"{need} to {keep_max}"
-        raise IllegalAction(f"Keep {exactly} of your {len(offer)} tickets; you chose {len(keep)}.")
+        if need == keep_max:
+            raise IllegalAction("Keep exactly {need} of your {offered} tickets; you chose "
+                                "{chosen}.", need=need, offered=len(offer), chosen=len(keep))
+        raise IllegalAction("Keep {need} to {most} of your {offered} tickets; you chose "
+                            "{chosen}.", need=need, most=keep_max, offered=len(offer),
+                            chosen=len(keep))
     if len(keep) < need:
-        raise IllegalAction(
-            f"Keep at least {need} of your {len(offer)} tickets; you chose {len(keep)}."
-        )
+        raise IllegalAction("Keep at least {need} of your {offered} tickets; you chose {chosen}.",
+                            need=need, offered=len(offer), chosen=len(keep))
     state.tickets[seat].extend(t for t in offer if t in keep)
     state.offered[seat] = []
     state.keep_min[seat] = 0
@@ -191,43 +199,42 @@ def chosen_tickets(
 # Routes -----------------------------------------------------------------------------------
 
 
-def _double_closed(state: GameState, seat: int, r: int) -> str | None:
+def _double_closed(state: GameState, seat: int, r: int) -> Text | None:
     """Why the double-route rule forbids ``seat`` to claim ``r``, or None."""
     twin = state.board.r_twin[r]
     if twin < 0 or state.owner[twin] < 0:
         return None
     name = state.board.route_name(r)
     if state.owner[twin] == seat:
-        return f"You already own the other track of {name}; nobody may claim both."
+        return Text("You already own the other track of {route}; nobody may claim both.",
+                    route=name)
     need = state.board.rules.double_routes_min_players
     if state.n_players < need:
-        return (
-            f"The other track of {name} is taken, and with fewer than {need} players "
-            f"only one track of a double route is used."
-        )
+        return Text("The other track of {route} is taken, and with fewer than {n} players "
+                    "only one track of a double route is used.", route=name, n=need)
     return None
 
 
-def route_taken(state: GameState, seat: int, r: int) -> str | None:
+def route_taken(state: GameState, seat: int, r: int) -> Text | None:
     """Why route ``r`` is not open to ``seat``: claimed, or the other track of a double."""
     owner = state.owner[r]
+    if owner == seat:
+        return Text("{route} is already claimed by you.", route=state.board.route_name(r))
     if owner >= 0:
-        who = "you" if owner == seat else player_name(state, owner)
-        return f"{state.board.route_name(r)} is already claimed by {who}."
+        return Text("{route} is already claimed by {player}.", route=state.board.route_name(r),
+                    player=player_name(state, owner))
     return _double_closed(state, seat, r)
 
 
-def claim_problem(state: GameState, seat: int, r: int) -> str | None:
+def claim_problem(state: GameState, seat: int, r: int) -> Text | None:
     """Why ``seat`` cannot claim route ``r`` at all now (cards aside), or None."""
     board = state.board
     taken = route_taken(state, seat, r)
     if taken:
         return taken
     if state.trains[seat] < board.r_len[r]:
-        return (
-            f"{board.route_name(r)} needs {board.r_len[r]} trains; "
-            f"you have {state.trains[seat]} left."
-        )
+        return Text("{route} needs {n} trains; you have {left} left.",
+                    route=board.route_name(r), n=board.r_len[r], left=state.trains[seat])
     return None
 
 

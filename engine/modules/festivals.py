@@ -17,7 +17,7 @@ from typing import Any, ClassVar, NoReturn
 
 from engine.actions import Action, DraftPick, KeepTickets, TakeFestival
 from engine.cards import SPECIAL
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Text
 from engine.events import (
     DraftPicked,
     Event,
@@ -89,7 +89,7 @@ def _start_draft(state: GameState, second: bool, events: list[Event]) -> bool:
     return True
 
 
-def _not_now(state: GameState, seat: int, what: str) -> NoReturn:
+def _not_now(state: GameState, seat: int, what: Text) -> NoReturn:
     """Refuse a draft action out of its phase, saying what is on instead."""
     if state.phase in ("draft", "draft_keep"):
         raise IllegalAction(Festivals.phases[state.phase])
@@ -100,13 +100,14 @@ def _not_now(state: GameState, seat: int, what: str) -> NoReturn:
 def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DraftPick)
     if state.phase != "draft":
-        _not_now(state, seat, "There is no ticket draft on now.")
+        _not_now(state, seat, Text("There is no ticket draft on now."))
     draft = _ext(state)["draft"]
     if draft["done"][seat]:
         raise IllegalAction("You have picked this round; wait for the others.")
     t = state.board.t_index.get(action.ticket, -1)
     if t not in draft["packets"][seat]:
-        raise IllegalAction(f"Ticket {action.ticket} is not in the packet in front of you.")
+        raise IllegalAction("Ticket {ticket} is not in the packet in front of you.",
+                            ticket=action.ticket)
     draft["packets"][seat].remove(t)
     draft["picked"][seat].append(t)
     draft["done"][seat] = True
@@ -135,7 +136,7 @@ def _pass_direction(state: GameState, second: bool) -> int:
 def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
     if state.phase != "draft_keep":
-        _not_now(state, seat, "There are no tickets to keep now.")
+        _not_now(state, seat, Text("There are no tickets to keep now."))
     ext = _ext(state)
     draft = ext["draft"]
     keep, returned = chosen_tickets(state, seat, action, keep_max=draft["keep"])
@@ -166,11 +167,9 @@ def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
     ext = _ext(state)
     options = ext["choice"]
     if action.pile not in options:
-        raise IllegalAction(
-            "Choose the festival cards of one end of your route: "
-            + " or ".join(_pile_name(state, p) for p in options)
-            + "."
-        )
+        names = [_pile_name(state, p) for p in options]
+        raise IllegalAction("Choose the festival cards of one end of your route: {some} or "
+                            "{last}.", some=", ".join(names[:-1]), last=names[-1])
     events: list[Event] = []
     _take_pile(state, seat, action.pile, events)
     ext["choice"] = None
@@ -186,10 +185,10 @@ class Festivals(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {DraftPick: draft_pick, TakeFestival: take_festival}
     phase_handlers: ClassVar[dict[type, Handler]] = {KeepTickets: draft_keep}
     simultaneous_phases: ClassVar[frozenset[str]] = frozenset({"draft", "draft_keep"})
-    phases: ClassVar[dict[str, str]] = {
-        "draft": "The ticket draft is on: pick a ticket from your packet first.",
-        "draft_keep": "The ticket draft is on: choose the tickets you keep first.",
-        "choose_festival": "Choose which city's festival cards to take first.",
+    phases: ClassVar[dict[str, Text]] = {
+        "draft": Text("The ticket draft is on: pick a ticket from your packet first."),
+        "draft_keep": Text("The ticket draft is on: choose the tickets you keep first."),
+        "choose_festival": Text("Choose which city's festival cards to take first."),
     }
 
     def setup(self, state: GameState) -> None:
@@ -253,12 +252,12 @@ class Festivals(RuleModule):
         ext["second_draft_done"] = True
         return False
 
-    def tickets_closed(self, state: GameState) -> str | None:
+    def tickets_closed(self, state: GameState) -> Text | None:
         if (
             _config(state).tickets_locked_until_second_draft
             and not _ext(state)["second_draft_done"]
         ):
-            return (
+            return Text(
                 "Destination tickets can be drawn only after the second ticket draft, "
                 "which starts when its card comes up from the deck."
             )

@@ -35,8 +35,9 @@ from engine.cards import (
     counts_from_names,
     describe_cards,
     names_from_counts,
+    suit_word,
 )
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
     Event,
@@ -187,12 +188,11 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
             "keep your tickets first."
         )
     if action.trains + action.ships != config.pieces:
-        raise IllegalAction(
-            f"Choose {config.pieces} pieces in all; you chose "
-            f"{action.trains} trains and {action.ships} ships."
-        )
+        raise IllegalAction("Choose {n} pieces in all; you chose {trains} trains and {ships} "
+                            "ships.", n=config.pieces, trains=action.trains, ships=action.ships)
     if action.trains > config.max_trains or action.ships > config.max_ships:
-        raise IllegalAction(f"At most {config.max_trains} trains and {config.max_ships} ships.")
+        raise IllegalAction("At most {trains} trains and {ships} ships.",
+                            trains=config.max_trains, ships=config.max_ships)
     ext["chosen"][seat] = True
     ext["trains"][seat], ext["ships"][seat] = action.trains, action.ships
     ext["box_trains"][seat] = config.max_trains - action.trains
@@ -225,7 +225,7 @@ def draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawBlind)
     require_turn(state, seat, "turn", "second_draw")
     if not _has_cards(state, action.deck):
-        raise IllegalAction(f"The {action.deck} deck and its discards are empty.")
+        raise IllegalAction("The {deck} and its discards are empty.", deck=_DECKS[action.deck])
     events: list[Event] = []
     card = _draw(state, seat, action.deck, events)
     state.hands[seat][card] += 1
@@ -238,7 +238,7 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     require_turn(state, seat, "turn", "second_draw")
     market = state.market
     if action.slot >= len(market) or market[action.slot] < 0:
-        raise IllegalAction(f"There is no face-up card in slot {action.slot + 1}.")
+        raise IllegalAction("There is no face-up card in slot {slot}.", slot=action.slot + 1)
     if not _cards_left(state):
         raise IllegalAction(
             "Both decks and their discards are empty: no card may be taken, face up or not."
@@ -252,7 +252,8 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     if not _has_cards(state, refill) and _has_cards(
         state, "ship" if refill == "train" else "train"
     ):
-        raise IllegalAction(f"The {refill} deck is empty: refill from the other deck.")
+        raise IllegalAction("The {deck} is empty: refill from the other deck.",
+                            deck=_DECKS[refill])
     events: list[Event] = []
     state.hands[seat][card] += 1
     events.append(CardDrawn(seat, CARD_NAMES[card], action.slot))
@@ -264,20 +265,22 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
 # Claiming routes --------------------------------------------------------------------------
 
 
-def _route_need(board: Board, r: int) -> str:
+# The two decks as players read them.
+_DECKS = {"train": Text("train deck"), "ship": Text("ship deck")}
+
+
+def _route_need(board: Board, r: int) -> Text:
     route = board.map.routes[r]
-    colour = "one colour" if route.color == "gray" else route.color
+    colour = suit_word(board.r_color[r])
+    name = board.route_name(r)
     if route.kind == "ship":
-        return (
-            f"{board.route_name(r)} is a ship route: it needs {route.length} ships in "
-            f"{colour} ship cards (a double ship counts 2) or jokers"
-        )
+        return Text("{route} is a ship route: it needs {n} ships in {colour} ship cards (a "
+                    "double ship counts 2) or jokers", route=name, n=route.length, colour=colour)
     if route.rough_terrain:
-        return (
-            f"{board.route_name(r)} crosses rough terrain: each of its {route.length} spaces "
-            "needs 2 train cards of one colour (jokers count as any)"
-        )
-    return f"{board.route_name(r)} needs {route.length} {colour} train cards or jokers"
+        return Text("{route} crosses rough terrain: each of its {n} spaces needs 2 train cards "
+                    "of one colour (jokers count as any)", route=name, n=route.length)
+    return Text("{route} needs {n} {colour} train cards or jokers", route=name, n=route.length,
+                colour=colour)
 
 
 def _claim_ok(board: Board, r: int, pay: Sequence[int]) -> bool:
@@ -386,7 +389,7 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
     board = state.board
     r = board.route_index.get(action.route)
     if r is None:
-        raise IllegalAction(f"There is no route {action.route} on this map.")
+        raise IllegalAction("There is no route {route} on this map.", route=action.route)
     problem = route_taken(state, seat, r)
     if problem:
         raise IllegalAction(problem)
@@ -394,17 +397,18 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
     ext = _ext(state)
     pieces = ext["ships" if route.kind == "ship" else "trains"]
     if pieces[seat] < route.length:
-        raise IllegalAction(
-            f"{board.route_name(r)} needs {route.length} {route.kind}s; "
-            f"you have {pieces[seat]} left."
-        )
+        need = Text("{route} needs {n} ships; you have {left} left.") if route.kind == "ship" \
+            else Text("{route} needs {n} trains; you have {left} left.")
+        need.fields.update(route=board.route_name(r), n=route.length, left=pieces[seat])
+        raise IllegalAction(need)
     hand = state.hands[seat]
     if not cheapest_payments(board, r, hand):
-        raise IllegalAction(f"{_route_need(board, r)}; you cannot pay it now.")
+        raise IllegalAction("{need}; you cannot pay it now.", need=_route_need(board, r))
     pay = counts_from_names(action.cards, board.hand_kinds)
     if pay is None or not _claim_ok(board, r, pay):
-        shown = describe_cards(pay) if pay else "unknown cards"
-        raise IllegalAction(f"{_route_need(board, r)}; you offered {shown}.")
+        shown = describe_cards(pay) if pay else Text("unknown cards")
+        raise IllegalAction("{need}; you offered {cards}.", need=_route_need(board, r),
+                            cards=shown)
     spend(state, seat, pay)
     _discard(state, pay)
     pieces[seat] -= route.length
@@ -471,23 +475,23 @@ def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
     require_turn(state, seat, "turn")
     board, ext, config = state.board, _ext(state), _config(state)
     if not ext["harbors_left"][seat]:
-        raise IllegalAction(f"You have built all {config.harbors_per_player} of your harbors.")
+        raise IllegalAction("You have built all {n} of your harbors.",
+                            n=config.harbors_per_player)
     city = board.city_index.get(action.city)
     if city is None or not board.map.cities[city].harbor:
-        raise IllegalAction(f"{action.city!r} is not a harbor city (the blue ones).")
+        raise IllegalAction("{city!r} is not a harbor city (the blue ones).", city=action.city)
     name = board.city_names[city]
     if str(city) in ext["harbors"]:
-        raise IllegalAction(
-            f"{name} already has a harbor ({player_name(state, ext['harbors'][str(city)])}'s)."
-        )
+        raise IllegalAction("{city} already has a harbor ({player}'s).", city=name,
+                            player=player_name(state, ext["harbors"][str(city)]))
     if not any(state.owner[r] == seat for r in board.routes_at[city]):
-        raise IllegalAction(f"Claim a route into {name} before you build a harbor there.")
+        raise IllegalAction("Claim a route into {city} before you build a harbor there.",
+                            city=name)
     pay = counts_from_names(action.cards, board.hand_kinds)
     if pay is None or not _harbor_ok(pay, config):
-        raise IllegalAction(
-            f"A harbor costs {config.harbor_train_cards} train and {config.harbor_ship_cards} "
-            "ship cards of one colour, all with the harbor symbol; jokers replace any."
-        )
+        raise IllegalAction("A harbor costs {trains} train and {ships} ship cards of one colour, "
+                            "all with the harbor symbol; jokers replace any.",
+                            trains=config.harbor_train_cards, ships=config.harbor_ship_cards)
     spend(state, seat, pay)
     _discard(state, pay)
     ext["harbors"][str(city)] = seat
@@ -511,20 +515,25 @@ def exchange_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     return end_turn(state, [PiecesExchanged(seat, abs(n), "trains" if n > 0 else "ships")])
 
 
-def _exchange_problem(state: GameState, seat: int, n: int) -> str | None:
+def _exchange_problem(state: GameState, seat: int, n: int) -> Text | None:
     ext, config = _ext(state), _config(state)
     if n == 0:
-        return "Exchange at least one piece."
+        return Text("Exchange at least one piece.")
     gain, lose = ("trains", "ships") if n > 0 else ("ships", "trains")
     k = abs(n)
     if ext[f"box_{gain}"][seat] < k:
-        return f"Your reserve has only {ext[f'box_{gain}'][seat]} {gain}."
+        return Text("Your reserve has only {n} {pieces}.", n=ext[f"box_{gain}"][seat],
+                    pieces=_PIECES[gain])
     if ext[lose][seat] < k:
-        return f"You have only {ext[lose][seat]} {lose} to give back."
+        return Text("You have only {n} {pieces} to give back.", n=ext[lose][seat],
+                    pieces=_PIECES[lose])
     limit = config.max_trains if gain == "trains" else config.max_ships
     if ext[gain][seat] + k > limit:
-        return f"You may never have more than {limit} {gain}."
+        return Text("You may never have more than {n} {pieces}.", n=limit, pieces=_PIECES[gain])
     return None
+
+
+_PIECES = {"trains": Text("trains"), "ships": Text("ships")}
 
 
 # The module -------------------------------------------------------------------------------
@@ -551,8 +560,8 @@ class RailsAndSails(RuleModule):
         BuildHarbor: build_harbor,
         ExchangePieces: exchange_pieces,
     }
-    phases: ClassVar[dict[str, str]] = {
-        "choose_pieces": "Everyone is still choosing their pieces.",
+    phases: ClassVar[dict[str, Text]] = {
+        "choose_pieces": Text("Everyone is still choosing their pieces."),
     }
     simultaneous_phases: ClassVar[frozenset[str]] = frozenset({"choose_pieces"})
     replaces_turn_actions = True

@@ -14,7 +14,7 @@ import math
 from typing import Any, ClassVar
 
 from engine.actions import Action, DeclineShare, GiveNeutralShare, TakeShare
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Text
 from engine.events import Event, ShareTaken
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
@@ -75,7 +75,8 @@ def _choose(state: GameState, seat: int, company: str | None, neutral: bool) -> 
     ext = _ext(state)
     pending = ext["pending"]
     if company is not None and company not in pending["options"]:
-        raise IllegalAction(f"Choose one of: {', '.join(pending['options'])}.")
+        raise IllegalAction("Choose one of: {companies}.",
+                            companies=", ".join(pending["options"]))
     events: list[Event] = []
     ext["pending"] = None
     state.phase = "turn"
@@ -127,9 +128,11 @@ class Shares(RuleModule):
         DeclineShare: decline_share,
         GiveNeutralShare: give_neutral_share,
     }
-    phases: ClassVar[dict[str, str]] = {
-        "choose_share": "Choose which company's share to take for your route (or none) first.",
-        "choose_neutral_share": "Choose which company's share goes to the neutral investor first.",
+    phases: ClassVar[dict[str, Text]] = {
+        "choose_share": Text(
+            "Choose which company's share to take for your route (or none) first."),
+        "choose_neutral_share": Text(
+            "Choose which company's share goes to the neutral investor first."),
     }
 
     def setup(self, state: GameState) -> None:

@@ -11,14 +11,14 @@ from typing import ClassVar
 from engine import payment
 from engine.actions import Action, BuildStation, stations_of
 from engine.cards import counts_from_names, names_from_counts
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Plural, Text
 from engine.events import Event, StationBuilt
 from engine.graph import best_station_assignment
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
 from engine.turns import end_turn, player_name, require_turn, spend
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth")
+ORDINALS = (Text("first"), Text("second"), Text("third"), Text("fourth"), Text("fifth"))
 
 
 def station_cost(state: GameState, seat: int) -> int:
@@ -34,23 +34,22 @@ def build_station(state: GameState, seat: int, action: Action) -> list[Event]:
     assert stations is not None
     require_turn(state, seat, "turn")
     if state.stations_left[seat] == 0:
-        raise IllegalAction(f"You have built all {stations.per_player} of your stations.")
+        raise IllegalAction("You have built all {n} of your stations.", n=stations.per_player)
     city = board.city_index.get(action.city)
     if city is None:
-        raise IllegalAction(f"There is no city {action.city!r} on this map.")
+        raise IllegalAction("There is no city {city!r} on this map.", city=action.city)
     if city in state.stations:
-        raise IllegalAction(
-            f"{board.city_names[city]} already has a station "
-            f"({player_name(state, state.stations[city])}'s)."
-        )
+        raise IllegalAction("{city} already has a station ({player}'s).",
+                            city=board.city_names[city],
+                            player=player_name(state, state.stations[city]))
     cost = station_cost(state, seat)
     nth = ORDINALS[stations.per_player - state.stations_left[seat]]
     pay = counts_from_names(action.cards)
     if pay is None or not payment.station_ok(pay, cost):
-        raise IllegalAction(
-            f"Your {nth} station costs {cost} card{'s' * (cost > 1)} of one "
-            "colour (locomotives count as any colour)."
-        )
+        raise IllegalAction(Plural(
+            "Your {nth} station costs {n} card of one colour (locomotives count as any colour).",
+            "Your {nth} station costs {n} cards of one colour (locomotives count as any "
+            "colour).", cost, nth=nth))
     spend(state, seat, pay)
     for c, n in enumerate(pay):
         state.discards.extend([c] * n)
