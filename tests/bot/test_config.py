@@ -83,3 +83,15 @@ async def test_config_refusal_is_in_the_members_language(table):
     table.fake.locales[ben] = "de"
     ex = await table.fake.slash(table.bot, ben, "config", group="ttr-admin")
     assert ex.reply.ephemeral and "Server verwalten" in ex.text
+
+
+async def test_engine_refusals_reach_a_german_member_in_german(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    # Both still choose their first tickets: any draw is refused by the engine.
+    assert (await table.stored_state()).phase == "choose_initial_tickets"
+    table.fake.locales[table.users["Ben"]] = "de"
+    table.fake.locales[table.users["Ana"]] = "en-GB"
+    ex = await table.slash("Ben", "draw", card="deck")
+    assert ex.reply.ephemeral and ex.text == "Alle wählen noch ihre ersten Zielkarten."
+    ex = await table.slash("Ana", "draw", card="deck")
+    assert ex.text == "Everyone is still choosing their first destination tickets."
