@@ -1,14 +1,22 @@
-"""Engine speed on every map: legal_actions per call, full random games per CPU second for
-two computer players, state copies, and longest path on the final networks.
+"""Engine speed on every map: legal_actions per call for every player count, full random
+games per CPU second for two computer players, state copies, and longest path on the final
+networks.
 
 Run: ``python bench/bench_engine.py [--games N] [--maps usa,europe]``. Single process, one
-core; times are CPU time of this process (``time.process_time``), so other load on the
-machine disturbs them less (it still slows them: compare figures taken alike).
+core.
 
-Per map (4 players, 3 on Nordic):
+``legal_actions``, per map and player count: the positions at the start of a turn met in 3
+games of the ``sampler`` agent (below), every 3rd turn, each call timed on its own in CPU
+time of this process (``time.process_time_ns``, less the median cost of reading that clock),
+median and 99th percentile:
 
-- ``legal_actions``: median µs per call over the positions at the start of a turn met in
-  the sampler's games (every 3rd), each timed over 20 calls.
+- ``first``: the first call on each position, positions one after another as a long-running
+  process meets them: the payment memo holds what earlier positions taught it (warm).
+- ``cold``: the same calls with every memo of the engine emptied before each one
+  (``engine.claims.clear_memos``): the worst case, e.g. the first turn after a start.
+
+Per map (4 players, 3 on Nordic), CPU time of this process (``time.process_time``):
+
 - games/s, agent ``sampler``: ``engine.agents.random_action``, the cheap random player
   (samples a few routes, never lists every option).
 - games/s, agent ``uniform``: a uniform random choice among ``engine.legal_actions`` at
@@ -30,8 +38,18 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine import Action, GameConfig, GameState, apply, legal_actions, new_game, waiting_for
+from engine import (
+    Action,
+    GameConfig,
+    GameState,
+    apply,
+    board_for,
+    legal_actions,
+    new_game,
+    waiting_for,
+)
 from engine.agents import random_action
+from engine.claims import clear_memos
 from engine.modules import playable_maps
 from engine.scoring import longest_path
 
@@ -78,19 +96,61 @@ def games_per_second(map_id: str, players: int, games: int, agent: Agent) -> flo
     return games / (time.process_time() - started)
 
 
+def percentiles(times_ns: list[int]) -> str:
+    ordered = sorted(times_ns)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return f"{statistics.median(ordered) / 1e3:6.1f} {p99 / 1e3:6.1f}"
+
+
+def clock_cost() -> int:
+    """Median ns between two readings of the CPU clock (taken off every timing)."""
+    gaps = []
+    for _ in range(1000):
+        started = time.process_time_ns()
+        gaps.append(time.process_time_ns() - started)
+    return int(statistics.median(gaps))
+
+
+def legal_actions_times(map_id: str, players: int, cost: int) -> str:
+    """``first`` and ``cold`` median and p99 µs over the sampler's positions (see above)."""
+    turns: list[tuple[GameState, int]] = []
+    for seed in range(3):
+        play(map_id, players, seed, random_action, turns)
+    first, cold = [], []
+    for state, seat in turns:
+        started = time.process_time_ns()
+        legal_actions(state, seat)
+        first.append(time.process_time_ns() - started - cost)
+    for state, seat in turns:
+        clear_memos()
+        started = time.process_time_ns()
+        legal_actions(state, seat)
+        cold.append(time.process_time_ns() - started - cost)
+    return f"{len(turns):5} {percentiles(first)}   {percentiles(cold)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=40, help="games per map and agent")
     parser.add_argument("--maps", default=",".join(playable_maps()))
     args = parser.parse_args()
+    maps = args.maps.split(",")
+    cost = clock_cost()
+    print(f"legal_actions µs per call (positions: agent sampler; clock cost {cost} ns taken off)")
+    heads = ("players", "calls", "first", "p99", "cold", "p99")
+    print(f"{'map':13} " + " ".join(f"{h:>{len(h) if h == 'players' else 6}}" for h in heads))
+    for map_id in maps:
+        rules = board_for(map_id).rules
+        for players in range(rules.players_min, rules.players_max + 1):
+            figures = legal_actions_times(map_id, players, cost)
+            print(f"{map_id:13} {players:7} {figures}", flush=True)
     finals: list[GameState] = []
-    print(f"{'map':13} {'legal_actions':>14} {'sampler':>14} {'uniform':>14} {'copy/snapshot':>16}")
-    for map_id in args.maps.split(","):
+    print(f"\n{'map':13} {'sampler':>14} {'uniform':>14} {'copy/snapshot':>16}")
+    for map_id in maps:
         players = 3 if map_id == "nordic" else 4
         turns: list[tuple[GameState, int]] = []
         for seed in range(5):
             finals.append(play(map_id, players, seed, random_action, turns))
-        legal = per_call([lambda s=s, p=p: legal_actions(s, p) for s, p in turns], 20)
         copy = per_call([s.copy for s, _ in turns], 20)
         snapshot = per_call(
             [lambda s=s: GameState.from_snapshot(s.to_snapshot()) for s, _ in turns[::5]], 3
@@ -98,8 +158,9 @@ def main() -> None:
         sampler = games_per_second(map_id, players, args.games, random_action)
         uniform_rate = games_per_second(map_id, players, max(1, args.games // 4), uniform)
         print(
-            f"{map_id:13} {legal * 1e6:11.1f} µs {sampler:8.1f} games/s {uniform_rate:6.1f} games/s"
-            f" {copy * 1e6:6.1f}/{snapshot * 1e6:.0f} µs"
+            f"{map_id:13} {sampler:8.1f} games/s {uniform_rate:6.1f} games/s"
+            f" {copy * 1e6:6.1f}/{snapshot * 1e6:.0f} µs",
+            flush=True,
         )
     times = []
     for state in finals:

@@ -161,7 +161,24 @@ ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 # the same object again. Do not mutate an action's ``cards``.
 
 _CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
-_STATIONS: dict[tuple[tuple[str, ...], tuple[int, ...]], list[BuildStation]] = {}
+_STATIONS: dict[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
+_STATIONS_LIMIT = 20_000  # (map, stations built, payment) lists kept before starting afresh
+_FACE_UP = {
+    (slot, refill): DrawFaceUp(slot=slot, refill=refill)
+    for slot in range(10)
+    for refill in (None, "train", "ship")
+}
+_BLIND = {deck: DrawBlind(deck=deck) for deck in ("train", "ship")}
+DRAW_TICKETS = DrawTickets()
+DECLINE_TUNNEL = DeclineTunnel()
+
+
+def face_up(slot: int, refill: Deck | None = None) -> DrawFaceUp:
+    return _FACE_UP[slot, refill]
+
+
+def blind(deck: Deck = "train") -> DrawBlind:
+    return _BLIND[deck]
 
 
 def claim_of(route_id: int, pay: Sequence[int]) -> Claim:
@@ -173,13 +190,48 @@ def claim_of(route_id: int, pay: Sequence[int]) -> Claim:
     return action
 
 
-def stations_of(city_ids: tuple[str, ...], pay: Sequence[int]) -> list[BuildStation]:
-    """A ``BuildStation`` paying ``pay`` (counts by card) in each city of ``city_ids``."""
-    key = (city_ids, tuple(pay))
+_HARBORS: dict[tuple[str, tuple[int, ...]], BuildHarbor] = {}
+_EXCHANGES: dict[int, ExchangePieces] = {}
+
+
+def harbor_of(city_id: str, pay: Sequence[int]) -> BuildHarbor:
+    """The ``BuildHarbor`` in ``city_id`` paying ``pay`` (counts by card)."""
+    key = (city_id, tuple(pay))
+    action = _HARBORS.get(key)
+    if action is None:
+        cards = names_from_counts(pay)
+        action = _HARBORS[key] = BuildHarbor.model_construct(city=city_id, cards=cards)
+    return action
+
+
+def exchange_of(trains: int) -> ExchangePieces:
+    action = _EXCHANGES.get(trains)
+    if action is None:
+        action = _EXCHANGES[trains] = ExchangePieces(trains=trains)
+    return action
+
+
+def stations_of(
+    city_ids: tuple[str, ...], built: tuple[int, ...], pay: Sequence[int]
+) -> list[BuildStation]:
+    """A ``BuildStation`` paying ``pay`` (counts by card) in each city of ``city_ids``
+    whose index is not in ``built``."""
+    key = (city_ids, built, tuple(pay))
     actions = _STATIONS.get(key)
     if actions is None:
-        cards = names_from_counts(pay)
-        actions = _STATIONS[key] = [
-            BuildStation.model_construct(city=city_id, cards=cards) for city_id in city_ids
-        ]
+        if len(_STATIONS) >= _STATIONS_LIMIT:
+            _STATIONS.clear()
+        everywhere = _STATIONS.get((city_ids, (), key[2]))
+        if everywhere is None:
+            cards = names_from_counts(pay)
+            everywhere = _STATIONS[city_ids, (), key[2]] = [
+                BuildStation.model_construct(city=city_id, cards=cards) for city_id in city_ids
+            ]
+        actions = _STATIONS[key] = [a for c, a in enumerate(everywhere) if c not in built]
     return actions
+
+
+def clear_shared_actions() -> None:
+    """Forget the shared claims, stations and harbors (they are built again on demand)."""
+    for shared in (_CLAIMS, _STATIONS, _HARBORS):
+        shared.clear()

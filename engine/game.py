@@ -7,13 +7,15 @@ state as it was, or mutates the state and returns the public events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from itertools import combinations
 from typing import Any
 
 from engine import payment
 from engine.actions import (
+    DECLINE_TUNNEL,
+    DRAW_TICKETS,
     Action,
     Claim,
     DeclineTunnel,
@@ -22,11 +24,13 @@ from engine.actions import (
     DrawTickets,
     KeepTickets,
     PayTunnel,
-    claim_of,
+    blind,
+    face_up,
 )
 from engine.board import Board, board_for
 from engine.cards import (
     CARD_NAMES,
+    GRAY,
     LOCO,
     N_CARDS,
     SUIT_WORDS,
@@ -34,6 +38,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
+from engine.claims import ClaimTable, at_most, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -267,7 +272,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         state.discards.extend(c for c, n in enumerate(pay) for _ in range(n))
         return _complete_claim(state, seat, r, pay, events)
     revealed = [c for _ in range(TUNNEL_REVEAL) if (c := draw_card(state, seat, events)) != -1]
-    extra = sum(1 for c in revealed if c == LOCO or (c == colour and colour != LOCO))
+    extra = payment.tunnel_extra_asked(revealed, colour)
     events.append(
         TunnelRevealed(seat, board.route_ids[r], tuple(CARD_NAMES[c] for c in revealed), extra)
     )
@@ -365,7 +370,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     if phase == "tunnel":
         assert state.tunnel is not None
-        out: list[Action] = [DeclineTunnel()]
+        out: list[Action] = [DECLINE_TUNNEL]
         extra = payment.cheapest_tunnel_extra(hand, state.tunnel.extra, state.tunnel.color)
         if extra is not None:
             out.insert(0, PayTunnel(cards=names_from_counts(extra)))
@@ -377,41 +382,76 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     else:
         counts_two = state.board.rules.face_up_locomotive_counts_two
         actions = [
-            DrawFaceUp(slot=i)
+            face_up(i)
             for i, c in enumerate(state.market)
             if c != -1 and not (phase == "second_draw" and counts_two and c == LOCO)
         ]
         if cards_left(state):
-            actions.append(DrawBlind())
+            actions.append(blind())
     if phase == "second_draw":
         return actions
     if tickets_closed(state) is None:
-        actions.append(DrawTickets())
+        actions.append(DRAW_TICKETS)
     for module in modules:
         actions.extend(module.turn_actions(state, seat))
     if own_turn:
         return actions
-    board = state.board
-    kinds = _route_kinds(board)
-    payments: dict[tuple[int, ...], list[list[int]]] = {}  # routes alike pay alike
-    for r in open_routes(state, seat):
-        pays = payments.get(kinds[r])
-        if pays is None:
-            affordable = payment.can_afford(board, r, hand)  # most routes fail this fast test
-            pays = payment.cheapest_claims(board, r, hand) if affordable else []
-            payments[kinds[r]] = pays
-        for p in pays:
-            actions.append(claim_of(board.route_ids[r], p))
+    table = _claim_table(state.board)
+    actions += table.claims(hand, open_routes(state, seat, table.reachable(hand)))
     return actions
 
 
 @cache
-def _route_kinds(board: Board) -> tuple[tuple[int, ...], ...]:
-    """Per route, what its payments depend on: colour, length, ferry, tunnel, substitutes."""
-    return tuple(
-        (board.r_color[r], board.r_len[r], board.r_ferry[r], board.r_tunnel[r], board.r_any_sub[r])
-        for r in range(len(board.route_ids))
-    )
+def _claim_table(board: Board) -> ClaimTable:
+    """Core routes pay alike when colour, length, ferry symbols, tunnel and substitutes are
+    alike. A route without substitutes takes one card of its colour (any one colour on a
+    gray route) or a locomotive per space, and its payments depend on those counts alone;
+    with substitutes a group of cards can fill a space too, and any card may count."""
+    per_loco = board.rules.ferry_cards_per_locomotive or 0
+
+    def substitutes(r: int) -> int:
+        """Cards in a group that fills one space of route ``r`` (0: none)."""
+        return board.r_any_sub[r] or (per_loco if board.r_ferry[r] else 0)
+
+    def shape(r: int) -> tuple[int, ...]:
+        return (
+            board.r_color[r],
+            board.r_len[r],
+            board.r_ferry[r],
+            board.r_tunnel[r],
+            board.r_any_sub[r],
+        )
+
+    def suit(r: int) -> int:
+        colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
+        return colour + _GROUPS if substitutes(r) else colour
+
+    def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
+        if substitutes(r):
+            return tuple  # which cards make up a group depends on the whole hand
+        colour = board.r_color[r]
+        return at_most(board.r_len[r]) if colour == GRAY else these_cards(colour, LOCO)
+
+    group = min((substitutes(r) for r in range(len(board.route_ids)) if substitutes(r)), default=0)
+
+    def reach(hand: Sequence[int]) -> list[int]:
+        """Per colour and for gray routes, the most spaces ``hand`` could fill; then the same
+        where a group of ``group`` cards of any kind fills a space too (the smallest group
+        on the map: a bound for larger ones)."""
+        locos = hand[LOCO]
+        plain = [n + locos for n in hand[:LOCO]]
+        plain.append(max(plain))
+        if not group:
+            return plain
+        total = sum(hand)
+        grouped = [n + (total - n) // group for n in plain[:LOCO]]
+        return [*plain, *grouped, max(grouped)]
+
+    return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
+
+
+_GRAY = LOCO  # places of ``reach``'s list: a gray route's after the colours', and
+_GROUPS = LOCO + 1  # the same again where groups of cards fill spaces
 
 
 def ticket_keeps(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:

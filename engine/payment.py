@@ -154,8 +154,11 @@ def cheapest_claims(board: Board, r: int, hand: Sequence[int]) -> list[list[int]
         colours: Sequence[int] = (color,)
     elif board.r_len[r] == board.r_ferry[r]:
         colours = (0,)  # only locomotive symbols: the colour does not matter
-    else:
+    elif board.r_any_sub[r] or (board.r_ferry[r] and board.rules.ferry_cards_per_locomotive):
         colours = [c for c in range(LOCO) if hand[c]]
+    else:  # each space takes the colour or a locomotive: no use trying colours short of that
+        length, locos = board.r_len[r], hand[LOCO]
+        colours = [c for c in range(LOCO) if hand[c] and hand[c] + locos >= length]
     out: list[list[int]] = []
     for c in colours:
         p = cheapest_for_colour(board, r, hand, c)
@@ -221,6 +224,12 @@ def hand_summary(board: Board, r: int, hand: Sequence[int]) -> Text:
         cards = Text("{n} {colour}", n=hand[color], colour=SUIT_WORDS[color])
     return Plural("you have {cards}, {n} locomotive", "you have {cards}, {n} locomotives",
                   hand[LOCO], cards=cards)
+
+
+def tunnel_extra_asked(revealed: Sequence[int], played: int) -> int:
+    """Extra cards a tunnel played in colour ``played`` (LOCO: only locomotives) asks for
+    the cards revealed: one per locomotive and per card of that colour."""
+    return sum(1 for c in revealed if c == LOCO or (c == played and played != LOCO))
 
 
 def tunnel_extra_ok(pay: Sequence[int], extra: int, played: int) -> bool:

@@ -14,6 +14,12 @@ names instead of the engine's internal indexes::
         stations={"paris": 0},                     # city id -> seat
     ))
 
+A decision left pending (a tunnel's extra cards, a Pennsylvania share, an Iberia festival
+pile or ticket draft, a Rails & Sails piece split) is set by its phase and its own field
+(``tunnel``, ``share_choice``, ``festival_choice``, ``draft``, ``pieces_chosen``); the
+seat deciding a tunnel, share or festival is ``current``. A phase given that is not the
+decision's ends a decision the game had pending.
+
 Every field left ``None`` keeps what the game has. A field given replaces that part
 of the game, except the fields keyed by seat, route or city: they change only the
 keys they name (``None`` as a value frees a route or city). Giving a route to a seat
@@ -30,13 +36,50 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict
 
+from engine import payment
 from engine.board import Board
 from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.hooks import rule_modules
-from engine.state import GameState
+from engine.state import GameState, TunnelPending
 from engine.views import Phase
 
 CardCounts = dict[str, int]
+
+
+class _Named(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PendingTunnel(_Named):
+    """A tunnel claimed by ``current``, waiting for the extra cards (phase "tunnel"): the
+    route, the cards played, and the cards revealed (the extra asked follows from them)."""
+
+    route: int
+    paid: CardCounts
+    revealed: list[str]
+
+
+class ShareChoice(_Named):
+    """Pennsylvania: the share ``current`` chooses for the route just claimed (phase
+    "choose_share"), or gives the neutral investor (phase "choose_neutral_share");
+    ``options`` default to the route's companies with shares left."""
+
+    route: int
+    options: list[str] | None = None
+
+
+class PendingDraft(_Named):
+    """Iberia: a ticket draft in progress. Phase "draft": the packet in front of each seat
+    and the tickets each picked so far, and who has picked this round; phase "draft_keep":
+    each seat's picks wait in ``offered`` (``keep_min`` of them at least, ``keep`` at
+    most) and ``returned`` holds the picks turned down so far."""
+
+    second: bool = False  # the second draft (its card came up), not the one at setup
+    keep: int
+    packets: dict[int, list[int]] = {}
+    picked: dict[int, list[int]] = {}
+    done: dict[int, bool] = {}
+    returned: list[int] = []
 
 
 class Position(BaseModel):
@@ -66,21 +109,31 @@ class Position(BaseModel):
     trains: dict[int, int] | None = None  # seat -> pieces left (trains and ships)
     scores: dict[int, int] | None = None  # seat -> public score
     stations_left: dict[int, int] | None = None  # seat -> stations not built yet
-    # Pennsylvania: share numbers per company held by each seat and by the neutral investor.
+    # A tunnel waiting for its extra cards (phase "tunnel").
+    tunnel: PendingTunnel | None = None
+    # Pennsylvania: share numbers per company held by each seat and by the neutral investor,
+    # and a share choice pending.
     shares: dict[int, dict[str, list[int]]] | None = None
     neutral_shares: dict[str, list[int]] | None = None
+    share_choice: ShareChoice | None = None
     # Iberia: festival cards lying at each pile, and held per seat (pile id -> count).
     festival_piles: dict[str, int] | None = None
     festival_cards: dict[int, dict[str, int]] | None = None
-    # Iberia: whether the second ticket draft is over (until then no tickets may be drawn).
-    # A phase other than a draft's ends a draft in progress (its packets leave play).
+    # Iberia: whether the second ticket draft is over (until then no tickets may be drawn),
+    # whether its card came up this turn (the draft starts when the turn ends), a draft in
+    # progress (a phase other than a draft's ends one: its packets leave play), and the
+    # festival piles (ids) to choose from for the route just claimed (phase "choose_festival").
     second_draft_done: bool | None = None
+    second_draft_due: bool | None = None
+    draft: PendingDraft | None = None
+    festival_choice: list[str] | None = None
     # Rails & Sails: the ship deck and its discards, each seat's trains and ships in supply
     # and in reserve ("trains", "ships", "reserve_trains", "reserve_ships"), harbors built
     # (city id -> seat) and harbors left to build.
     ship_deck: list[str] | None = None
     ship_discards: list[str] | None = None
     pieces: dict[int, dict[str, int]] | None = None
+    pieces_chosen: dict[int, bool] | None = None  # seat -> split chosen (phase "choose_pieces")
     harbors: dict[str, int | None] | None = None
     harbors_left: dict[int, int] | None = None
 
@@ -205,10 +258,34 @@ def setup_position(state: GameState, position: Position) -> None:
     for field in ("trains", "scores", "stations_left"):
         for seat, n in (getattr(p, field) or {}).items():
             getattr(state, field)[_seat(state, seat)] = n
+    _set_tunnel(state, p)
     given = {k: v for k, v in p if v is not None}
     for module in modules:
         module.set_position(state, given)
     state.final_cache = None
+
+
+def _set_tunnel(state: GameState, p: Position) -> None:
+    if p.phase is not None and p.phase != "tunnel":
+        state.tunnel = None
+    if p.tunnel is not None:
+        board = state.board
+        r = route_index(board, p.tunnel.route)
+        paid = hand_counts(state, p.tunnel.paid)
+        colour = payment.claim_colour(board, r, paid)
+        if colour == payment.NO:
+            raise ValueError(f"{p.tunnel.paid} is no payment for route {p.tunnel.route}")
+        revealed = _cards(state, p.tunnel.revealed)
+        state.tunnel = TunnelPending(
+            seat=state.current,
+            route=r,
+            paid=paid,
+            color=colour,
+            revealed=revealed,
+            extra=payment.tunnel_extra_asked(revealed, colour),
+        )
+    if state.phase == "tunnel" and state.tunnel is None:
+        raise ValueError('phase "tunnel" needs a tunnel')
 
 
 def _market(state: GameState, names: list[str | None]) -> list[tuple[str | None, int]]:
@@ -218,10 +295,18 @@ def _market(state: GameState, names: list[str | None]) -> list[tuple[str | None,
 
 
 def position_of(state: GameState) -> Position:
-    """The whole position of ``state`` by names (``setup_position`` of it on a new game of
-    the same config gives the same state, pending decisions of a map module aside)."""
+    """The whole position of ``state`` by names: ``setup_position`` of it on a new game of
+    the same config gives the same state (the random generator aside), decisions pending
+    included."""
     board, names = state.board, CARD_NAMES
+    tunnel = state.tunnel
     fields: dict[str, Any] = {}
+    if tunnel is not None:
+        fields["tunnel"] = PendingTunnel(
+            route=board.route_ids[tunnel.route],
+            paid={names[c]: k for c, k in enumerate(tunnel.paid) if k},
+            revealed=_card_names(state, tunnel.revealed),
+        )
     for module in rule_modules(state):
         fields.update(module.position_fields(state))
     return Position(

@@ -8,7 +8,7 @@ these; ``engine.game`` dispatches actions to the core handlers and the modules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine import payment
 from engine.actions import KeepTickets
@@ -238,16 +238,17 @@ def claim_problem(state: GameState, seat: int, r: int) -> Text | None:
     return None
 
 
-def open_routes(state: GameState, seat: int) -> list[int]:
-    """Indexes of the routes ``seat`` could claim now, cards aside: those ``claim_problem``
-    finds nothing against, tested without building its messages (``legal_actions``)."""
+def open_routes(state: GameState, seat: int, routes: Iterable[int] | None = None) -> list[int]:
+    """Indexes of the routes (of ``routes``, else all) ``seat`` could claim now, cards
+    aside: those ``claim_problem`` finds nothing against, tested without building its
+    messages (``legal_actions``)."""
     board, owner = state.board, state.owner
     lengths, twins = board.r_len, board.r_twin
     trains = state.trains[seat]
     small = state.n_players < board.rules.double_routes_min_players
     out = []
-    for r, who in enumerate(owner):
-        if who >= 0 or lengths[r] > trains:
+    for r in range(len(owner)) if routes is None else routes:
+        if owner[r] >= 0 or lengths[r] > trains:
             continue
         twin = twins[r]
         if twin >= 0 and owner[twin] >= 0 and (small or owner[twin] == seat):

@@ -181,6 +181,28 @@ def _pile_name(state: GameState, pile: str) -> str:
     return next(p.name for p in _config(state).piles if p.id == pile)
 
 
+def _draft(state: GameState, draft: Any) -> dict[str, Any]:
+    """The module's draft from a ``engine.position.PendingDraft`` (ticket ids by seat)."""
+    board, n = state.board, state.n_players
+
+    def tickets(ids: list[int]) -> list[int]:
+        for t in ids:
+            if t not in board.t_index:
+                raise ValueError(f"no ticket {t} on {board.map.id}")
+        return [board.t_index[t] for t in ids]
+
+    out: dict[str, Any] = {
+        "second": draft.second,
+        "keep": draft.keep,
+        "packets": [tickets(draft.packets.get(s, [])) for s in range(n)],
+        "picked": [tickets(draft.picked.get(s, [])) for s in range(n)],
+        "done": [draft.done.get(s, False) for s in range(n)],
+    }
+    if draft.returned:
+        out["returned"] = tickets(draft.returned)
+    return out
+
+
 class Festivals(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {DraftPick: draft_pick, TakeFestival: take_festival}
     phase_handlers: ClassVar[dict[type, Handler]] = {KeepTickets: draft_keep}
@@ -315,10 +337,22 @@ class Festivals(RuleModule):
 
     def position_fields(self, state: GameState) -> dict[str, Any]:
         ext = _ext(state)
+        draft, ids = ext["draft"], state.board.t_ids
         return {
             "festival_piles": dict(ext["piles"]),
             "festival_cards": {s: dict(held) for s, held in enumerate(ext["held"])},
             "second_draft_done": ext["second_draft_done"],
+            "second_draft_due": ext["second_draft_due"],
+            "festival_choice": ext["choice"] and list(ext["choice"]),
+            "draft": draft
+            and {
+                "second": draft["second"],
+                "keep": draft["keep"],
+                "packets": {s: [ids[t] for t in ts] for s, ts in enumerate(draft["packets"])},
+                "picked": {s: [ids[t] for t in ts] for s, ts in enumerate(draft["picked"])},
+                "done": dict(enumerate(draft["done"])),
+                "returned": [ids[t] for t in draft.get("returned", [])],
+            },
         }
 
     def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
@@ -332,10 +366,24 @@ class Festivals(RuleModule):
             if unknown:
                 raise ValueError(f"no festival piles {sorted(unknown)}")
             ext["held"][seat] = {p: n for p, n in held.items() if n}
-        if "second_draft_done" in fields:
-            ext["second_draft_done"] = fields["second_draft_done"]
+        for flag in ("second_draft_done", "second_draft_due"):
+            if flag in fields:
+                ext[flag] = fields[flag]
         if fields.get("phase") not in (None, "draft", "draft_keep"):
             ext["draft"] = None  # a position past the draft (its packets leave play)
+        if fields.get("phase") not in (None, "choose_festival"):
+            ext["choice"] = None
+        if "festival_choice" in fields:
+            unknown = set(fields["festival_choice"]) - set(ext["piles"])
+            if unknown:
+                raise ValueError(f"no festival piles {sorted(unknown)}")
+            ext["choice"] = list(fields["festival_choice"])
+        if "draft" in fields:
+            ext["draft"] = _draft(state, fields["draft"])
+        if state.phase == "choose_festival" and not ext["choice"]:
+            raise ValueError('phase "choose_festival" needs a festival_choice')
+        if state.phase in ("draft", "draft_keep") and ext["draft"] is None:
+            raise ValueError(f"phase {state.phase!r} needs a draft")
 
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)

@@ -10,7 +10,8 @@ chosen and public from then on, and the reserve in the box are in ``state.ext``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -18,10 +19,14 @@ from engine.actions import (
     BuildHarbor,
     ChoosePieces,
     Claim,
+    Deck,
     DrawBlind,
     DrawFaceUp,
     ExchangePieces,
-    claim_of,
+    blind,
+    exchange_of,
+    face_up,
+    harbor_of,
 )
 from engine.board import Board
 from engine.cards import (
@@ -37,6 +42,7 @@ from engine.cards import (
     names_from_counts,
     suit_word,
 )
+from engine.claims import ClaimTable, at_most, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -54,6 +60,7 @@ from engine.turns import (
     draw_top,
     end_turn,
     first_turn,
+    open_routes,
     player_name,
     require_turn,
     route_taken,
@@ -62,7 +69,7 @@ from engine.turns import (
 from maps.model import RailsAndSails as Config
 
 JOKER = LOCO
-KINDS = ("train", "ship")
+KINDS: tuple[Deck, ...] = ("train", "ship")
 
 
 def _config(state: GameState) -> Config:
@@ -359,6 +366,55 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     return out
 
 
+@cache
+def _is_ship_route(board: Board) -> tuple[bool, ...]:
+    return tuple(route.kind == "ship" for route in board.map.routes)
+
+
+# Places of ``_reach``'s list: a suit's train cards, a gray train route's, then the same
+# for ships.
+GRAY_TRAINS = JOKER
+SHIPS = JOKER + 1
+
+
+def _reach(hand: Sequence[int]) -> list[int]:
+    """The most spaces ``hand`` could fill on a train route of each suit, on a gray one,
+    then the same for ship routes (a double ship fills two)."""
+    jokers = hand[JOKER]
+    trains = [hand[s] + hand[HARBOR_TRAIN + s] + jokers for s in range(JOKER)]
+    ships = [hand[SHIP + s] + 2 * hand[DOUBLE_SHIP + s] + jokers for s in range(JOKER)]
+    return [*trains, max(trains), *ships, max(ships)]
+
+
+@cache
+def _claim_table(board: Board) -> ClaimTable:
+    """Routes pay alike when kind, colour, length and terrain are alike; a coloured route's
+    payments depend on its suit's cards of its kind and the jokers. Rough terrain mixes
+    suits: no quick test of reach for it."""
+    routes = board.map.routes
+
+    def shape(r: int) -> tuple[object, ...]:
+        return (routes[r].kind, board.r_color[r], routes[r].length, routes[r].rough_terrain)
+
+    def suit(r: int) -> int | None:
+        if routes[r].rough_terrain:
+            return None
+        colour = GRAY_TRAINS if board.r_color[r] == GRAY else board.r_color[r]
+        return colour + SHIPS if routes[r].kind == "ship" else colour
+
+    def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
+        s = board.r_color[r]
+        if routes[r].rough_terrain:
+            return tuple  # which suits pair up depends on the whole hand
+        if s == GRAY:
+            return at_most(routes[r].length)
+        if routes[r].kind == "ship":
+            return these_cards(DOUBLE_SHIP + s, SHIP + s, JOKER)
+        return these_cards(s, HARBOR_TRAIN + s, JOKER)
+
+    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments)
+
+
 def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
     """Pairs of one suit per space from the most plentiful suits, jokers filling in."""
     pay = [0] * len(hand)
@@ -606,20 +662,20 @@ class RailsAndSails(RuleModule):
         out: list[Action] = []
         if state.phase == "second_draw":
             return out
-        for r, owner in enumerate(state.owner):
-            route = board.map.routes[r]
-            if owner >= 0 or route_taken(state, seat, r):
-                continue
-            if ext["ships" if route.kind == "ship" else "trains"][seat] < route.length:
-                continue
-            out += [claim_of(route.id, p) for p in cheapest_payments(board, r, hand)]
+        table = _claim_table(board)
+        trains, ships, is_ship = ext["trains"][seat], ext["ships"][seat], _is_ship_route(board)
+        out += table.claims(
+            hand,
+            [
+                r
+                for r in open_routes(state, seat, table.reachable(hand))
+                if (ships if is_ship[r] else trains) >= board.r_len[r]
+            ],
+        )
         if ext["harbors_left"][seat]:
             payments = _harbor_payments(hand, _config(state))
             for city in _harbor_cities(state, seat) if payments else []:
-                out += [
-                    BuildHarbor(city=board.city_ids[city], cards=names_from_counts(p))
-                    for p in payments
-                ]
+                out += [harbor_of(board.city_ids[city], p) for p in payments]
         config = _config(state)
         most_trains = min(
             ext["box_trains"][seat], ext["ships"][seat], config.max_trains - ext["trains"][seat]
@@ -627,8 +683,8 @@ class RailsAndSails(RuleModule):
         most_ships = min(
             ext["box_ships"][seat], ext["trains"][seat], config.max_ships - ext["ships"][seat]
         )
-        out += [ExchangePieces(trains=k) for k in range(1, most_trains + 1)]
-        out += [ExchangePieces(trains=-k) for k in range(1, most_ships + 1)]
+        out += [exchange_of(k) for k in range(1, most_trains + 1)]
+        out += [exchange_of(-k) for k in range(1, most_ships + 1)]
         return out
 
     def can_act(self, state: GameState, seat: int) -> bool:
@@ -640,8 +696,8 @@ class RailsAndSails(RuleModule):
         refills = [k for k in KINDS if _has_cards(state, k)]
         for slot, card in enumerate(state.market if refills else ()):
             if card >= 0 and not (second and card == JOKER):
-                out += [DrawFaceUp(slot=slot, refill=k) for k in refills]
-        out += [DrawBlind(deck=k) for k in refills]
+                out += [face_up(slot, k) for k in refills]
+        out += [blind(k) for k in refills]
         return out
 
     def final_points(self, state: GameState) -> list[dict[str, int]]:
@@ -693,6 +749,7 @@ class RailsAndSails(RuleModule):
             "pieces": {s: _pieces(ext, s) for s in range(state.n_players)},
             "harbors": {board.city_ids[int(c)]: s for c, s in ext["harbors"].items()},
             "harbors_left": dict(enumerate(ext["harbors_left"])),
+            "pieces_chosen": dict(enumerate(ext["chosen"])),
         }
 
     def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
@@ -703,10 +760,16 @@ class RailsAndSails(RuleModule):
                 if not all(SHIP <= c < len(CARD_NAMES) for c in cards):
                     raise ValueError(f"{name}: ship cards only, not {fields[name]}")
                 ext[name] = cards[::-1] if name == "ship_deck" else cards
+        for seat, chosen in fields.get("pieces_chosen", {}).items():
+            ext["chosen"][seat] = chosen
+        if state.phase not in ("choose_initial_tickets", "choose_pieces"):
+            ext["chosen"] = [True] * state.n_players  # in play: every split is chosen (public)
         for seat, pieces in fields.get("pieces", {}).items():
             for key, value in _pieces(ext, seat).items():
                 ext[_PIECE_KEYS[key]][seat] = pieces.get(key, value)
-            state.trains[seat] = ext["trains"][seat] + ext["ships"][seat]
+            # Until a seat has chosen, its pieces are all in play unsplit (as at setup).
+            split = ext["trains"][seat] + ext["ships"][seat]
+            state.trains[seat] = split if ext["chosen"][seat] else _config(state).pieces
         for city_id, seat in fields.get("harbors", {}).items():
             if city_id not in board.city_index:
                 raise ValueError(f"no city {city_id!r} on {board.map.id}")
@@ -719,8 +782,6 @@ class RailsAndSails(RuleModule):
                 ext["harbors_left"][seat] -= 1
         for seat, n in fields.get("harbors_left", {}).items():
             ext["harbors_left"][seat] = n
-        if state.phase not in ("choose_initial_tickets", "choose_pieces"):
-            ext["chosen"] = [True] * state.n_players  # in play: every split is chosen (public)
 
     def move_pieces(self, state: GameState, seat: int, route: int, n: int) -> None:
         kind = "ships" if state.board.map.routes[route].kind == "ship" else "trains"

@@ -183,13 +183,34 @@ class Shares(RuleModule):
 
     def position_fields(self, state: GameState) -> dict[str, Any]:
         ext = _ext(state)
+        pending = ext["pending"]
         return {
             "shares": {s: _by_company(held) for s, held in enumerate(ext["held"])},
             "neutral_shares": _by_company(ext["neutral"]),
+            "share_choice": pending
+            and {
+                "route": state.board.route_ids[pending["route"]],
+                "options": list(pending["options"]),
+            },
         }
 
     def set_position(self, state: GameState, fields: dict[str, Any]) -> None:
         ext = _ext(state)
+        if fields.get("phase") not in (None, *self.phases):
+            ext["pending"] = None
+        choice = fields.get("share_choice")
+        if choice is not None:
+            r = state.board.route_index.get(choice.route)
+            if r is None:
+                raise ValueError(f"no route {choice.route} on {state.board.map.id}")
+            options = _available(state, r) if choice.options is None else list(choice.options)
+            unknown = set(options) - set(ext["taken"])
+            if unknown:
+                raise ValueError(f"no companies {sorted(unknown)}: use {sorted(ext['taken'])}")
+            neutral = state.phase == "choose_neutral_share"
+            ext["pending"] = {"route": r, "neutral": neutral, "options": options}
+        if state.phase in self.phases and ext["pending"] is None:
+            raise ValueError(f"phase {state.phase!r} needs a share_choice")
         for seat, held in fields.get("shares", {}).items():
             ext["held"][seat] = _share_list(state, held)
         if "neutral_shares" in fields:

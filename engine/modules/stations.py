@@ -67,13 +67,12 @@ class Stations(RuleModule):
         costs = payment.cheapest_stations(state.hands[seat], station_cost(state, seat))
         if not costs:
             return []
-        built, city_ids = state.stations, state.board.city_ids
-        return [
-            action
-            for p in costs
-            for city, action in enumerate(stations_of(city_ids, p))
-            if city not in built
-        ]
+        built = tuple(sorted(state.stations))
+        city_ids = state.board.city_ids
+        out: list[Action] = []
+        for p in costs:
+            out += stations_of(city_ids, built, p)
+        return out
 
     def can_act(self, state: GameState, seat: int) -> bool:
         return (

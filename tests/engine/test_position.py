@@ -4,14 +4,20 @@ reading a played position back onto a new game gives the same game."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from engine import (
+    Claim,
+    DeclineShare,
+    DeclineTunnel,
     DrawBlind,
     GameConfig,
     GameState,
+    PayTunnel,
     Position,
+    TakeShare,
     apply,
     legal_actions,
     new_game,
@@ -23,6 +29,7 @@ from engine import (
 )
 from engine.agents import random_action
 from engine.modules import playable_maps
+from engine.position import PendingTunnel, ShareChoice
 
 CORE = ("deck", "discards", "market", "hands", "trains", "scores", "owner", "ticket_deck")
 CORE += ("tickets", "offered", "keep_min", "stations_left", "stations", "turns_left", "current")
@@ -125,5 +132,151 @@ def test_freeing_a_route_gives_its_pieces_and_points_back() -> None:
 )
 def test_names_not_on_the_map_are_refused(position: Position, message: str) -> None:
     state = new_game(GameConfig(map_id="usa", players=["A", "B"], seed=1))
+    with pytest.raises(ValueError, match=message):
+        setup_position(state, position)
+
+
+# Pending decisions --------------------------------------------------------------------------
+
+PENDING = ("tunnel", "choose_share", "choose_neutral_share", "draft", "draft_keep")
+PENDING += ("choose_festival", "choose_pieces")
+
+
+def _same_rng(built: GameState, played: GameState) -> GameState:
+    """``built`` with ``played``'s random generator (a position does not name it)."""
+    snap = built.to_snapshot()
+    snap["rng"] = played.to_snapshot()["rng"]
+    return GameState.from_snapshot(snap)
+
+
+def _comparable(state: GameState) -> dict[str, object]:
+    snap = state.to_snapshot()
+    del snap["version"], snap["skips"]  # how many actions led here, not the position
+    return snap
+
+
+def _check_pending(played: GameState) -> None:
+    """Built by name from ``played``'s position, a game is the same game, and every legal
+    action of every seat that must act does the same in both."""
+    built = new_game(played.config)
+    setup_position(built, position_of(played))
+    built = _same_rng(built, played)
+    assert position_of(built) == position_of(played)
+    assert _comparable(built) == _comparable(played)
+    assert public_view(built) == public_view(played)
+    for seat in waiting_for(played):
+        assert private_view(built, seat) == private_view(played, seat)
+        options = legal_actions(played, seat)
+        assert options and legal_actions(built, seat) == options
+        for action in options:
+            a, b = played.copy(), built.copy()
+            assert apply(b, seat, action) == apply(a, seat, action)
+            assert _comparable(b) == _comparable(a)
+
+
+@pytest.mark.parametrize(
+    ("map_id", "players", "phases"),
+    [
+        ("europe", 3, {"tunnel"}),
+        ("nordic", 2, {"tunnel"}),
+        ("pennsylvania", 3, {"choose_share"}),
+        ("pennsylvania", 2, {"choose_share", "choose_neutral_share"}),
+        ("iberia", 3, {"draft", "draft_keep", "choose_festival"}),
+        ("world", 3, {"choose_pieces"}),
+    ],
+)
+def test_a_pending_decision_read_by_name_sets_up_the_same_game(
+    map_id: str, players: int, phases: set[str]
+) -> None:
+    met: Counter[str] = Counter()  # decisions checked, by phase
+    for seed in range(12):
+        config = GameConfig(map_id=map_id, players=["A", "B", "C", "D"][:players], seed=seed)
+        state, rng = new_game(config), random.Random(seed)
+        while state.phase != "game_over":
+            if state.phase in PENDING and met[state.phase] < 2 * (seed + 1):
+                _check_pending(state)
+                met[state.phase] += 1
+            seat = waiting_for(state)[0]
+            apply(state, seat, random_action(state, seat, rng))
+        if set(met) >= phases:
+            return
+    raise AssertionError(f"random play never reached {phases - set(met)}")
+
+
+def test_a_tunnel_set_up_by_name_asks_what_the_reveal_asked() -> None:
+    """München–Venezia (blue tunnel, 2) claimed with 2 blue: blue, locomotive, red revealed."""
+    played = new_game(GameConfig(map_id="europe", players=["Ann", "Bob"], seed=1))
+    setup_position(played, Position(phase="turn", current=0, offered={0: [], 1: []}))
+    route = next(
+        r.id
+        for r in played.board.map.routes
+        if {r.a, r.b} == {"munchen", "venezia"}
+    )
+    setup_position(
+        played,
+        Position(hands={0: {"blue": 3, "locomotive": 1}}, deck_top=["blue", "locomotive", "red"]),
+    )
+    apply(played, 0, Claim(route=route, cards={"blue": 2}))
+    built = new_game(played.config)
+    setup_position(
+        built,
+        Position(
+            **{k: v for k, v in position_of(played) if k != "tunnel"},
+            tunnel=PendingTunnel(
+                route=route, paid={"blue": 2}, revealed=["blue", "locomotive", "red"]
+            ),
+        ),
+    )
+    assert public_view(built).tunnel == public_view(played).tunnel
+    assert public_view(built).tunnel.extra == 2
+    assert legal_actions(built, 0) == legal_actions(played, 0) == [
+        PayTunnel(cards={"blue": 1, "locomotive": 1}),
+        DeclineTunnel(),
+    ]
+    built = _same_rng(built, played)
+    assert apply(built, 0, PayTunnel()) == apply(played, 0, PayTunnel())
+    assert _comparable(built) == _comparable(played)
+
+
+def test_a_share_choice_set_up_by_name_offers_the_route_companies() -> None:
+    state = new_game(GameConfig(map_id="pennsylvania", players=["Ann", "Bob", "Cid"], seed=1))
+    route = next(r for r in state.board.map.routes if len(r.shares) >= 2)
+    setup_position(
+        state,
+        Position(
+            phase="choose_share",
+            current=1,
+            offered={0: [], 1: [], 2: []},
+            owners={route.id: 1},
+            share_choice=ShareChoice(route=route.id),
+        ),
+    )
+    assert legal_actions(state, 1) == [
+        *(TakeShare(company=c) for c in route.shares),
+        DeclineShare(),
+    ]
+    assert private_view(state, 1).share_options == list(route.shares)
+    apply(state, 1, TakeShare(company=route.shares[0]))
+    assert position_of(state).shares[1] == {route.shares[0]: [1]}
+    assert state.phase == "turn" and state.current == 2
+
+
+@pytest.mark.parametrize(
+    ("map_id", "position", "message"),
+    [
+        ("europe", Position(phase="tunnel"), "needs a tunnel"),
+        ("pennsylvania", Position(phase="choose_share"), "needs a share_choice"),
+        ("iberia", Position(phase="choose_festival"), "needs a festival_choice"),
+        (
+            "europe",
+            Position(tunnel=PendingTunnel(route=1, paid={"blue": 9}, revealed=[])),
+            "no payment",
+        ),
+    ],
+)
+def test_a_pending_phase_without_its_decision_is_refused(
+    map_id: str, position: Position, message: str
+) -> None:
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C"], seed=1))
     with pytest.raises(ValueError, match=message):
         setup_position(state, position)
