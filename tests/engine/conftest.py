@@ -97,6 +97,12 @@ def _ticket(state: GameState, a: str, b: str) -> int:
     return found[0]
 
 
+def _hold(state: GameState, seat: int, *tickets: tuple[str, str]) -> None:
+    """Give ``seat`` exactly these destination tickets, each by its two end cities."""
+    ids = [state.board.t_ids[_ticket(state, a, b)] for a, b in tickets]
+    setup_position(state, Position(tickets={seat: ids}))
+
+
 def _own(state: GameState, seat: int, *routes: tuple[str, str] | tuple[str, str, str]) -> None:
     """Give ``seat`` these routes (with their pieces and points): (a, b) or (a, b, colour)."""
     owners: dict[int, int | None] = {_route(state, *spec): seat for spec in routes}
@@ -158,6 +164,11 @@ def route() -> Callable[..., int]:
 @pytest.fixture
 def ticket() -> Callable[[GameState, str, str], int]:
     return _ticket
+
+
+@pytest.fixture
+def hold() -> Callable[..., None]:
+    return _hold
 
 
 @pytest.fixture

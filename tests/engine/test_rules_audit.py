@@ -16,16 +16,17 @@ from engine import (
     GameConfig,
     IllegalAction,
     KeepTickets,
+    Position,
     TakeShare,
     apply,
     legal_actions,
     new_game,
     public_view,
+    setup_position,
     waiting_for,
 )
-from engine.cards import CARD_INDEX, LOCO, SHIP, SPECIAL
+from engine.cards import CARD_INDEX, LOCO, SPECIAL
 from engine.graph import best_station_assignment
-from engine.modules.festivals import FESTIVAL_BASE
 from engine.scoring import final_scores
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
@@ -142,13 +143,13 @@ def test_tied_players_without_the_bonus_share_the_win(map_id):
     """Ann and Bob tie on points and tickets; Cid holds the longest path bonus. Bob's path
     is longer than Ann's, but neither holds the bonus: they share the win."""
     state = fresh(map_id, 3)
-    state.tickets = [[], [], []]
-    for r in _routes_of_length(state, 2, 2):
-        state.owner[r] = 0  # Ann: two separate 2-routes, 4 points, path 2
-    state.owner[_routes_of_length(state, 3, 1)[0]] = 1  # Bob: one 3-route, 4 points, path 3
+    ids = state.board.route_ids
+    owners = {ids[r]: 0 for r in _routes_of_length(state, 2, 2)}  # Ann: 4 points, path 2
+    owners[ids[_routes_of_length(state, 3, 1)[0]]] = 1  # Bob: one 3-route, 4 points, path 3
     # Cid: a long route for the bonus, and failed tickets that sink his total.
-    state.owner[_routes_of_length(state, 6, 1)[0]] = 2
-    state.tickets[2] = list(range(6))
+    owners[ids[_routes_of_length(state, 6, 1)[0]]] = 2
+    tickets = {0: [], 1: [], 2: list(state.board.t_ids[:6])}
+    setup_position(state, Position(owners=owners, tickets=tickets))
     final = final_scores(state)
     ann, bob, cid = final.players
     assert ann.total == bob.total and ann.tickets_completed == bob.tickets_completed
@@ -176,10 +177,10 @@ def test_station_assignment_tie_prefers_more_completed_tickets():
 
 def test_pennsylvania_tie_on_tickets_is_shared_whatever_the_paths():
     state = fresh("pennsylvania", 2)
-    state.tickets = [[], []]
-    for r in _routes_of_length(state, 2, 2):
-        state.owner[r] = 0  # Ann: two separate 2-routes, 4 points, path 2
-    state.owner[_routes_of_length(state, 3, 1)[0]] = 1  # Bob: one 3-route, 4 points, path 3
+    ids = state.board.route_ids
+    owners = {ids[r]: 0 for r in _routes_of_length(state, 2, 2)}  # Ann: 4 points, path 2
+    owners[ids[_routes_of_length(state, 3, 1)[0]]] = 1  # Bob: one 3-route, 4 points, path 3
+    setup_position(state, Position(owners=owners, tickets={0: [], 1: []}))
     final = final_scores(state)
     assert final.players[0].total == final.players[1].total
     assert final.players[1].longest_path > final.players[0].longest_path
@@ -311,9 +312,13 @@ def test_every_exchange_says_which_way_and_how_many(started):
 def test_world_slot_refilled_at_turn_end_with_a_third_joker_resets(started, set_hand):
     state = started("world", 2)
     seat = state.current
-    white, yellow = CARD_INDEX["white"], CARD_INDEX["yellow"]
-    state.market = [LOCO, LOCO, -1, SHIP + white, SHIP + yellow, SHIP + white]
-    state.deck.extend([white] * 6 + [LOCO])  # the refill brings a third joker
+    setup_position(
+        state,
+        Position(
+            market=["locomotive", "locomotive", None, "white_ship", "yellow_ship", "white_ship"],
+            deck_top=["locomotive"] + ["white"] * 6,  # the refill brings a third joker
+        ),
+    )
     events = apply(state, seat, ExchangePieces(trains=1))
     assert "MarketReset" in [type(e).__name__ for e in events]
     assert state.market.count(LOCO) < 3 and -1 not in state.market
@@ -322,9 +327,16 @@ def test_world_slot_refilled_at_turn_end_with_a_third_joker_resets(started, set_
 def test_world_no_face_up_card_when_both_decks_and_discards_are_empty(started, illegal):
     state = started("world", 2)
     seat = state.current
-    rs = state.ext["rs"]
-    state.deck, state.discards, rs["ship_deck"], rs["ship_discards"] = [], [], [], []
-    state.market = [CARD_INDEX["white"], -1, -1, -1, -1, -1]
+    setup_position(
+        state,
+        Position(
+            deck=[],
+            discards=[],
+            ship_deck=[],
+            ship_discards=[],
+            market=["white", None, None, None, None, None],
+        ),
+    )
     illegal(state, seat, DrawFaceUp(slot=0), "empty")
     assert not any(isinstance(a, DrawFaceUp) for a in legal_actions(state, seat))
 
@@ -334,9 +346,9 @@ def test_classic_three_locomotives_reset_once_cards_come_back(started, set_hand)
     discards, and the market is checked again at the end of that turn."""
     state = started("usa", 2)
     seat = state.current
-    red, blue = CARD_INDEX["red"], CARD_INDEX["blue"]
-    state.market = [LOCO, LOCO, LOCO, red, blue]
-    state.deck, state.discards = [], []
+    red = CARD_INDEX["red"]
+    market = ["locomotive", "locomotive", "locomotive", "red", "blue"]
+    setup_position(state, Position(market=market, deck=[], discards=[]))
     set_hand(state, seat, {"red": 2})
     board = state.board
     r = next(
@@ -353,7 +365,8 @@ def test_classic_three_locomotives_reset_once_cards_come_back(started, set_hand)
 def test_iberia_blind_draw_from_festival_cards_only_is_refused(illegal):
     state = iberia_started()
     seat = state.current
-    state.deck, state.discards = [FESTIVAL_BASE, FESTIVAL_BASE + 1], []
+    piles = [p.id for p in state.board.rules.festivals.piles]
+    setup_position(state, Position(deck=[f"festival_{p}" for p in piles[:2]], discards=[]))
     illegal(state, seat, DrawBlind(), "empty")
     assert DrawBlind() not in legal_actions(state, seat)
 
@@ -369,8 +382,9 @@ def test_draft_pick_outside_a_draft_is_refused():
 
 def test_keep_tickets_from_another_seat_while_a_festival_is_chosen_is_refused():
     state = iberia_started()
-    state.phase = "choose_festival"
-    state.ext["festivals"]["choice"] = ["sevilla", "valencia"]
+    setup_position(
+        state, Position(phase="choose_festival", festival_choice=["sevilla", "valencia"])
+    )
     with pytest.raises(IllegalAction):
         apply(state, 1 - state.current, KeepTickets(tickets=[1]))
 

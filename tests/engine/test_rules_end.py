@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Claim, DrawBlind, DrawTickets, KeepTickets, apply, legal_actions, public_view
+from engine import (
+    Claim,
+    DrawBlind,
+    DrawTickets,
+    KeepTickets,
+    Position,
+    apply,
+    legal_actions,
+    position_of,
+    public_view,
+    setup_position,
+)
 from engine import waiting_for as waiting
 from engine.scoring import final_scores
 
@@ -14,7 +25,7 @@ from engine.scoring import final_scores
 def trigger(state, set_hand, route, trains_before):
     """The current player claims Atlanta–Charleston (gray 2) holding ``trains_before``."""
     seat = state.current
-    state.trains[seat] = trains_before
+    setup_position(state, Position(trains={seat: trains_before}))
     set_hand(state, seat, {"red": 2})
     events = apply(
         state, seat, Claim(route=route(state, "atlanta", "charleston"), cards={"red": 2})
@@ -65,7 +76,7 @@ def test_more_players_low_on_trains_do_not_extend_the_last_round(
 ):
     state = started("usa", 3)
     trigger(state, set_hand, route, 3)
-    state.trains = [1, 1, 1]
+    setup_position(state, Position(trains={0: 1, 1: 1, 2: 1}))
     assert len(play_out(state, pass_turn)) == 3
 
 
@@ -100,16 +111,21 @@ def test_no_action_after_the_game_is_over(started, set_hand, route, pass_turn, i
 
 def dry(state, set_market):
     """No train cards to draw anywhere and nobody holds a card."""
-    state.deck, state.discards = [], []
     set_market(state, [None] * 5)
-    state.hands = [[0] * 9 for _ in state.hands]
+    hands: dict[int, dict[str, int]] = {seat: {} for seat in range(state.n_players)}
+    setup_position(state, Position(deck=[], discards=[], hands=hands))
+
+
+def one_ticket_left(state):
+    """Only the top ticket stays in the ticket deck."""
+    setup_position(state, Position(ticket_deck=position_of(state).ticket_deck[:1]))
 
 
 def test_a_player_without_any_legal_action_is_skipped(started, set_market, set_hand, kinds):
     state = started("usa", 2)
     seat = state.current
     dry(state, set_market)
-    state.ticket_deck = state.ticket_deck[-1:]
+    one_ticket_left(state)
     set_hand(state, seat, {"red": 1})  # can still claim a gray route of length 1 next turn
     apply(state, seat, DrawTickets())
     events = apply(state, seat, KeepTickets(tickets=[state.board.t_ids[state.offered[seat][0]]]))
@@ -122,7 +138,7 @@ def test_a_full_round_without_legal_action_ends_the_game_stalled(started, set_ma
     state = started("usa", 2)
     seat = state.current
     dry(state, set_market)
-    state.ticket_deck = state.ticket_deck[-1:]
+    one_ticket_left(state)
     apply(state, seat, DrawTickets())
     events = apply(state, seat, KeepTickets(tickets=[state.board.t_ids[state.offered[seat][0]]]))
     assert kinds(events) == [
@@ -145,13 +161,18 @@ def usa_end(started, own, ticket, routes0=(), routes1=(), tickets0=(), tickets1=
     state = started("usa", 2)
     own(state, 0, *routes0)
     own(state, 1, *routes1)
-    state.tickets = [[ticket(state, *t) for t in tickets0], [ticket(state, *t) for t in tickets1]]
+    ids = state.board.t_ids
+    held = {
+        0: [ids[ticket(state, *t)] for t in tickets0],
+        1: [ids[ticket(state, *t)] for t in tickets1],
+    }
+    setup_position(state, Position(tickets=held))
     return state
 
 
 def test_route_points_are_recounted_from_the_claimed_routes(started, own, ticket):
     state = usa_end(started, own, ticket, routes0=[("calgary", "helena"), ("atlanta", "miami")])
-    state.scores = [999, 999]  # the running public score is not trusted
+    setup_position(state, Position(scores={0: 999, 1: 999}))  # the running score is not trusted
     row = final_scores(state).players[0]
     assert row.routes == 7 + 10
 
@@ -284,13 +305,10 @@ def test_full_tie_shares_the_win(started, own, ticket):
 
 def europe_end(started, own, routes0, routes1, stations0=(), stations1=()):
     state = started("europe", 2)
-    state.tickets = [[], []]
     own(state, 0, *routes0)
     own(state, 1, *routes1)
-    for seat, cities in ((0, stations0), (1, stations1)):
-        for city in cities:
-            state.stations[state.board.city_index[city]] = seat
-        state.stations_left[seat] = 3 - len(cities)
+    stations = {city: seat for seat, cities in ((0, stations0), (1, stations1)) for city in cities}
+    setup_position(state, Position(tickets={0: [], 1: []}, stations=stations))
     return state
 
 
@@ -329,7 +347,7 @@ def test_europe_tie_then_the_european_express(started, own):
     assert final.winners == [0]
 
 
-def test_europe_tie_most_tickets_before_fewest_stations(started, own, ticket):
+def test_europe_tie_most_tickets_before_fewest_stations(started, own, hold):
     state = europe_end(
         started,
         own,
@@ -339,7 +357,7 @@ def test_europe_tie_most_tickets_before_fewest_stations(started, own, ticket):
         routes1=[("edinburgh", "london", "black"), ("amsterdam", "essen"), ("cadiz", "lisboa")],
         stations0=["roma", "paris"],
     )
-    state.tickets[0] = [ticket(state, "budapest", "sofia")]
+    hold(state, 0, ("budapest", "sofia"))
     final = final_scores(state)
     p0, p1 = final.players
     assert p0.total == p1.total == 25

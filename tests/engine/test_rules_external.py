@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Claim, IllegalAction, apply
+from engine import Claim, IllegalAction, Position, apply, setup_position
 from engine.scoring import final_scores
 
 # Routes are (a, b) or (a, b, colour) for one track of a double route.
@@ -21,7 +21,8 @@ SIX_ROUTES = [
 def usa_player(started, own, routes, tickets=(), ticket=None):
     state = started("usa", 2)
     own(state, 0, *routes)
-    state.tickets = [[ticket(state, *t) for t in tickets] if tickets else [], []]
+    held = [state.board.t_ids[ticket(state, *t)] for t in tickets]
+    setup_position(state, Position(tickets={0: held, 1: []}))
     return final_scores(state).players[0]
 
 

@@ -12,28 +12,19 @@ from engine import (
     DrawTickets,
     GameConfig,
     KeepTickets,
+    Position,
     TakeFestival,
     apply,
     legal_actions,
     new_game,
     private_view,
     public_view,
+    setup_position,
     waiting_for,
 )
 from engine.cards import CARD_INDEX, N_CARDS
 from engine.modules.festivals import DRAFT_CARD, FESTIVAL_BASE
 from engine.scoring import final_scores
-
-PILES = [
-    p.id
-    for p in new_game(
-        GameConfig(map_id="iberia", players=["A", "B"], seed=0)
-    ).board.rules.festivals.piles
-]
-
-
-def festival(pile: str) -> int:
-    return FESTIVAL_BASE + PILES.index(pile)
 
 
 def draft_round(state, pick=0):
@@ -136,7 +127,7 @@ def test_a_festival_card_drawn_blind_goes_to_its_city_and_is_replaced():
     state = started_iberia()
     seat = state.current
     hand = sum(state.hands[seat])
-    state.deck += [CARD_INDEX["red"], festival("sevilla")]  # festival on top, then red
+    setup_position(state, Position(deck_top=["festival_sevilla", "red"]))
     events = apply(state, seat, DrawBlind())
     assert public_view(state).festival_piles["sevilla"] == 1
     assert sum(state.hands[seat]) == hand + 1 and state.hands[seat][CARD_INDEX["red"]] >= 1
@@ -147,7 +138,7 @@ def test_a_festival_card_refilling_the_market_is_replaced_too(set_market):
     state = started_iberia()
     seat = state.current
     set_market(state, ["red", "blue", "green", "white", "black"])
-    state.deck += [CARD_INDEX["yellow"], festival("valencia"), festival("madrid")]
+    setup_position(state, Position(deck_top=["festival_madrid", "festival_valencia", "yellow"]))
     apply(state, seat, DrawFaceUp(slot=0))
     assert state.market[0] == CARD_INDEX["yellow"]
     piles = public_view(state).festival_piles
@@ -157,8 +148,7 @@ def test_a_festival_card_refilling_the_market_is_replaced_too(set_market):
 def test_reshuffled_deck_holds_only_train_cards():
     state = started_iberia()
     seat = state.current
-    state.deck = []
-    state.discards = [CARD_INDEX["red"], CARD_INDEX["blue"]]
+    setup_position(state, Position(deck=[], discards=["red", "blue"]))
     apply(state, seat, DrawBlind())
     assert all(c < N_CARDS for c in state.deck)
 
@@ -169,7 +159,7 @@ def test_reshuffled_deck_holds_only_train_cards():
 def test_draft_card_finishes_the_turn_then_a_second_draft_passes_right():
     state = started_iberia(players=3, seed=6)
     seat = state.current
-    state.deck += [CARD_INDEX["red"], DRAFT_CARD]
+    setup_position(state, Position(deck_top=["draft", "red"]))
     apply(state, seat, DrawBlind())  # the draft card is set aside, red is drawn
     assert state.phase == "second_draw" and state.current == seat
     kept_first = [list(t) for t in state.tickets]
@@ -205,7 +195,7 @@ def test_draft_card_finishes_the_turn_then_a_second_draft_passes_right():
 def test_claim_takes_the_festival_cards_at_its_city(set_hand, route):
     state = started_iberia()
     seat = state.current
-    state.ext["festivals"]["piles"]["madrid"] = 2
+    setup_position(state, Position(festival_piles={"madrid": 2}))
     set_hand(state, seat, {"red": 2})
     apply(state, seat, Claim(route=route(state, "valladolid", "madrid"), cards={"red": 2}))
     assert private_view(state, seat).festival_cards == {"madrid": 2}
@@ -216,7 +206,7 @@ def test_claim_takes_the_festival_cards_at_its_city(set_hand, route):
 def test_porto_and_coimbra_share_one_pile(set_hand, route):
     state = started_iberia()
     seat = state.current
-    state.ext["festivals"]["piles"]["porto"] = 3
+    setup_position(state, Position(festival_piles={"porto": 3}))
     set_hand(state, seat, {"blue": 3})
     apply(state, seat, Claim(route=route(state, "coimbra", "badajoz"), cards={"blue": 3}))
     assert private_view(state, seat).festival_cards == {"porto": 3}
@@ -225,8 +215,7 @@ def test_porto_and_coimbra_share_one_pile(set_hand, route):
 def test_both_ends_with_cards_ask_which_to_take(set_hand, route, illegal):
     state = started_iberia()
     seat = state.current
-    piles = state.ext["festivals"]["piles"]
-    piles["sevilla"], piles["malaga"] = 1, 2
+    setup_position(state, Position(festival_piles={"sevilla": 1, "malaga": 2}))
     set_hand(state, seat, {"green": 2})
     apply(state, seat, Claim(route=route(state, "sevilla", "malaga"), cards={"green": 2}))
     assert state.phase == "choose_festival" and state.current == seat
@@ -240,7 +229,7 @@ def test_both_ends_with_cards_ask_which_to_take(set_hand, route, illegal):
 
 def test_festival_sets_score_by_the_table_seed_examples():
     state = started_iberia()
-    state.ext["festivals"]["held"] = [{"sevilla": 3}, {"valencia": 7}]
+    setup_position(state, Position(festival_cards={0: {"sevilla": 3}, 1: {"valencia": 7}}))
     rows = final_scores(state).players
     assert sum(rows[0].extras.values()) == 6
     assert sum(rows[1].extras.values()) == 22
@@ -256,7 +245,7 @@ def test_no_bonuses_and_ties_shared_after_tickets():
 def test_festival_holdings_are_not_in_the_public_view():
     state = started_iberia()
     before = public_view(state)
-    state.ext["festivals"]["held"] = [{"sevilla": 3}, {}]
+    setup_position(state, Position(festival_cards={0: {"sevilla": 3}, 1: {}}))
     assert public_view(state) == before
 
 

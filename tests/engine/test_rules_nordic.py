@@ -134,11 +134,11 @@ def test_face_up_locomotive_is_an_ordinary_card(started, set_market):
     assert state.hands[seat][LOCO] >= 2
 
 
-def test_no_market_reset_with_three_locomotives(started, set_market):
+def test_no_market_reset_with_three_locomotives(started, set_market, set_deck_top):
     state = started("nordic", 3)
     seat = state.current
     set_market(state, ["locomotive", "locomotive", "red", "locomotive", "green"])
-    state.deck.append(LOCO)  # the refill shows a fourth locomotive
+    set_deck_top(state, ["locomotive"])  # the refill shows a fourth locomotive
     apply(state, seat, DrawFaceUp(slot=2))
     assert state.market.count(LOCO) == 4
 
@@ -189,11 +189,12 @@ def test_doubles_close_only_with_two_players(started, set_hand, route, illegal, 
             assert state.owner[state.board.route_index[twin]] == other
 
 
-def test_globetrotter_bonus_and_no_longest_path_bonus(started, own, ticket):
+def test_globetrotter_bonus_and_no_longest_path_bonus(started, own, hold):
     state = started("nordic", 2)
     own(state, 0, ("oslo", "orebro", "green"), ("orebro", "stockholm", "black"))
     own(state, 1, ("goteborg", "oslo"))
-    state.tickets = [[ticket(state, "oslo", "stockholm")], []]
+    hold(state, 0, ("oslo", "stockholm"))
+    hold(state, 1)
     scores = final_scores(state).players
     assert scores[0].most_tickets_bonus == 10 and scores[1].most_tickets_bonus == 0
     assert scores[0].longest_path_bonus == scores[1].longest_path_bonus == 0

@@ -9,12 +9,15 @@ from engine import (
     GameConfig,
     GiveNeutralShare,
     KeepTickets,
+    Position,
     TakeShare,
     apply,
     legal_actions,
     new_game,
+    position_of,
     private_view,
     public_view,
+    setup_position,
 )
 from engine.events import ShareTaken
 from engine.scoring import connected_tickets, final_scores
@@ -85,7 +88,8 @@ def test_shares_are_taken_in_ascending_order(started, set_hand, route, pass_turn
 def test_an_empty_stack_falls_back_to_another_shown_company(started, set_hand, route):
     state = started("pennsylvania", 3)
     seat = state.current
-    state.ext["shares"]["taken"]["WM"] = 4  # Western Maryland's 4 shares are gone
+    # Western Maryland's 4 shares are gone (to the next player).
+    setup_position(state, Position(shares={(seat + 1) % 3: {"WM": [1, 2, 3, 4]}}))
     set_hand(state, seat, {"white": 2})
     claim(state, seat, route(state, "baltimore", "york"), {"white": 2})  # WM or PRR
     assert legal_actions(state, seat) == [TakeShare(company="PRR"), DeclineShare()]
@@ -131,20 +135,23 @@ def test_who_holds_which_share_is_not_public(started, set_hand, route):
     claim(state, seat, route(state, "allentown", "reading"), {"green": 2})
     assert ShareTaken(seat, False) in apply(state, seat, TakeShare(company="RDG"))
     before = public_view(state)
-    held = state.ext["shares"]["held"]
-    held[0], held[1], held[2] = held[2], held[0], held[1]
+    held = position_of(state).shares
+    assert held is not None
+    setup_position(state, Position(shares={0: held[2], 1: held[0], 2: held[1]}))
     assert public_view(state) == before
 
 
-def hold(state, seat, company, numbers):
-    state.ext["shares"]["held"][seat].extend([company, n] for n in numbers)
+def hold_shares(state, seat, company, numbers):
+    held = (position_of(state).shares or {})[seat]
+    held[company] = held.get(company, []) + numbers
+    setup_position(state, Position(shares={seat: held}))
 
 
 def test_seed_example_neutral_investor_takes_second_place(started):
     """Mark 3 B&O, neutral 2 revealed, Erik 1: Mark scores B&O's 1st value, Erik the 3rd."""
     state = started("pennsylvania", 2)
-    hold(state, 0, "B&O", [1, 3, 5])
-    hold(state, 1, "B&O", [6])
+    hold_shares(state, 0, "B&O", [1, 3, 5])
+    hold_shares(state, 1, "B&O", [6])
     state.ext["shares"]["revealed"] = [["B&O", 2], ["B&O", 4]]
     points = final_scores(state).players
     assert points[0].extras == {"B&O shares (1st)": 20}
@@ -153,9 +160,9 @@ def test_seed_example_neutral_investor_takes_second_place(started):
 
 def test_share_ties_go_to_the_earlier_investor(started):
     state = started("pennsylvania", 3)
-    hold(state, 0, "PRR", [2, 5])
-    hold(state, 1, "PRR", [1, 7])
-    hold(state, 2, "PRR", [3])
+    hold_shares(state, 0, "PRR", [2, 5])
+    hold_shares(state, 1, "PRR", [1, 7])
+    hold_shares(state, 2, "PRR", [3])
     points = final_scores(state).players
     assert points[1].extras == {"PRR shares (1st)": 30}
     assert points[0].extras == {"PRR shares (2nd)": 21}
@@ -164,10 +171,10 @@ def test_share_ties_go_to_the_earlier_investor(started):
 
 def test_places_beyond_the_table_score_nothing(started):
     state = started("pennsylvania", 3)
-    hold(state, 0, "BR&P", [1])
-    hold(state, 1, "WM", [1, 2])
-    hold(state, 2, "WM", [3])
-    hold(state, 0, "WM", [4])
+    hold_shares(state, 0, "BR&P", [1])
+    hold_shares(state, 1, "WM", [1, 2])
+    hold_shares(state, 2, "WM", [3])
+    hold_shares(state, 0, "WM", [4])
     points = final_scores(state).players
     assert points[1].extras == {"WM shares (1st)": 9}
     assert points[2].extras == {"WM shares (2nd)": 5}
@@ -176,7 +183,7 @@ def test_places_beyond_the_table_score_nothing(started):
 
 def test_half_the_neutral_pile_is_revealed_rounded_up(started):
     state = started("pennsylvania", 2)
-    state.ext["shares"]["neutral"] = [["PRR", 1], ["PRR", 2], ["B&O", 1]]
+    setup_position(state, Position(neutral_shares={"PRR": [1, 2], "B&O": [1]}))
     from engine.hooks import rule_modules
 
     for module in rule_modules(state):
@@ -185,12 +192,13 @@ def test_half_the_neutral_pile_is_revealed_rounded_up(started):
     assert len(revealed) == 2 and all(s in state.ext["shares"]["neutral"] for s in revealed)
 
 
-def test_share_points_are_in_the_total_and_globetrotter_is_15(started, own, ticket):
+def test_share_points_are_in_the_total_and_globetrotter_is_15(started, own, hold):
     """One completed ticket against none: Globetrotter +15; shares add to the total."""
     state = started("pennsylvania", 3)
     own(state, 0, ("baltimore", "philadelphia", "purple"))
-    state.tickets = [[ticket(state, "baltimore", "philadelphia")], [], []]
-    hold(state, 0, "RDG", [1])
+    hold(state, 0, ("baltimore", "philadelphia"))
+    setup_position(state, Position(tickets={1: [], 2: []}))
+    hold_shares(state, 0, "RDG", [1])
     row = final_scores(state).players[0]
     assert row.most_tickets_bonus == 15 and row.extras == {"RDG shares (1st)": 14}
     assert final_scores(state).players[1].most_tickets_bonus == 0
@@ -199,20 +207,21 @@ def test_share_points_are_in_the_total_and_globetrotter_is_15(started, own, tick
     assert row.longest_path_bonus == 0
 
 
-def test_ontario_does_not_connect_its_two_ferries(started, own, ticket):
+def test_ontario_does_not_connect_its_two_ferries(started, hold):
     state = started("pennsylvania", 3)
     board = state.board
     buffalo_ferry = next(r for r in board.routes_at[board.city_index["buffalo"]]
                          if "ontario" in (board.map.routes[r].a, board.map.routes[r].b))
     erie_ferry = next(r for r in board.routes_at[board.city_index["erie"]]
                       if "ontario" in (board.map.routes[r].a, board.map.routes[r].b))
-    state.owner[buffalo_ferry] = state.owner[erie_ferry] = 0
-    state.tickets[0] = [ticket(state, "ontario", "warren")]
+    ids = board.route_ids
+    setup_position(state, Position(owners={ids[buffalo_ferry]: 0, ids[erie_ferry]: 0}))
+    hold(state, 0, ("ontario", "warren"))
     assert connected_tickets(state, 0) == set()
     # A ticket naming Ontario is completed through either ferry.
     warren = next(r for r in board.routes_at[board.city_index["erie"]]
                   if "warren" in (board.map.routes[r].a, board.map.routes[r].b))
-    state.owner[warren] = 0
+    setup_position(state, Position(owners={ids[warren]: 0}))
     assert connected_tickets(state, 0) == set(state.tickets[0])
 
 

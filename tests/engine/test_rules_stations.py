@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BuildStation, apply
+from engine import BuildStation, Position, apply, setup_position
 from engine.scoring import final_scores
 
 
@@ -153,11 +153,11 @@ def test_usa_has_no_stations(started, set_hand, illegal):
 def europe_end(started, ticket, own, stations, tickets, mine, theirs):
     """Seat 0: ``mine`` routes, ``stations`` cities, ``tickets``; seat 1 owns ``theirs``."""
     state = started("europe", 2)
-    state.tickets = [[ticket(state, a, b) for a, b in tickets], []]
+    held = [state.board.t_ids[ticket(state, a, b)] for a, b in tickets]
+    setup_position(state, Position(tickets={0: held, 1: []}))
     own(state, 0, *mine)
     own(state, 1, *theirs)
-    for city in stations:
-        state.stations[state.board.city_index[city]] = 0
+    setup_position(state, Position(stations=dict.fromkeys(stations, 0)))
     state.stations_left = [3 - len(stations), 3]
     return state
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DrawBlind, DrawTickets, KeepTickets, apply, private_view
+from engine import (
+    DrawBlind,
+    DrawTickets,
+    KeepTickets,
+    Position,
+    apply,
+    position_of,
+    private_view,
+    setup_position,
+)
 
 
 def ids(state, tickets):
@@ -87,7 +96,7 @@ def test_keeping_a_ticket_twice_is_refused(started, illegal):
 def test_fewer_tickets_are_drawn_when_fewer_remain(started):
     state = started("usa", 2)
     seat = state.current
-    state.ticket_deck = state.ticket_deck[-2:]
+    setup_position(state, Position(ticket_deck=position_of(state).ticket_deck[:2]))
     apply(state, seat, DrawTickets())
     assert len(state.offered[seat]) == 2
     assert state.keep_min[seat] == 1
@@ -97,14 +106,14 @@ def test_fewer_tickets_are_drawn_when_fewer_remain(started):
 def test_a_single_remaining_ticket_must_be_kept(started, illegal):
     state = started("usa", 2)
     seat = state.current
-    state.ticket_deck = state.ticket_deck[-1:]
+    setup_position(state, Position(ticket_deck=position_of(state).ticket_deck[:1]))
     apply(state, seat, DrawTickets())
     illegal(state, seat, KeepTickets(tickets=[]), "Keep at least 1 of your 1 tickets")
 
 
 def test_drawing_from_an_empty_ticket_deck_is_refused(started, illegal):
     state = started("usa", 2)
-    state.ticket_deck = []
+    setup_position(state, Position(ticket_deck=[]))
     illegal(state, state.current, DrawTickets(), "There are no destination tickets left to draw.")
 
 

@@ -14,11 +14,14 @@ from engine import (
     ExchangePieces,
     GameConfig,
     KeepTickets,
+    Position,
     apply,
     legal_actions,
     new_game,
+    position_of,
     private_view,
     public_view,
+    setup_position,
     waiting_for,
 )
 from engine.cards import CARD_INDEX, DOUBLE_SHIP, HARBOR_TRAIN, LOCO, SHIP
@@ -90,11 +93,11 @@ def test_piece_split_follows_the_tickets_and_stays_secret(illegal):
 def test_draw_from_either_deck_and_refill_from_the_chosen_deck(started):
     state = started("world", 2)
     seat = state.current
-    ship_deck = state.ext["rs"]["ship_deck"]
-    state.market[0] = WHITE
-    ships_before, trains_before = len(ship_deck), len(state.deck)
+    market = position_of(state).market
+    setup_position(state, Position(market=["white", *market[1:]]))
+    ships_before, trains_before = public_view(state).ship_deck, len(state.deck)
     apply(state, seat, DrawFaceUp(slot=0, refill="ship"))
-    assert state.market[0] >= SHIP and len(ship_deck) == ships_before - 1
+    assert state.market[0] >= SHIP and public_view(state).ship_deck == ships_before - 1
     apply(state, seat, DrawBlind(deck="train"))
     assert len(state.deck) == trains_before - 1 and state.current != seat
 
@@ -102,12 +105,13 @@ def test_draw_from_either_deck_and_refill_from_the_chosen_deck(started):
 def test_face_up_joker_is_the_whole_draw_and_never_second(started, illegal):
     state = started("world", 2)
     seat = state.current
-    state.market[:3] = [LOCO, WHITE, YELLOW]
+    market = position_of(state).market
+    setup_position(state, Position(market=["locomotive", "white", "yellow", *market[3:]]))
     apply(state, seat, DrawBlind(deck="ship"))
     illegal(state, seat, DrawFaceUp(slot=0, refill="train"), "joker cannot be your second")
     apply(state, seat, DrawFaceUp(slot=1, refill="train"))
     other = state.current
-    state.market[0] = LOCO
+    setup_position(state, Position(market=["locomotive", *position_of(state).market[1:]]))
     apply(state, other, DrawFaceUp(slot=0, refill="train"))
     assert state.current != other
 
@@ -115,7 +119,7 @@ def test_face_up_joker_is_the_whole_draw_and_never_second(started, illegal):
 def test_a_blind_joker_counts_as_one_card(started):
     state = started("world", 2)
     seat = state.current
-    state.deck.append(LOCO)
+    setup_position(state, Position(deck_top=["locomotive"]))
     apply(state, seat, DrawBlind(deck="train"))
     assert state.phase == "second_draw" and state.hands[seat][LOCO] >= 1
 
@@ -123,13 +127,14 @@ def test_a_blind_joker_counts_as_one_card(started):
 def test_three_face_up_jokers_replace_all_six(started):
     state = started("world", 2)
     seat = state.current
-    state.market = [LOCO, LOCO, WHITE, SHIP + WHITE, SHIP + YELLOW, DOUBLE_SHIP + WHITE]
-    state.deck.append(LOCO)  # the refill makes three jokers
-    discards = len(state.discards), len(state.ext["rs"]["ship_discards"])
+    market = ["locomotive", "locomotive", "white", "white_ship", "yellow_ship"]
+    market.append("white_double_ship")
+    setup_position(state, Position(market=market, deck_top=["locomotive"]))  # a third joker
+    discards = len(state.discards), public_view(state).ship_discards
     events = apply(state, seat, DrawFaceUp(slot=2, refill="train"))
     assert "MarketReset" in [type(e).__name__ for e in events]
     assert len(state.discards) >= discards[0] + 3
-    assert len(state.ext["rs"]["ship_discards"]) == discards[1] + 3
+    assert public_view(state).ship_discards == discards[1] + 3
     assert all(c < SHIP for c in state.market[:3]) and all(c >= SHIP for c in state.market[3:])
 
 
@@ -209,7 +214,7 @@ def test_cheapest_payments_prefer_plain_cards_and_doubles():
 def test_pieces_of_the_right_kind_are_needed(started, set_hand, illegal):
     state = started("world", 2)
     seat = state.current
-    state.ext["rs"]["ships"][seat] = 3
+    setup_position(state, Position(pieces={seat: {"ships": 3}}))
     set_hand(state, seat, {"white_double_ship": 2})
     illegal(
         state,
@@ -251,20 +256,22 @@ def test_harbor_scoring_buenos_aires_is_worth_30(started, own, ticket):
     """Two completed tickets naming Buenos Aires: its harbor scores 30; -4 per unbuilt."""
     state = started("world", 2)
     own(state, 0, ("buenos_aires", "rio_de_janeiro", "red"))
-    state.tickets[0] = [
-        ticket(state, "buenos_aires", "manila"),
-        ticket(state, "buenos_aires", "sydney"),
-    ]
+    tickets = [ticket(state, "buenos_aires", "manila"), ticket(state, "buenos_aires", "sydney")]
     # Complete both tickets directly through a chain of owned routes.
     board = state.board
     ba = board.city_index["buenos_aires"]
-    for t in state.tickets[0]:
+    owners: dict[int, int | None] = {}
+    for t in tickets:
         target = board.t_b[t] if board.t_a[t] == ba else board.t_a[t]
-        path = _shortest_routes(board, ba, target)
-        for r in path:
-            state.owner[r] = 0
-    state.ext["rs"]["harbors"][str(ba)] = 0
-    state.ext["rs"]["harbors_left"][0] = 2
+        owners.update((board.route_ids[r], 0) for r in _shortest_routes(board, ba, target))
+    setup_position(
+        state,
+        Position(
+            tickets={0: [board.t_ids[t] for t in tickets]},
+            owners=owners,
+            harbors={"buenos_aires": 0},
+        ),
+    )
     extras = final_scores(state).players[0].extras
     assert extras["harbor Buenos Aires (2 tickets)"] == 30
     assert extras["harbors not built"] == -8
@@ -310,8 +317,8 @@ def test_exchange_pieces_costs_a_point_each_within_the_reserve(started, illegal)
 def test_exchange_never_above_25_trains(started, illegal):
     state = started("world", 2)
     seat = state.current
-    rs = state.ext["rs"]
-    rs["trains"][seat], rs["box_trains"][seat] = 24, 5  # a made-up reserve to reach the cap
+    # A made-up reserve to reach the cap.
+    setup_position(state, Position(pieces={seat: {"trains": 24, "reserve_trains": 5}}))
     illegal(state, seat, ExchangePieces(trains=2), "more than 25 trains")
 
 
@@ -341,10 +348,10 @@ def test_draw_four_tickets_keep_one_returned_to_the_bottom(started):
         ([("casablanca", "al_qahira")], -6),
     ],
 )
-def test_tour_ticket_in_order_any_order_or_failed(started, own, ticket, routes, points):
+def test_tour_ticket_in_order_any_order_or_failed(started, own, hold, routes, points):
     state = started("world", 2)
     own(state, 0, *routes)
-    state.tickets[0] = [ticket(state, "casablanca", "tehran")]
+    hold(state, 0, ("casablanca", "tehran"))
     [result] = final_scores(state).players[0].tickets
     assert result.points == points
 
@@ -352,12 +359,10 @@ def test_tour_ticket_in_order_any_order_or_failed(started, own, ticket, routes, 
 def test_six_pieces_left_gives_everyone_two_more_turns(started, pass_turn):
     state = started("world", 3)
     seat = state.current
-    rs = state.ext["rs"]
-    rs["trains"][seat], rs["ships"][seat] = 3, 4
-    state.trains[seat] = 7
-    hand = [0] * state.board.hand_kinds
-    hand[SHIP + CARD_INDEX["green"]] = 1
-    state.hands[seat] = hand
+    setup_position(
+        state,
+        Position(pieces={seat: {"trains": 3, "ships": 4}}, hands={seat: {"green_ship": 1}}),
+    )
     apply(state, seat, Claim(route=rid(state, "al_qahira", "athina"), cards={"green_ship": 1}))
     assert state.trains[seat] == 6 and state.turns_left == 6
     for _ in range(5):
