@@ -10,8 +10,9 @@ games of the ``sampler`` agent (below), every 3rd turn, each call timed on its o
 time of this process (``time.process_time_ns``, less the median cost of reading that clock),
 median and 99th percentile:
 
-- ``first``: the first call on each position, positions one after another as a long-running
-  process meets them: the payment memo holds what earlier positions taught it (warm).
+- ``warm``: the first call on each position, after the engine met the positions of 10 other
+  games of the map (their payments and actions are in its memo, as in a process that has
+  played a while, or a search that keeps meeting similar hands).
 - ``cold``: the same calls with every memo of the engine emptied before each one
   (``engine.claims.clear_memos``): the worst case, e.g. the first turn after a start.
 
@@ -112,21 +113,26 @@ def clock_cost() -> int:
 
 
 def legal_actions_times(map_id: str, players: int, cost: int) -> str:
-    """``first`` and ``cold`` median and p99 µs over the sampler's positions (see above)."""
+    """``warm`` and ``cold`` median and p99 µs over the sampler's positions (see above)."""
     turns: list[tuple[GameState, int]] = []
     for seed in range(3):
         play(map_id, players, seed, random_action, turns)
-    first, cold = [], []
+    others: list[tuple[GameState, int]] = []
+    for seed in range(1000, 1010):
+        play(map_id, players, seed, random_action, others)
+    for state, seat in others:
+        legal_actions(state, seat)
+    warm, cold = [], []
     for state, seat in turns:
         started = time.process_time_ns()
         legal_actions(state, seat)
-        first.append(time.process_time_ns() - started - cost)
+        warm.append(time.process_time_ns() - started - cost)
     for state, seat in turns:
         clear_memos()
         started = time.process_time_ns()
         legal_actions(state, seat)
         cold.append(time.process_time_ns() - started - cost)
-    return f"{len(turns):5} {percentiles(first)}   {percentiles(cold)}"
+    return f"{len(turns):5} {percentiles(warm)}   {percentiles(cold)}"
 
 
 def main() -> None:
@@ -137,7 +143,7 @@ def main() -> None:
     maps = args.maps.split(",")
     cost = clock_cost()
     print(f"legal_actions µs per call (positions: agent sampler; clock cost {cost} ns taken off)")
-    heads = ("players", "calls", "first", "p99", "cold", "p99")
+    heads = ("players", "calls", "warm", "p99", "cold", "p99")
     print(f"{'map':13} " + " ".join(f"{h:>{len(h) if h == 'players' else 6}}" for h in heads))
     for map_id in maps:
         rules = board_for(map_id).rules

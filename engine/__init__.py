@@ -31,7 +31,14 @@ from engine.board import Board, board_for
 from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.errors import IllegalAction
 from engine.game import apply, legal_actions, new_game, replay, ticket_keeps
-from engine.position import Position, position_of, setup_position
+from engine.position import (
+    PendingDraft,
+    Position,
+    ShareChoice,
+    TunnelChoice,
+    position_of,
+    setup_position,
+)
 from engine.scoring import FinalScores, score_position
 from engine.state import GameConfig, GameState
 from engine.turns import waiting_for
@@ -61,11 +68,14 @@ __all__ = [
     "IllegalAction",
     "KeepTickets",
     "PayTunnel",
+    "PendingDraft",
     "Position",
     "PrivateView",
     "PublicView",
+    "ShareChoice",
     "TakeFestival",
     "TakeShare",
+    "TunnelChoice",
     "apply",
     "board_for",
     "legal_actions",

@@ -20,7 +20,7 @@ from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
 
 Payments = Callable[[Board, int, Sequence[int]], list[list[int]]]
-MEMO_LIMIT = 100_000  # (shape, counts) entries kept per map before the memo starts afresh
+MEMO_LIMIT = 20_000  # entries a memo keeps (a few MB) before it starts afresh
 
 
 class _Payable:
@@ -130,10 +130,20 @@ def at_most(cap: int) -> Callable[[Sequence[int]], Hashable]:
 
 
 _TABLES: list[ClaimTable] = []  # every table built, for ``clear_memos``
+_MEMOS: list[dict[Any, Any]] = []  # the rule modules' memos, for ``clear_memos``
+
+
+def new_memo() -> dict[Any, Any]:
+    """A memo dict that ``clear_memos`` empties (a rule module's own, like a table's)."""
+    memo: dict[Any, Any] = {}
+    _MEMOS.append(memo)
+    return memo
 
 
 def clear_memos() -> None:
     """Forget every memo of payments and shared actions (benchmarks measure a cold start)."""
     for table in _TABLES:
         table.memo.clear()
+    for memo in _MEMOS:
+        memo.clear()
     clear_shared_actions()

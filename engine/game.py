@@ -38,7 +38,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import ClaimTable, at_most, these_cards
+from engine.claims import ClaimTable, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -430,7 +430,7 @@ def _claim_table(board: Board) -> ClaimTable:
         if substitutes(r):
             return tuple  # which cards make up a group depends on the whole hand
         colour = board.r_color[r]
-        return at_most(board.r_len[r]) if colour == GRAY else these_cards(colour, LOCO)
+        return _gray_counts(board.r_len[r]) if colour == GRAY else these_cards(colour, LOCO)
 
     group = min((substitutes(r) for r in range(len(board.route_ids)) if substitutes(r)), default=0)
 
@@ -448,6 +448,19 @@ def _claim_table(board: Board) -> ClaimTable:
         return [*plain, *grouped, max(grouped)]
 
     return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
+
+
+def _gray_counts(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a gray route's payments (without substitutes) depend on: the locomotives and
+    each colour's cards, up to ``length``; a colour that cannot fill the route even with
+    the locomotives counts as none (``payment.cheapest_claims`` does not try it)."""
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        locos = min(hand[LOCO], length)
+        need = length - locos
+        return locos, tuple([min(n, length) if n >= need else 0 for n in hand[:LOCO]])
+
+    return counts
 
 
 _GRAY = LOCO  # places of ``reach``'s list: a gray route's after the colours', and

@@ -50,7 +50,7 @@ class _Named(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class PendingTunnel(_Named):
+class TunnelChoice(_Named):
     """A tunnel claimed by ``current``, waiting for the extra cards (phase "tunnel"): the
     route, the cards played, and the cards revealed (the extra asked follows from them)."""
 
@@ -110,7 +110,7 @@ class Position(BaseModel):
     scores: dict[int, int] | None = None  # seat -> public score
     stations_left: dict[int, int] | None = None  # seat -> stations not built yet
     # A tunnel waiting for its extra cards (phase "tunnel").
-    tunnel: PendingTunnel | None = None
+    tunnel: TunnelChoice | None = None
     # Pennsylvania: share numbers per company held by each seat and by the neutral investor,
     # and a share choice pending.
     shares: dict[int, dict[str, list[int]]] | None = None
@@ -302,7 +302,7 @@ def position_of(state: GameState) -> Position:
     tunnel = state.tunnel
     fields: dict[str, Any] = {}
     if tunnel is not None:
-        fields["tunnel"] = PendingTunnel(
+        fields["tunnel"] = TunnelChoice(
             route=board.route_ids[tunnel.route],
             paid={names[c]: k for c, k in enumerate(tunnel.paid) if k},
             revealed=_card_names(state, tunnel.revealed),

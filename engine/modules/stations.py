@@ -11,6 +11,7 @@ from typing import ClassVar
 from engine import payment
 from engine.actions import Action, BuildStation, stations_of
 from engine.cards import counts_from_names, names_from_counts
+from engine.claims import MEMO_LIMIT, new_memo
 from engine.errors import IllegalAction, Plural, Text
 from engine.events import Event, StationBuilt
 from engine.graph import best_station_assignment
@@ -19,6 +20,7 @@ from engine.state import GameState
 from engine.turns import end_turn, player_name, require_turn, spend
 
 ORDINALS = (Text("first"), Text("second"), Text("third"), Text("fourth"), Text("fifth"))
+_OPTIONS: dict[tuple[object, ...], list[Action]] = new_memo()  # see Stations.turn_actions
 
 
 def station_cost(state: GameState, seat: int) -> int:
@@ -64,15 +66,21 @@ class Stations(RuleModule):
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
         if not state.stations_left[seat]:
             return []
-        costs = payment.cheapest_stations(state.hands[seat], station_cost(state, seat))
-        if not costs:
-            return []
+        # The options depend on the cities built, the cost, and the hand's counts up to it.
+        hand, cost = state.hands[seat], station_cost(state, seat)
         built = tuple(sorted(state.stations))
-        city_ids = state.board.city_ids
-        out: list[Action] = []
-        for p in costs:
-            out += stations_of(city_ids, built, p)
-        return out
+        key = (state.board.map.id, built, cost, tuple([n if n < cost else cost for n in hand]))
+        out = _OPTIONS.get(key)
+        if out is None:
+            if len(_OPTIONS) >= MEMO_LIMIT:
+                _OPTIONS.clear()
+            city_ids = state.board.city_ids
+            out = _OPTIONS[key] = [
+                action
+                for p in payment.cheapest_stations(hand, cost)
+                for action in stations_of(city_ids, built, p)
+            ]
+        return out.copy()
 
     def can_act(self, state: GameState, seat: int) -> bool:
         return (

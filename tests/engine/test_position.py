@@ -17,7 +17,9 @@ from engine import (
     GameState,
     PayTunnel,
     Position,
+    ShareChoice,
     TakeShare,
+    TunnelChoice,
     apply,
     legal_actions,
     new_game,
@@ -29,7 +31,6 @@ from engine import (
 )
 from engine.agents import random_action
 from engine.modules import playable_maps
-from engine.position import PendingTunnel, ShareChoice
 
 CORE = ("deck", "discards", "market", "hands", "trains", "scores", "owner", "ticket_deck")
 CORE += ("tickets", "offered", "keep_min", "stations_left", "stations", "turns_left", "current")
@@ -222,7 +223,7 @@ def test_a_tunnel_set_up_by_name_asks_what_the_reveal_asked() -> None:
         built,
         Position(
             **{k: v for k, v in position_of(played) if k != "tunnel"},
-            tunnel=PendingTunnel(
+            tunnel=TunnelChoice(
                 route=route, paid={"blue": 2}, revealed=["blue", "locomotive", "red"]
             ),
         ),
@@ -269,7 +270,7 @@ def test_a_share_choice_set_up_by_name_offers_the_route_companies() -> None:
         ("iberia", Position(phase="choose_festival"), "needs a festival_choice"),
         (
             "europe",
-            Position(tunnel=PendingTunnel(route=1, paid={"blue": 9}, revealed=[])),
+            Position(tunnel=TunnelChoice(route=1, paid={"blue": 9}, revealed=[])),
             "no payment",
         ),
     ],
