@@ -49,7 +49,9 @@ class TTRBot(discord.Client):
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         # Slash commands and components need no gateway intents beyond the default guilds.
-        super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True))
+        # Nothing the bot sends pings anyone unless that send names the users to ping.
+        super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True),
+                         allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.renderer = renderer or default_renderer()
         self.sync_commands = sync_commands

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import components, handlers, i18n, presenters, records
+from bot import handlers, i18n, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
 from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round
@@ -297,22 +297,22 @@ def build_group(maps: list[str]) -> app_commands.Group:
                 await Responder(interaction).send(presenters.ended_text(
                     info.row.id, info.row.status, None))
                 return
-            await interaction.response.defer(thinking=True)
             view = engine.public_view(info.state)
-            renderer = bot_of(interaction).renderer
-            if view.phase == "game_over":
-                png = await renderer.draw_final(view)
-                text, name = presenters.final_text(view), "final.png"
-            else:
-                png = await renderer.draw_board(view)
-                text = presenters.status_text(view, waiting=engine.waiting_for(info.state),
-                                              draft=draft_round(info.state))
-                name = "board.png"
+            if view.phase != "game_over":
+                # The table message (board, whose turn, buttons) moves to the bottom.
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                await bot_of(interaction).service.repost_table(info.row.id)
+                await Responder(interaction).send(presenters.status_text(
+                    view, waiting=engine.waiting_for(info.state), draft=draft_round(info.state)))
+                return
+            await interaction.response.defer(thinking=True)
+            png = await bot_of(interaction).renderer.draw_final(view)
+            parts = presenters.chunks(presenters.final_text(view))
             await interaction.followup.send(
-                presenters.clip(text), file=discord.File(io.BytesIO(png), filename=name),
-                view=components.board_view(info.row.id, view, info.state.version)
-                or discord.utils.MISSING,
+                parts[0], file=discord.File(io.BytesIO(png), filename="final.png"),
                 allowed_mentions=handlers.NO_MENTIONS)
+            for part in parts[1:]:
+                await interaction.followup.send(part, allowed_mentions=handlers.NO_MENTIONS)
         await _guarded(interaction, run())
 
     @group.command(name="hand", description="Your cards and tickets (only you see them)")

@@ -158,8 +158,9 @@ def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
 def lobby_text(info: GameInfo) -> str:
     row = info.row
     m = load_map(row.map_id)
-    players = ", ".join(s.name for s in info.seats) or "nobody"
-    host = next((s.name for s in info.seats if s.user_id == row.host_id), "?")
+    players = ", ".join(presenters.safe_name(s.name) for s in info.seats) or "nobody"
+    host = next((presenters.safe_name(s.name) for s in info.seats
+                 if s.user_id == row.host_id), "?")
     if row.status == "cancelled":
         return f"Game #{row.id} ({m.name}) was cancelled: everyone left."
     if row.status != "lobby":
@@ -183,13 +184,13 @@ async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
 async def join(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     info = await bot_of(interaction).service.join(game_id, user.id, user.display_name)
-    await lobby_changed(interaction, info, f"{user.display_name} joined.")
+    await lobby_changed(interaction, info, f"{presenters.safe_name(user.display_name)} joined.")
 
 
 async def leave(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     info = await bot_of(interaction).service.leave(game_id, user.id)
-    await lobby_changed(interaction, info, f"{user.display_name} left.")
+    await lobby_changed(interaction, info, f"{presenters.safe_name(user.display_name)} left.")
 
 
 async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -855,10 +856,12 @@ async def refuse_late(interaction: discord.Interaction[Any], text: str) -> None:
     """A short private answer, whether or not the interaction was answered already."""
     text = presenters.clip(text)
     try:
+        text = presenters.clip(text)  # a refusal may echo long user input
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True,
+                                                    allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as exc:
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import metrics
+from bot.render.highlight import LastMove
 from engine.views import PrivateView, PublicView
 
 log = logging.getLogger(__name__)
@@ -27,13 +28,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Renderer:
-    board: Callable[[PublicView], bytes]
+    board: Callable[[PublicView, LastMove | None], bytes]
     hand: Callable[[PrivateView, str], bytes]
     final: Callable[[PublicView], bytes]
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
 
-    async def draw_board(self, view: PublicView) -> bytes:
-        return await self._run("board", self.board, view)
+    async def draw_board(self, view: PublicView, last: LastMove | None = None) -> bytes:
+        """The board; ``last`` (what the last turn built) is highlighted."""
+        return await self._run("board", self.board, view, last)
 
     async def draw_hand(self, view: PrivateView, map_id: str) -> bytes:
         return await self._run("hand", self.hand, view, map_id)
@@ -89,7 +91,7 @@ def default_renderer(*, processes: int | None = None,
                      preload: str = "bot.render.preload") -> Renderer:
     """The real renderer; with ``processes`` > 0, in that many worker processes, forked
     from a server that imported ``preload`` first."""
-    from bot.render import render_board, render_final, render_hand
+    from bot.render import render_board_png, render_final, render_hand
 
     pool = None
     if processes:
@@ -99,7 +101,7 @@ def default_renderer(*, processes: int | None = None,
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([preload])
         pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
-    return Renderer(board=render_board, hand=render_hand, final=render_final, pool=pool)
+    return Renderer(board=render_board_png, hand=render_hand, final=render_final, pool=pool)
 
 
 async def check_renderer(renderer: Renderer) -> str:

@@ -10,12 +10,17 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.i18n import Language
 from maps import map_ids
+
+# When the channel gets a new board image: after turns that changed the board (claims,
+# stations, harbors), after every turn, or never (the table message's image is replaced).
+BoardPosts = Literal["changes", "every_turn", "table_only"]
 
 
 class _Settings(BaseModel):
@@ -50,6 +55,14 @@ class ServerSettings(_Settings):
         default=3, ge=1, le=20,
         description="Expired turns in a row after which the others may vote to replace the "
                     "player by a computer")
+    board_posts: BoardPosts = Field(
+        default="changes",
+        description="When a new board image is posted: 'changes' (claims, stations, harbors), "
+                    "'every_turn', or 'table_only' (the table message's image is replaced)")
+    player_threads: bool = Field(
+        default=False,
+        description="A private thread per player where their hand and buttons are kept "
+                    "up to date ('true' or 'false')")
 
     @field_validator("maps_offered", mode="before")
     @classmethod

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from discord.utils import escape_markdown, escape_mentions
+
 from bot.i18n import N_, Language, _
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.events import (
@@ -109,6 +111,14 @@ def two_decks(map_id: str) -> bool:
     return load_map(map_id).rules.rails_and_sails is not None
 
 
+def route_ends(map_id: str, route_id: int) -> str:
+    """'Paris–Wien'."""
+    r = _routes(map_id).get(route_id)
+    if r is None:
+        return f"route {route_id}"
+    return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)}"
+
+
 def route_label(map_id: str, route_id: int) -> str:
     """'Paris–Wien (3, green)', with 'tunnel', ferry locomotives, 'ship' or 'rough terrain'."""
     r = _routes(map_id).get(route_id)
@@ -175,6 +185,34 @@ def cards_text(map_id: str, cards: dict[str, int]) -> str:
 def seat_mention(user_id: int, name: str, human: bool) -> str:
     """How the prompt names a seat's player: a mention, unless a computer plays the seat."""
     return f"<@{user_id}>" if human else f"{name} (🤖)"
+
+
+def safe_name(name: str) -> str:
+    """A player's name as message text: no mention it could fake, no markdown it could
+    start (a nickname shaped like '<@123>' or '**x**' shows as typed)."""
+    return escape_markdown(escape_mentions(name))
+
+
+def chunks(text: str, limit: int = 1900) -> list[str]:
+    """A long text as several messages of at most ``limit`` characters, split at line
+    ends (a single longer line is split where it must). Nothing is lost."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        if current and len(current) + 1 + len(line) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current or not parts:
+        parts.append(current)
+    return parts
 
 
 def clip(text: str, limit: int = 1900) -> str:
@@ -304,6 +342,7 @@ _SIDE_EVENTS = (MarketReset, DeckReshuffled, FestivalCardPlaced)
 
 def event_lines(map_id: str, names: Sequence[str], events: Iterable[Event]) -> list[str]:
     """One line per public fact; consecutive card draws of one player become one line."""
+    names = [safe_name(n) for n in names]
     lines: list[str] = []
     draws: list[CardDrawn] = []
     held: list[str] = []  # lines caused during a draw (reshuffles) come after its summary
@@ -459,7 +498,7 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
     if view.phase in SIMULTANEOUS:
         seats = list(waiting) if waiting is not None else [
             p.seat for p in view.players if p.deciding]
-        names = ", ".join(view.players[s].name for s in seats) or "nobody"
+        names = ", ".join(safe_name(view.players[s].name) for s in seats) or "nobody"
         text = f"{_together_head(view, draft)}: waiting for {names}."
         ping = [mentions[s] for s in seats if s in fresh]
         if ping:
@@ -483,6 +522,15 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
     return text
 
 
+# Between a table message's turn text and its live status.
+RULE = "────────"
+
+
+def board_caption(view: PublicView) -> str:
+    """The text of a table message posted without a turn's lines ('🚂 Board, turn 12')."""
+    return f"🚂 Board, turn {view.turn}" if view.turn else "🚂 The board"
+
+
 def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
                 draft: DraftRound | None = None) -> str:
     lines = []
@@ -491,12 +539,12 @@ def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
         lines.append("The game is over.")
     elif view.phase in SIMULTANEOUS:
         seats = waiting if waiting is not None else [p.seat for p in view.players if p.deciding]
-        names = ", ".join(view.players[s].name for s in seats) or "nobody"
+        names = ", ".join(safe_name(view.players[s].name) for s in seats) or "nobody"
         setup = "Setup: " if view.turn == 0 else ""
         lines.append(f"{setup}{_together_head(view, draft)}: waiting for {names}.")
     else:
         assert view.current is not None
-        who = view.players[view.current].name
+        who = safe_name(view.players[view.current].name)
         lines.append(f"Turn {view.turn}: {who} must {turn_help(view.map_id, view.phase)}.")
         if view.tunnel is not None:
             t = view.tunnel
@@ -526,7 +574,7 @@ def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
             split = view.piece_split[p.seat]
             pieces += (f" ({_plural(split['trains'], 'train')}, "
                        f"{_plural(split['ships'], 'ship')})")
-        lines.append(f"• {p.name}: {_plural(p.score, 'point')}, {pieces}"
+        lines.append(f"• {safe_name(p.name)}: {_plural(p.score, 'point')}, {pieces}"
                      f"{station}{harbor}, {_plural(p.hand_size, 'card')}, "
                      f"{_plural(p.tickets, 'ticket')}")
     return "\n".join(lines)
@@ -557,14 +605,14 @@ def final_text(view: PublicView) -> str:
             parts.append(f"stations +{p.unused_stations_bonus}")
         parts.extend(f"{label} {points:+d}" for label, points in p.extras.items())
         crown = " 👑" if p.seat in final.winners else ""
-        lines.append(f"{p.rank}. **{p.name}** {p.total}{crown} — {', '.join(parts)}")
+        lines.append(f"{p.rank}. **{safe_name(p.name)}** {p.total}{crown} — {', '.join(parts)}")
     for p in sorted(final.players, key=lambda p: p.seat):
         shown = ", ".join(
             f"{'✅' if t.points > 0 else '❌'} {ticket_pair(view.map_id, t.cities)} ({t.points:+d})"
             for t in p.tickets
         )
-        lines.append(f"{p.name}'s tickets: {shown or 'none'}")
-    by_seat = {p.seat: p.name for p in final.players}
+        lines.append(f"{safe_name(p.name)}'s tickets: {shown or 'none'}")
+    by_seat = {p.seat: safe_name(p.name) for p in final.players}
     winners = [by_seat.get(w, "?") for w in final.winners]
     lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}")
     return "\n".join(lines)

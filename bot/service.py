@@ -28,6 +28,7 @@ import engine.events as engine_events
 from bot import i18n, metrics, presenters
 from bot.clock import Clock, SystemClock
 from bot.preferences import GameSettings
+from bot.render.highlight import LastMove
 from bot.storage import (
     ACTIVE,
     COMPUTER_LEVELS,
@@ -52,7 +53,13 @@ from engine import (
     PublicView,
 )
 from engine.cards import CARD_NAMES
-from engine.events import Event, TicketDraftStarted
+from engine.events import (
+    Event,
+    HarborBuilt,
+    RouteClaimed,
+    StationBuilt,
+    TicketDraftStarted,
+)
 from engine.scoring import final_scores
 from maps import load_map, map_ids
 
@@ -161,11 +168,13 @@ class DirectMessage:
     public: PublicView
     choose_tickets: bool  # attach the keep-tickets select
     choices: tuple[Action, ...] = ()  # a module decision's options, as buttons
+    news: str = ""  # see ``Update.news``
 
 
 @dataclass(frozen=True)
 class Update:
-    """What to show in a game's channel (and by DM) after a change. Public except ``dms``."""
+    """What to show in a game's channel (and by DM) after a change. Public except ``dms``
+    and ``threads``."""
 
     game_id: int
     channel_id: int
@@ -178,7 +187,18 @@ class Update:
     waiting: tuple[int, ...] = ()  # seats that must act now (several in a simultaneous phase)
     fresh: tuple[int, ...] = ()  # seats whose decision is new (they are mentioned)
     draft: presenters.DraftRound | None = None
-    board: bool = True  # post the board image (not while only private setup choices change)
+    board: bool = True  # the board changed (claims, stations, harbors): a new image is due
+    guild_id: int | None = None
+    last: LastMove | None = None  # what the last turn built, highlighted on the image
+    # Only the table message's status and buttons change (a step in the middle of a turn):
+    # nothing is posted, and the events wait for the turn's end.
+    refresh: bool = False
+    repost: bool = False  # post the table message again at the bottom (``/ttr board``)
+    # Private: hands to bring up to date in the players' private threads (a server setting).
+    threads: list[DirectMessage] = field(default_factory=list)
+    # News that comes without a new version (a seat changing hands, an undo): its own key
+    # for the idempotent posts, so it is told although the version was told already.
+    news: str = ""
 
     @property
     def finished(self) -> bool:
@@ -331,12 +351,29 @@ def event_from_json(d: dict[str, Any]) -> Event:
 
 def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[str]:
     """What the channel hears as a game begins (``state``: the new game)."""
-    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(names))
+    order = ", ".join(f"{i + 1}. {presenters.safe_name(name)}" for i, name in enumerate(names))
     lines = [f"🚂 **{load_map(map_id).name}** begins! Seat order: {order}."]
     if state.phase == "draft":  # the first draft is dealt at setup, without an event
         lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
             state.current, False, len(engine.private_view(state, 0).draft_packet))])
     return lines
+
+
+def last_move(map_id: str, names: Sequence[str], events: Sequence[Event]) -> LastMove | None:
+    """What the last of these (public) events built, or None if nothing on the board
+    changed: the routes claimed and the cities built in by the last player who built."""
+    built = [e for e in events if isinstance(e, RouteClaimed | StationBuilt | HarborBuilt)]
+    if not built:
+        return None
+    seat = built[-1].seat
+    mine = [e for e in built if e.seat == seat]
+    routes = tuple(e.route for e in mine if isinstance(e, RouteClaimed))
+    cities = tuple(e.city for e in mine if isinstance(e, StationBuilt | HarborBuilt))
+    what = ([presenters.route_ends(map_id, r) for r in routes]
+            + [presenters.city_name(map_id, c) for c in cities])
+    who = names[seat] if 0 <= seat < len(names) else "?"
+    return LastMove(seat=seat, routes=routes, cities=cities,
+                    caption=f"{who}: {', '.join(what)}")
 
 
 # Maps whose every decision has its command or component here; the engine may know more.
@@ -508,7 +545,8 @@ class GameService:
             if game.row.status != "lobby":
                 raise Refusal("This game has already started.")
             if user_id != game.row.host_id:
-                host = next((s.name for s in game.seats if s.user_id == game.row.host_id), "?")
+                host = next((presenters.safe_name(s.name) for s in game.seats
+                             if s.user_id == game.row.host_id), "?")
                 raise Refusal(f"Only the host ({host}) can start the game.")
             rules = load_map(game.row.map_id).rules
             if len(game.seats) < rules.players_min:
@@ -534,7 +572,7 @@ class GameService:
             metrics.GAMES_STARTED.inc(map=game.row.map_id)
             lines = opening_lines(game.row.map_id, game.names, state)
             update = await self._update(game, lines, dm_seats=range(len(seats)),
-                                        board=state.phase not in presenters.SIMULTANEOUS)
+                                        board=True)
             await self._plan(game)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
@@ -634,11 +672,12 @@ class GameService:
                     # The actor's new decision (a module's, or the drafted tickets to keep)
                     # also goes by DM, with its controls.
                     fresh.append(seat)
-                # While only private setup choices change, the board stays as it was.
-                board = not (phase_before in presenters.SIMULTANEOUS
-                             and state.phase in presenters.SIMULTANEOUS)
-                update = await self._update(game, lines, dm_seats=fresh, board=board)
+                update = await self._update(game, lines, dm_seats=fresh,
+                                            events=game.unposted, hands=[seat, *fresh])
                 game.unposted = []
+            else:  # the table's buttons follow each step (e.g. the second card)
+                update = await self._update(game, [], dm_seats=[], refresh=True,
+                                            hands=[seat])
             outcome = Outcome(
                 game_id=game_id, version=state.version, seat=seat, action=action, events=events,
                 before=before, after=after, view=engine.public_view(state), published=publish,
@@ -690,9 +729,8 @@ class GameService:
                 if state is None or state.phase in MID_TURN:
                     continue  # mid-turn: the turn's end publishes it
                 lines = presenters.event_lines(row.map_id, game.names, game.unposted)
-                setup = state.turn == 0 and state.phase in presenters.SIMULTANEOUS
                 update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
-                                            board=not setup)
+                                            events=game.unposted)
                 game.unposted = []
                 post_lock = await self._take_post_lock(row.id)
             await self._publish(update, post_lock)
@@ -759,6 +797,18 @@ class GameService:
             version = last.version
         return last
 
+    async def repost_table(self, game_id: int) -> None:
+        """Post the table message again at the bottom of the channel (``/ttr board``)."""
+        async with self._lock(game_id):
+            game = await self._load(game_id)
+            if game.state is None:
+                raise Refusal("The game has not started yet.")
+            update = dataclasses.replace(
+                await self._update(game, [], dm_seats=[], board=True, refresh=True),
+                repost=True)
+            post_lock = await self._take_post_lock(game_id)
+        await self._publish(update, post_lock)
+
     async def _take_post_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._post_locks.setdefault(game_id, asyncio.Lock())
         await lock.acquire()
@@ -768,18 +818,25 @@ class GameService:
         try:
             if self.publisher is not None:
                 await self.publisher.publish(update)
-            await self.storage.mark_posted(update.game_id, update.version)
+            if not update.refresh:
+                await self.storage.mark_posted(update.game_id, update.version)
         except Exception:
             log.exception("game %s: publishing version %s failed", update.game_id, update.version)
         finally:
             post_lock.release()
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
-                      board: bool = True) -> Update:
+                      events: Sequence[Event] = (), board: bool = False,
+                      refresh: bool = False, hands: Sequence[int] | None = None,
+                      news: str = "") -> Update:
+        """What to publish now; ``events`` (public) say whether the board changed and
+        what to highlight on it; ``hands``: seats whose private thread (a server setting)
+        is brought up to date (default: ``dm_seats``); ``news``: see ``Update.news``."""
         state = game.state
         assert state is not None
         view = engine.public_view(state)
         draft = draft_round(state)
+        last = last_move(game.row.map_id, game.names, events)
         dms, closed = [], []
         now = self.clock.now()
         for seat in dm_seats:
@@ -798,15 +855,31 @@ class GameService:
             dms.append(DirectMessage(
                 game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
-                choices=choices,
+                choices=choices, news=news,
                 text=self._dm_text(game, view, private, draft,
                                    acting=seat in engine.waiting_for(state))))
+        threads = []
+        if (await self.storage.server_settings(game.row.guild_id)).player_threads:
+            for seat in sorted(set(dm_seats if hands is None else hands)):
+                if not game.seats[seat].human:
+                    continue
+                private = engine.private_view(state, seat)
+                choices = tuple(decisions(state, seat))
+                text = (self._dm_text(game, view, private, draft, acting=True)
+                        if seat in engine.waiting_for(state)
+                        else f"Game #{game.id} — {presenters.hand_text(view.map_id, private)}")
+                threads.append(DirectMessage(
+                    game_id=game.id, map_id=game.row.map_id, version=state.version,
+                    user_id=game.user_of(seat), seat=seat, private=private, public=view,
+                    choose_tickets=bool(private.offered), choices=choices, text=text))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
-            lines=lines, view=view,
+            lines=lines, view=view, threads=threads,
             mentions=[presenters.seat_mention(s.user_id, s.name, s.human) for s in game.seats],
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
-            fresh=tuple(dm_seats), draft=draft, board=board and view.phase != "game_over")
+            fresh=tuple(dm_seats), draft=draft, guild_id=game.row.guild_id,
+            board=(board or last is not None) and view.phase != "game_over",
+            last=last, refresh=refresh, news=news)
 
     @staticmethod
     def _dm_text(game: Game, view: PublicView, private: PrivateView,
@@ -838,19 +911,20 @@ class GameService:
             current = game.seats[seat]
             if controller == HUMAN and not current.person:
                 raise Refusal("Nobody sits there: `/ttr replace` gives the seat to a member.")
-            game = await self._change_seat(
+            game, _ = await self._change_seat(
                 game, seat, user_id=current.user_id, name=current.name, controller=controller,
                 kind="controller", by_user=by_user, detail={"reason": reason})
             return GameInfo(game.row, list(game.seats), game.state)
 
     async def _change_seat(self, game: Game, seat: int, *, user_id: int, name: str,
                            controller: str, kind: str, by_user: int | None,
-                           detail: dict[str, object]) -> Game:
+                           detail: dict[str, object]) -> tuple[Game, str]:
         """Every change of who plays a seat goes through here (call with the game's lock):
-        stored with its history row, then the game is reloaded."""
+        stored with its history row, then the game is reloaded. Returns it and the key
+        of this news (``Update.news``)."""
         old = game.seats[seat]
         try:
-            await self.storage.change_seat(
+            history_id = await self.storage.change_seat(
                 game.id, seat, user_id=user_id, name=name, controller=controller, kind=kind,
                 by_user=by_user, detail={**detail, "was": old.controller,
                                          "from_user": old.user_id, "from_name": old.name})
@@ -861,7 +935,7 @@ class GameService:
         game = await self._load(game.id)
         if game.state is not None:  # a computer's turn, or a person's reminders, from now on
             await self._plan(game, carry=engine.waiting_for(game.state))
-        return game
+        return game, f"history:{history_id}"
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> GameInfo:
         """The host seats a computer player in the lobby."""
@@ -922,7 +996,7 @@ class GameService:
             controller = default_computer() if on else HUMAN
             if (game.controller(seat) == HUMAN) != on:
                 raise Refusal(presenters.autopilot_already(on))
-            game = await self._change_seat(
+            game, _ = await self._change_seat(
                 game, seat, user_id=user_id, name=game.seats[seat].name, controller=controller,
                 kind="autopilot", by_user=user_id, detail={"on": on})
             return GameInfo(game.row, list(game.seats), game.state)
@@ -948,7 +1022,7 @@ class GameService:
         if not any(s.person for s in game.seats if s.seat != seat):
             return await self._end(game, "abandoned", by_user=by_user,
                                    detail={"reason": f"{kind}: no member left"})
-        game = await self._change_seat(
+        game, _ = await self._change_seat(
             game, seat, user_id=self._nobody(game), name=game.seats[seat].name,
             controller=default_computer(), kind=kind, by_user=by_user, detail={})
         return GameInfo(game.row, list(game.seats), game.state)
@@ -972,11 +1046,11 @@ class GameService:
             if not 0 <= seat < len(game.seats):
                 raise Refusal(presenters.WHICH_SEAT)
             old = game.seats[seat]
-            game = await self._change_seat(game, seat, user_id=user_id, name=name,
-                                           controller=HUMAN, kind="replace", by_user=by_user,
-                                           detail={})
+            game, news = await self._change_seat(
+                game, seat, user_id=user_id, name=name, controller=HUMAN, kind="replace",
+                by_user=by_user, detail={})
             lines = [presenters.replaced_line(old.name, name)]
-            update = await self._update(game, lines, dm_seats=[seat], board=False)
+            update = await self._update(game, lines, dm_seats=[seat], board=False, news=news)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return GameInfo(game.row, list(game.seats), game.state), seat
@@ -1051,7 +1125,7 @@ class GameService:
             state = engine.replay(config, [(a.seat, ACTION_ADAPTER.validate_json(a.action))
                                            for a in rows[:-1]])
             try:
-                await self.storage.undo_last(
+                _, history_id = await self.storage.undo_last(
                     game_id, version=version, state=json.dumps(state.to_snapshot()),
                     new_version=state.version, user_id=user_id,
                     detail={"voters": None if free else list(vote.voters)})
@@ -1064,7 +1138,9 @@ class GameService:
             game.unposted = []  # what the undone action caused is no longer news
             await self._plan(game)  # the undone version's reminders and timers are stale
             lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name, action)]
-            update = await self._update(game, lines, dm_seats=engine.waiting_for(state))
+            # The undone turn may have built something: the board is drawn again.
+            update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
+                                        board=True, news=f"history:{history_id}")
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return dataclasses.replace(vote, undone=True)

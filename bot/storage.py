@@ -222,6 +222,40 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    """
+    -- Every message a game posts, keyed by what it is for: the intent (with its text) is
+    -- stored before sending and the message id after, so a restart never posts twice.
+    CREATE TABLE posts (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version    INTEGER NOT NULL,
+        target     TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        content    TEXT NOT NULL,
+        message_id INTEGER,
+        PRIMARY KEY (game_id, version, target)
+    ) WITHOUT ROWID;
+    -- The one table message of a game (board, whose turn, buttons), edited in place.
+    -- ``head``: what happened since it was posted (kept above its live status); the turn
+    -- line below it (``line_id``) is deleted when the next one comes, its text
+    -- (``line_text``) moving into ``head``; ``version``: the game version last told.
+    CREATE TABLE table_messages (
+        game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        head       TEXT NOT NULL,
+        line_id    INTEGER,
+        line_text  TEXT NOT NULL DEFAULT '',
+        version    INTEGER NOT NULL
+    );
+    -- Private threads (a server setting): one per player and game, with the hand message.
+    CREATE TABLE player_threads (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id    INTEGER NOT NULL,
+        thread_id  INTEGER NOT NULL,
+        message_id INTEGER,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -316,6 +350,25 @@ class ActionRow:
     action: str
     events: str
     user_id: int | None = None  # who played it (None: the bot, for the seat's controller)
+
+
+@dataclass(frozen=True, slots=True)
+class PostRow:
+    channel_id: int
+    content: str
+    message_id: int | None  # None: the intent is stored, the send was not confirmed
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A game's table message (see the ``table_messages`` table)."""
+
+    channel_id: int
+    message_id: int
+    head: str
+    line_id: int | None
+    line_text: str
+    version: int
 
 
 _SAVE_SNAPSHOT = (
@@ -600,9 +653,13 @@ class Storage(ABC):
         return [ActionRow(*r) for r in rows]  # type: ignore[arg-type]
 
     async def undo_last(self, game_id: int, *, version: int, state: str, new_version: int,
-                        user_id: int | None, detail: dict[str, object]) -> ActionRow:
+                        user_id: int | None, detail: dict[str, object]
+                        ) -> tuple[ActionRow, int]:
         """Drop the last action (at ``version``) and store ``state``, the replay of the log
-        without it, in one transaction; the history keeps what was undone and by whom."""
+        without it, in one transaction; the history keeps what was undone and by whom.
+        The undone version's posts are forgotten and the table message goes back to
+        ``new_version``, so the next action, which takes that version number again, is
+        posted. Returns the undone action and the history row's id."""
         async with self._transaction() as db:
             last = await db.fetchone(
                 "SELECT version, seat, action, events, user_id FROM actions "
@@ -619,17 +676,23 @@ class Storage(ABC):
             await db.execute(
                 _SAVE_SNAPSHOT,
                 (game_id, new_version, state))
-            await self._history(db, game_id, "undo", seat=int(last[1]), user_id=user_id,
-                                detail={**detail, "version": version, "action": last[2],
-                                        "played_by": last[4]})
-        return ActionRow(*last)
+            await db.execute("DELETE FROM posts WHERE game_id = ? AND version > ?",
+                             (game_id, new_version))
+            await db.execute("UPDATE table_messages SET version = ? "
+                             "WHERE game_id = ? AND version > ?",
+                             (new_version, game_id, new_version))
+            news = await self._history(
+                db, game_id, "undo", seat=int(last[1]), user_id=user_id,
+                detail={**detail, "version": version, "action": last[2], "played_by": last[4]})
+        return ActionRow(*last), news
 
     # -- seats changing hands, ends, votes, history ------------------------------------------
 
     async def change_seat(self, game_id: int, seat: int, *, user_id: int, name: str,
                           controller: str, kind: str, by_user: int | None,
-                          detail: dict[str, object]) -> None:
-        """Hand ``seat`` to a member or a controller, and say so in the history, atomically."""
+                          detail: dict[str, object]) -> int:
+        """Hand ``seat`` to a member or a controller, and say so in the history, atomically.
+        Returns the history row's id."""
         async with self._transaction() as db:
             row = await db.fetchone(
                 "SELECT status FROM games WHERE id = ?", (game_id,))
@@ -649,8 +712,9 @@ class Storage(ABC):
                 "(SELECT user_id FROM seats WHERE game_id = ?) THEN host_id ELSE coalesce("
                 "(SELECT user_id FROM seats WHERE game_id = ? AND user_id > 0 ORDER BY seat "
                 "LIMIT 1), host_id) END WHERE id = ?", (time.time(), game_id, game_id, game_id))
-            await self._history(db, game_id, kind, seat=seat, user_id=by_user,
-                                detail={**detail, "to_user": user_id, "controller": controller})
+            return await self._history(
+                db, game_id, kind, seat=seat, user_id=by_user,
+                detail={**detail, "to_user": user_id, "controller": controller})
 
     async def end_game(self, game_id: int, status: GameStatus, *, by_user: int | None,
                        detail: dict[str, object]) -> None:
@@ -666,11 +730,18 @@ class Storage(ABC):
 
     async def _history(self, db: Tx, game_id: int, kind: str, *,
                        seat: int | None = None, user_id: int | None = None,
-                       detail: dict[str, object]) -> None:
+                       detail: dict[str, object]) -> int:
+        """Add a history row; returns its number in the game's history (unique for good,
+        rows are never deleted: a key for news that comes without a new game version, such
+        as a seat changing hands or an undo)."""
+        counted = await db.fetchone("SELECT count(*) FROM history WHERE game_id = ?",
+                                    (game_id,))
         await db.execute(
             "INSERT INTO history (game_id, version, kind, seat, user_id, detail, created_at) "
             "VALUES (?, (SELECT version FROM games WHERE id = ?), ?, ?, ?, ?, ?)",
             (game_id, game_id, kind, seat, user_id, json.dumps(detail), time.time()))
+        return int(counted[0]) if counted else 0
+
 
     async def add_history(self, game_id: int, kind: str, *, seat: int | None = None,
                           user_id: int | None = None, detail: dict[str, object]) -> None:
@@ -780,6 +851,64 @@ class Storage(ABC):
             await db.execute(
                 "UPDATE games SET posted_version = ? WHERE id = ? AND posted_version < ?",
                 (version, game_id, version))
+
+    # -- posts: idempotent channel messages, the table message, private threads -----
+
+    async def post(self, game_id: int, version: int, target: str) -> PostRow | None:
+        row = await self._one(
+            "SELECT channel_id, content, message_id FROM posts "
+            "WHERE game_id = ? AND version = ? AND target = ?", (game_id, version, target))
+        return None if row is None else PostRow(*row)  # type: ignore[arg-type]
+
+    async def post_intent(self, game_id: int, version: int, target: str, channel_id: int,
+                          content: str) -> None:
+        """Record that a message is about to be sent (before sending it)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO posts (game_id, version, target, channel_id, content) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, version, target, channel_id, content))
+
+    async def post_sent(self, game_id: int, version: int, target: str, message_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE posts SET message_id = ? WHERE game_id = ? AND version = ? AND target = ?",
+                (message_id, game_id, version, target))
+
+    async def table_message(self, game_id: int) -> TableRow | None:
+        row = await self._one(
+            "SELECT channel_id, message_id, head, line_id, line_text, version "
+            "FROM table_messages WHERE game_id = ?", (game_id,))
+        return None if row is None else TableRow(*row)  # type: ignore[arg-type]
+
+    async def set_table_message(self, game_id: int, table: TableRow) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO table_messages (game_id, channel_id, message_id, head, "
+                "line_id, line_text, version) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id, head = excluded.head, "
+                "line_id = excluded.line_id, line_text = excluded.line_text, "
+                "version = excluded.version",
+                (game_id, table.channel_id, table.message_id, table.head, table.line_id,
+                 table.line_text, table.version))
+
+    async def player_thread(self, game_id: int, user_id: int) -> tuple[int, int | None] | None:
+        row = await self._one(
+            "SELECT thread_id, message_id FROM player_threads WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id))
+        if row is None:
+            return None
+        return int(str(row[0])), None if row[1] is None else int(str(row[1]))
+
+    async def set_player_thread(self, game_id: int, user_id: int, thread_id: int,
+                                message_id: int | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO player_threads (game_id, user_id, thread_id, message_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                "thread_id = excluded.thread_id, message_id = excluded.message_id",
+                (game_id, user_id, thread_id, message_id))
 
     # -- users --------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ def _tag_tasks(loop: asyncio.AbstractEventLoop) -> None:
     if loop.get_task_factory() is not _tagging_factory:
         loop.set_task_factory(_tagging_factory)
 EPHEMERAL = 64
+PRIVATE_THREAD = 12  # channel type: only its members (and moderators) see it
 TIMESTAMP = "2024-05-01T12:00:00.000000+00:00"
 ALL_PERMISSIONS = 2251799813685247
 
@@ -61,7 +62,7 @@ class Mention:
 class Sent:
     """One message the bot sent or edited, as Discord would have stored it."""
 
-    kind: str  # "channel", "dm", "response" (interaction callback), "followup"
+    kind: str  # "channel", "thread" (a private one), "dm", "response", "followup"
     channel_id: int
     message: Payload
     files: list[tuple[str, bytes]] = field(default_factory=list)
@@ -70,6 +71,8 @@ class Sent:
     interaction_id: int | None = None
     edit: bool = False  # a new version of an earlier message (same kind and audience)
     feed: int | None = field(default_factory=lambda: _FEED.get())  # whose dispatch sent it
+    allowed_mentions: Payload | None = None  # as sent; None: Discord's default (ping all)
+    uploaded: list[tuple[str, bytes]] = field(default_factory=list)  # files sent this time
 
     @property
     def id(self) -> int:
@@ -82,7 +85,7 @@ class Sent:
     @property
     def public(self) -> bool:
         """Seen by everyone in a server channel (not ephemeral, not a DM)."""
-        return self.kind != "dm" and not self.ephemeral
+        return self.kind not in ("dm", "thread") and not self.ephemeral
 
     def controls(self) -> Iterator[Payload]:
         for row in self.message.get("components") or []:
@@ -185,6 +188,11 @@ class FakeDiscord:
         self.refuse_dms: set[int] = set()
         # A member's permissions in the channel (default: all; e.g. 0 for a plain member).
         self.permissions: dict[int, int] = {}
+        # The next channel post fails as if the bot crashed "before" Discord got it, or
+        # "after" Discord stored it but before the bot heard back.
+        self.crash_on_post: str | None = None
+        self.deleted: set[int] = set()  # ids of deleted messages
+        self.thread_members: dict[int, set[int]] = {}  # thread id -> users added
         self.sent: list[Sent] = []
         self.requests: list[tuple[str, str]] = []
         self.unexpected: list[tuple[str, str]] = []
@@ -224,7 +232,8 @@ class FakeDiscord:
 
         async def request(route: Route, *, files: Sequence[discord.File] | None = None,
                           form: Sequence[Payload] | None = None, **kwargs: Any) -> Any:
-            return self.rest(route, _body(kwargs.get("json"), form), _files(files))
+            return self.rest(route, _body(kwargs.get("json"), form), _files(files),
+                             kwargs.get("params") or {})
 
         client.http.request = request  # type: ignore[method-assign,assignment]
         async_context.set(self.adapter)
@@ -232,7 +241,9 @@ class FakeDiscord:
 
     # -- REST ---------------------------------------------------------------------------
 
-    def rest(self, route: Route, body: Any, files: list[tuple[str, bytes]]) -> Any:
+    def rest(self, route: Route, body: Any, files: list[tuple[str, bytes]],
+             params: dict[str, Any] | None = None) -> Any:
+        params = params or {}
         key = (route.method, route.path)
         self.requests.append(key)
         p = _params(route.path, route.url)
@@ -268,7 +279,26 @@ class FakeDiscord:
                 if cid not in self.channels:
                     raise discord.NotFound(_Response(404, "Not Found"),
                                            {"code": 10003, "message": "Unknown Channel"})
-                return self._store("channel", cid, body, files).message
+                crash, self.crash_on_post = self.crash_on_post, None
+                if crash == "before":
+                    raise OSError("the connection was lost before the post arrived")
+                private = self.channels[cid].get("type") == PRIVATE_THREAD
+                sent = self._store("thread" if private else "channel", cid, body, files)
+                if crash == "after":  # Discord has it, the bot never hears back
+                    raise OSError("the connection was lost after the post arrived")
+                return sent.message
+            case ("GET", "/channels/{channel_id}/messages"):
+                cid = int(p["channel_id"])  # the channel's newest messages first
+                shown = [m.message for m in reversed(list(self._messages.values()))
+                         if m.channel_id == cid and not m.ephemeral and m.id not in self.deleted]
+                return shown[:int(params.get("limit", 50))]
+            case ("DELETE", "/channels/{channel_id}/messages/{message_id}"):
+                mid = int(p["message_id"])
+                if mid not in self._messages or mid in self.deleted:
+                    raise discord.NotFound(_Response(404, "Not Found"),
+                                           {"code": 10008, "message": "Unknown Message"})
+                self.deleted.add(mid)
+                return None
             case ("PATCH", "/channels/{channel_id}/messages/{message_id}"):
                 return self._edit(int(p["message_id"]), body, files).message
             case ("POST", "/channels/{channel_id}/threads"):
@@ -282,6 +312,10 @@ class FakeDiscord:
                                         "auto_archive_duration": 1440,
                                         "archive_timestamp": TIMESTAMP}}
                 return self.channels[tid]
+            case ("PUT", "/channels/{channel_id}/thread-members/{user_id}"):
+                self.thread_members.setdefault(int(p["channel_id"]), set()).add(
+                    int(p["user_id"]))
+                return None
             case ("GET", "/users/{user_id}"):
                 return self.user(int(p["user_id"]))
         self.unexpected.append(key)
@@ -308,7 +342,8 @@ class FakeDiscord:
                *, user_id: int | None = None, interaction_id: int | None = None) -> Sent:
         message = self._message(channel_id, body, files)
         ephemeral = bool(message["flags"] & EPHEMERAL)
-        sent = Sent(kind, channel_id, message, files, ephemeral, user_id, interaction_id)
+        sent = Sent(kind, channel_id, message, files, ephemeral, user_id, interaction_id,
+                    allowed_mentions=body.get("allowed_mentions"), uploaded=files)
         self.sent.append(sent)
         self._messages[sent.id] = sent
         return sent
@@ -323,7 +358,8 @@ class FakeDiscord:
         kept = files or (old.files if "attachments" not in body else [])
         message["attachments"] = self._message(old.channel_id, {}, kept)["attachments"]
         sent = Sent(old.kind, old.channel_id, message, kept, old.ephemeral, old.user_id,
-                    interaction_id, edit=True)
+                    interaction_id, edit=True, allowed_mentions=body.get("allowed_mentions"),
+                    uploaded=files)
         self._messages[message_id] = sent
         self.sent.append(sent)
         return sent
@@ -516,6 +552,12 @@ class FakeDiscord:
 
     def channel_messages(self, channel_id: int | None = None) -> list[Sent]:
         return [s for s in self.sent if s.public
+                and (channel_id is None or s.channel_id == channel_id)]
+
+    def channel_now(self, channel_id: int | None = None) -> list[Sent]:
+        """The public messages a channel shows now: latest versions, deleted ones gone."""
+        return [self.message(s.id) for s in self.sent if s.public and not s.edit
+                and s.id not in self.deleted
                 and (channel_id is None or s.channel_id == channel_id)]
 
     def dms(self, user_id: int) -> list[Sent]:

@@ -21,6 +21,7 @@ from .demo import empty_view
 from .final import draw_final
 from .fonts import font
 from .hand import draw_hand
+from .highlight import LastMove, highlight
 from .palette import CARD_ORDER, PANEL_BG
 from .panel import (
     key_line,
@@ -33,7 +34,7 @@ from .panel import (
 )
 from .png import encode_indexed
 
-__all__ = ["MAX_BYTES", "render_board", "render_final", "render_hand"]
+__all__ = ["MAX_BYTES", "render_board", "render_board_png", "render_final", "render_hand"]
 
 Format = Literal["PNG", "WEBP"]
 MAX_BYTES = 1_500_000
@@ -174,10 +175,15 @@ def _compose(view: PublicView, panel: Image.Image, panel_at: tuple[int, int],
     return img
 
 
-def board_image(view: PublicView) -> Image.Image:
-    """The whole board picture: map plus information panel (RGB)."""
+def board_image(view: PublicView, last: LastMove | None = None) -> Image.Image:
+    """The whole board picture: map plus information panel (RGB); ``last`` (what the
+    last turn built) glows, with a zoomed inset."""
     panel, panel_at, map_at = panel_image(view)
-    return _compose(view, panel, panel_at, draw_map(view).convert("RGB"), map_at)
+    mp = draw_map(view)
+    if last is not None:
+        mp = mp.convert("RGBA")
+        highlight(mp, base_for(view.map_id), view, last)
+    return _compose(view, panel, panel_at, mp.convert("RGB"), map_at)
 
 
 # Map layers already reduced to the board palette, by ``MapKey``: while a game's map
@@ -219,11 +225,21 @@ def map_layer(view: PublicView) -> Image.Image:
     return layer
 
 
-def board_indexed(view: PublicView) -> Image.Image:
+def board_indexed(view: PublicView, last: LastMove | None = None) -> Image.Image:
     """The board in its 256-colour palette, pixel for pixel what quantizing
-    ``board_image`` gives, built from the cached map layer and a new panel."""
+    ``board_image`` gives, built from the cached map layer and a new panel. The
+    highlight of ``last`` is drawn on a copy (the cache keeps the plain map), and only
+    the boxes it drew in are reduced to the palette again (doing it to the whole map
+    would move colours: the palette reduction is not exact)."""
     panel, panel_at, map_at = panel_image(view)
-    return _compose(view, _indexed(panel, view.map_id), panel_at, map_layer(view), map_at)
+    mp = map_layer(view)
+    if last is not None:
+        lit = mp.convert("RGBA")
+        drawn = highlight(lit, base_for(view.map_id), view, last)
+        mp = mp.copy()
+        for box in drawn:
+            mp.paste(_indexed(lit.crop(box).convert("RGB"), view.map_id), box[:2])
+    return _compose(view, _indexed(panel, view.map_id), panel_at, mp, map_at)
 
 
 _palette_lock = threading.Lock()
@@ -264,10 +280,16 @@ def board_palette(map_id: str) -> Image.Image:
         return found
 
 
-def render_board(view: PublicView, fmt: Format | str = "PNG") -> bytes:
+def render_board(view: PublicView, fmt: Format | str = "PNG", *,
+                 last: LastMove | None = None) -> bytes:
     if str(fmt).upper() == "PNG":
-        return encode_indexed(board_indexed(view))
-    return encode(board_image(view), fmt, board_palette(view.map_id))
+        return encode_indexed(board_indexed(view, last))
+    return encode(board_image(view, last), fmt, board_palette(view.map_id))
+
+
+def render_board_png(view: PublicView, last: LastMove | None = None) -> bytes:
+    """The bot's board: a PNG, with the last turn's building highlighted."""
+    return render_board(view, last=last)
 
 
 def render_hand(view: PrivateView, map_id: str, fmt: Format | str = "PNG") -> bytes:

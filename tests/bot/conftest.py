@@ -4,6 +4,7 @@ stored state."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -55,7 +56,9 @@ SECRET_FIELDS = {"hand", "tickets", "offered", "shares", "share_options", "festi
 def json_renderer() -> Renderer:
     """A fast renderer whose bytes are the view it was given, so tests can read them back."""
     return Renderer(
-        board=lambda v: b"BOARD" + v.model_dump_json().encode(),
+        board=lambda v, last=None: b"BOARD" + json.dumps(
+            {**v.model_dump(mode="json"),
+             "last_move": None if last is None else dataclasses.asdict(last)}).encode(),
         hand=lambda v, m: b"HAND" + v.model_dump_json().encode(),
         final=lambda v: b"FINAL" + v.model_dump_json().encode(),
     )
@@ -414,7 +417,8 @@ class Table:
             turn["blind" if isinstance(action, DrawBlind) else "up"].append(label)
         name = before.config.players[seat]
         for sent in ex.sent:
-            for line in sent.content.splitlines() if sent.public else []:
+            # New posts only: an edited table message repeats older turns' text.
+            for line in sent.content.splitlines() if sent.public and not sent.edit else []:
                 if line.startswith(f"{name} drew") or line.startswith(f"{name} took"):
                     for label in set(turn["blind"]) - set(turn["up"]):
                         assert label not in line, (line, turn)
@@ -429,6 +433,27 @@ class Table:
             if state.phase == "game_over":
                 return state
         raise AssertionError("the game did not finish")
+
+    # -- a quiet channel ----------------------------------------------------------------
+
+    def assert_quiet_channel(self, state: GameState) -> None:
+        """After a whole game: a new board image only for a board change (plus the first,
+        and a new page when a table message's text grew long), and the channel shows one
+        message per board plus the final scores (turn lines were folded away)."""
+        changes = sum(self.counts.get(k, 0) for k in ("claim", "build_station", "build_harbor",
+                                                      "pay_tunnel"))
+        public = self.fake.channel_messages()
+        boards = [s for s in public for _, d in s.uploaded if d.startswith(b"BOARD")]
+        assert 1 <= len(boards) <= changes + 1 + state.turn // 8, (len(boards), changes)
+        assert len(boards) < state.turn  # far fewer than one board per turn
+        shown = self.fake.channel_now()
+        first = next(i for i, s in enumerate(shown) if s.id == boards[0].id)
+        final = next(i for i, s in enumerate(shown) if "Final scores" in s.content)
+        # Between the lobby and the final scores: board messages only, with the turns told.
+        assert all(any(d.startswith(b"BOARD") for _, d in s.files) and not s.custom_ids()
+                   for s in shown[first:final])
+        told = sum(len(s.content.splitlines()) for s in shown[first:final])
+        assert told >= state.turn // 2  # (a turn is a line; setup picks and draws add more)
 
     # -- leak check ---------------------------------------------------------------------
 
@@ -482,7 +507,7 @@ class Table:
                     assert f"{a} → {b}" not in line, line
                     if frozenset((cities[0], cities[-1])) not in routes:
                         assert not (a in line and b in line), (cities, line)
-            for name, data in sent.files:
+            for name, data in sent.uploaded:  # (an edit keeps the image it had)
                 assert not data.startswith(b"HAND"), name
                 if data.startswith(b"BOARD"):
                     board = json.loads(data[5:])

@@ -39,7 +39,7 @@ async def main() -> None:
         await stop.wait()
         await starting
 
-    renderer = Renderer(board=lambda v: b"BOARD", hand=slow_hand, final=lambda v: b"FINAL")
+    renderer = Renderer(board=lambda v, last: b"BOARD", hand=slow_hand, final=lambda v: b"FINAL")
     await serve(Settings.from_env(env_file=None), connect=connect, renderer=renderer)
     hands = [s for s in fake.sent if s.kind == "dm" and any(n == "hand.png" for n, _ in s.files)]
     print(f"hands sent: {len(hands)}", flush=True)

@@ -27,11 +27,14 @@ async def test_board_hand_and_status(table):
     ex = await table.slash(user, "status")
     assert ex.reply.ephemeral and "Setup" in ex.text and "You must act now" in ex.text
     state = await _turn(table)
+    old_table = table.fake.last_board()
     ex = await table.slash(table.seat_user(state, 0), "board")
-    assert not ex.reply.ephemeral and ex.callback_types == [5]
-    (post,) = [s for s in ex.replies if s.files]
-    assert post.files[0][1].startswith(b"BOARD") and f"Turn {state.turn}" in post.content
+    # The table message moves to the bottom with a fresh image; the answer is private.
+    assert ex.reply.ephemeral and ex.callback_types == [5] and f"Turn {state.turn}" in ex.text
+    (post,) = [s for s in ex.sent if s.public and not s.edit]
+    assert post.files[0][1].startswith(b"BOARD") and table.fake.last_board().id == post.id
     assert f"ttr:{table.game_id}:blind:{state.version}" in post.custom_ids()
+    assert table.fake.message(old_table.id).custom_ids() == []  # the old one keeps no buttons
     ex = await table.slash(table.seat_user(state, 1 - state.current), "tickets")
     assert "turn" in ex.text and (await table.stored_state()).version == state.version
 

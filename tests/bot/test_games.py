@@ -10,6 +10,7 @@ from bot.storage import SqliteStorage
 async def test_two_player_usa_game_to_the_end(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await table.play_to_end()
+    table.assert_quiet_channel(state)
 
     assert state.phase == "game_over"
     public = table.fake.channel_messages()
@@ -36,6 +37,7 @@ async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
     await table.open_game(["Ana", "Ben", "Cy", "Di"], "europe", refuse_dms=("Cy",))
     cy = table.users["Cy"]
     state = await table.play_to_end(prefer="tunnels")
+    table.assert_quiet_channel(state)
 
     assert state.phase == "game_over"
     assert table.fake.dms(cy) == []
@@ -63,6 +65,7 @@ async def test_two_player_nordic_game_to_the_end(table):
     """Nordic's own payments (substitutes on ferries) and free face-up locomotives via the bot."""
     await table.open_game(["Ana", "Ben"], "nordic")
     state = await table.play_to_end()
+    table.assert_quiet_channel(state)
     assert state.phase == "game_over"
     assert len([s for s in table.fake.channel_messages() if "Final scores" in s.content]) == 1
     table.assert_no_secrets_before_final()
@@ -79,6 +82,7 @@ def _final(table):
 async def test_two_player_pennsylvania_with_shares_and_the_neutral_investor(table):
     await table.open_game(["Ana", "Ben"], "pennsylvania")
     state = await table.play_to_end()
+    table.assert_quiet_channel(state)
 
     assert state.phase == "game_over"
     # Share choices were answered with the buttons of each private place they appear in.
@@ -108,6 +112,7 @@ async def test_two_player_pennsylvania_with_shares_and_the_neutral_investor(tabl
 async def test_three_player_pennsylvania_has_no_neutral_investor(table):
     await table.open_game(["Ana", "Ben", "Cy"], "pennsylvania")
     state = await table.play_to_end()
+    table.assert_quiet_channel(state)
 
     assert state.phase == "game_over"
     assert table.counts.get("take_share", 0) >= 3

@@ -20,7 +20,7 @@ async def test_a_feed_waits_for_its_own_work_only(tmp_path):
 
     fake = FakeDiscord()
     bot = make_bot(tmp_path / "ttr.sqlite3", Renderer(
-        board=lambda v: b"BOARD", hand=slow_hand, final=lambda v: b"FINAL"))
+        board=lambda v, last: b"BOARD", hand=slow_hand, final=lambda v: b"FINAL"))
     await fake.connect(bot)
     try:
         ana, ben = fake.add_user("Ana"), fake.add_user("Ben")

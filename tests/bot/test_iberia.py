@@ -32,6 +32,7 @@ def _label(table, state, seat, index=0):
 async def test_three_player_iberia_game_to_the_end(table):
     await table.open_game(["Ana", "Ben", "Cy"], "iberia")
     state = await table.play_to_end()
+    table.assert_quiet_channel(state)
 
     assert state.phase == "game_over"
     # Both drafts ran in full: 3 players pick 6 tickets each, twice; each keeps exactly 4.
@@ -50,11 +51,12 @@ async def test_three_player_iberia_game_to_the_end(table):
     # While a festival choice waits, the board offers only "My hand"; no pile is named.
     choosing = [s for s in public if "choose which city's festival cards" in s.content]
     assert choosing and all(s.custom_ids() == [f"ttr:{table.game_id}:hand"] for s in choosing)
-    # The first draft is private setup: text posts only, the first board comes with turn 1.
+    # The table message (the empty board) comes with the start; the first draft is private
+    # setup and brings no new image.
     start = next(i for i, t in enumerate(texts) if "Iberia** begins" in t)
     first_turn = next(i for i, t in enumerate(texts) if "your turn" in t)
-    assert all(not s.files for s in public[start:first_turn])
-    assert public[first_turn].files[0][1].startswith(b"BOARD")
+    assert public[start].files[0][1].startswith(b"BOARD")
+    assert all(not s.files for s in public[start + 1:first_turn] if not s.edit)
     # Everyone was asked in the channel at each round's start, and told who is still picking.
     starts = [t for t in texts if t.startswith("Draft round") or "\nDraft round" in t]
     assert len(starts) >= 12
@@ -151,8 +153,8 @@ async def test_two_players_pick_in_the_same_round_at_once(table):
     assert f"Setup: Draft round 1 of 6: waiting for {cy}." in ex.text
     assert "You must act now" in ex.text and " → " in ex.text  # Cy's own options
     ex = await table.slash(table.seat_user(after, a), "board")
-    post = next(s for s in ex.replies if s.files)
-    assert not post.ephemeral and f"Draft round 1 of 6: waiting for {cy}." in post.content
+    post = next(s for s in ex.sent if s.public and s.files and not s.edit)  # the table
+    assert f"Draft round 1 of 6: waiting for {cy}." in post.content
     assert " → " not in post.content and post.custom_ids() == [f"ttr:{table.game_id}:hand"]
 
 
@@ -161,6 +163,7 @@ async def test_two_player_iberia_with_a_player_who_refuses_dms(table):
     await table.open_game(["Ana", "Ben"], "iberia", refuse_dms=("Ben",))
     ben = table.users["Ben"]
     state = await table.play_to_end()
+    table.assert_quiet_channel(state)
     assert state.phase == "game_over"
     assert table.fake.dms(ben) == []
     assert table.counts["draft_pick"] >= 12

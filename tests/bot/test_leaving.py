@@ -351,3 +351,30 @@ async def test_a_seat_can_be_vacated_for_another_reason(table):
     (h,) = await table.bot.service.storage.history(table.game_id)
     assert (h.kind, h.seat, h.user_id, h.detail["from_user"]) == (
         "kick", seat, None, table.users["Cy"])
+
+
+async def test_after_an_undo_the_channel_tells_the_undo_and_the_turn_played_again(table):
+    """The undo takes the version back; the claim played again at that version number is
+    posted again (its first posting was forgotten with the undo), and so is the undo with
+    the board as it is after it."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    storage = table.bot.service.storage
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    claim = next(a for a in engine.legal_actions(state, state.current)
+                 if isinstance(a, engine.Claim))
+    actor = state.config.players[state.current]
+    await table.play(state, state.current, claim)
+    claimed = "\n".join(s.content for s in table.fake.channel_now())
+    boards = len([s for s in table.fake.sent if s.public and s.files and not s.edit])
+    ex = await _undo(table, actor)
+    assert "Undone" in ex.text, ex.text
+    assert (await storage.table_message(table.game_id)).version == state.version
+    told = "\n".join(s.content for s in table.fake.channel_now())
+    assert "was undone" in told
+    assert len([s for s in table.fake.sent if s.public and s.files and not s.edit]) == boards + 1
+    await table.play(state, state.current, claim)  # again, at the same version number
+    again = "\n".join(s.content for s in table.fake.channel_now())
+    assert (await storage.table_message(table.game_id)).version == state.version + 1
+    assert again.count(" claimed ") == claimed.count(" claimed ") + 1, again

@@ -22,6 +22,7 @@ async def _to_turn(table, prefer=""):
 async def test_two_player_world_game_to_the_end(table):
     await table.open_game(["Ana", "Ben"], "world")
     state = await table.play_to_end(prefer="harbors")
+    table.assert_quiet_channel(state)
 
     assert state.phase == "game_over"
     counts = table.counts

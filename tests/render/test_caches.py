@@ -81,3 +81,28 @@ def test_adler32_combine_is_zlibs() -> None:
         b = rng.randbytes(rng.randrange(0, 90000))
         assert png.adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(
             a + b)
+
+
+def test_the_highlight_is_drawn_on_a_copy_and_glows_over_the_claim() -> None:
+    """The last claim glows on the board with a zoomed inset; only those spots change,
+    and the cached map layer stays plain."""
+    from bot.render.highlight import LastMove
+
+    views = _views("usa", seed=4, first_turn=30, last_turn=31)
+    view = views[-1]
+    route, seat = next(iter(view.claimed.items()))
+    last = LastMove(seat=seat, routes=(route,), caption="Ana: the last claim")
+    plain = Image.open(io.BytesIO(render_board(view))).convert("RGB")
+    lit = Image.open(io.BytesIO(render_board(view, last=last))).convert("RGB")
+    assert render_board(view) == render_board(view)  # the cache kept no highlight
+    diff = [(i % plain.width, i // plain.width) for i, (a, b) in
+            enumerate(zip(plain.getdata(), lit.getdata(), strict=True)) if a != b]
+    assert len(diff) > 5_000  # a glow and an inset, not a few pixels
+    yellow = [p for p in (lit.getpixel(xy) for xy in diff)
+              if p[0] > 200 and p[1] > 170 and p[2] < 90]  # type: ignore[index]
+    assert len(yellow) > 300
+    # Only the highlight's spots changed: about as many pixels as in the RGB drawing
+    # (reducing the whole map to the palette again would move ten times more).
+    rgb = sum(a != b for a, b in zip(board_image(view).getdata(),
+                                     board_image(view, last).getdata(), strict=True))
+    assert len(diff) < 1.5 * rgb
