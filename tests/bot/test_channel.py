@@ -9,7 +9,7 @@ import json
 import engine
 from bot import presenters
 from bot.preferences import ServerSettings
-from bot.storage import Storage
+from bot.storage import SqliteStorage
 from engine import Claim
 
 
@@ -154,7 +154,7 @@ async def test_a_crash_after_the_post_repeats_no_post_ping_or_dm(table):
     assert len(pings) == 1, [s.content for s in pings]
     turn_dms = [d for d in table.fake.dms(nxt) if "Your turn" in d.content]
     assert len(turn_dms) == 1
-    store = await Storage.open(str(table.db_path))
+    store = await SqliteStorage.open(str(table.db_path))
     try:
         row = await store.game(table.game_id)
         assert row is not None and row.posted_version == row.version
