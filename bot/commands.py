@@ -21,7 +21,7 @@ import engine
 from bot import handlers, i18n, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
 from bot.preferences import GameSettings, ServerSettings
-from bot.service import Refusal, decisions, draft_round
+from bot.service import Refusal, decisions, draft_round, seated_view
 from bot.storage import COMPUTER_LEVELS
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from maps import load_map
@@ -402,7 +402,8 @@ def build_group(maps: list[str]) -> app_commands.Group:
                 return
             state = info.state
             waiting = engine.waiting_for(state)
-            text = presenters.status_text(engine.public_view(state), waiting=waiting,
+            text = presenters.status_text(seated_view(state, [s.name for s in info.seats]),
+                                          waiting=waiting,
                                           draft=draft_round(state))
             seat = info.seat_of(interaction.user.id)
             if seat is not None and seat in waiting:

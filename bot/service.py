@@ -315,12 +315,26 @@ def default_computer() -> str:
     return "computer:normal"
 
 
-def standings(state: GameState | None) -> PublicView | None:
+def seated_view(state: GameState, names: Sequence[str]) -> PublicView:
+    """The public view with each seat's name as it is now: the engine keeps the names the
+    game started with, and a seat handed to another member shows its new player."""
+    view = engine.public_view(state)
+    update: dict[str, object] = {"players": [
+        p.model_copy(update={"name": names[p.seat]}) for p in view.players]}
+    if view.final is not None:
+        update["final"] = view.final.model_copy(update={"players": [
+            p.model_copy(update={"name": names[p.seat]}) for p in view.final.players]})
+    return view.model_copy(update=update)
+
+
+def standings(state: GameState | None, names: Sequence[str]) -> PublicView | None:
     """The public view with the scores as they stand, once the game is past its setup."""
     if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
         return None
     copy = GameState.from_snapshot(state.to_snapshot())  # scoring caches into the state
-    return engine.public_view(copy).model_copy(update={"final": final_scores(copy)})
+    final = final_scores(copy)
+    return seated_view(copy, names).model_copy(update={"final": final.model_copy(update={
+        "players": [p.model_copy(update={"name": names[p.seat]}) for p in final.players]})})
 
 
 class Publisher(Protocol):
@@ -834,7 +848,7 @@ class GameService:
         is brought up to date (default: ``dm_seats``); ``news``: see ``Update.news``."""
         state = game.state
         assert state is not None
-        view = engine.public_view(state)
+        view = seated_view(state, game.names)
         draft = draft_round(state)
         last = last_move(game.row.map_id, game.names, events)
         dms, closed = [], []
@@ -1091,7 +1105,7 @@ class GameService:
             raise Refusal(f"Cannot end the game: {exc}.") from None
         finally:
             self._forget(game.id)
-        view = standings(game.state)
+        view = standings(game.state, game.names)
         return Ended(game.id, game.row.channel_id, status, view)
 
     # -- undo -------------------------------------------------------------------------------

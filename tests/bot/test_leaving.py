@@ -125,6 +125,12 @@ async def test_resign_then_replace_and_play_to_the_end(table):
     version = (await table.stored_state()).version
     final = await table.play_to_end()
     assert final.phase == "game_over"
+    # The final scores (text and image) name the seat's player now, not the one who left.
+    (scores,) = [s for s in table.fake.channel_messages() if "Final scores" in s.content]
+    assert "Cy" in scores.content
+    (_, image), = [f for f in scores.uploaded if f[1].startswith(b"FINAL")]
+    names = [p["name"] for p in json.loads(image[5:])["players"]]
+    assert "Cy" in names and "Ben" not in names
     by_seat = {r.version: r.user_id for r in await table.bot.service.storage.actions(
         table.game_id)}
     later = [u for v, u in by_seat.items() if v > version]
