@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine.board import Board
 from engine.cards import names_from_counts
 
 CardCounts = dict[str, Annotated[int, Field(ge=0)]]
@@ -161,7 +162,7 @@ ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 # the same object again. Do not mutate an action's ``cards``.
 
 _CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
-_STATIONS: dict[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
+_STATIONS: dict[tuple[Board, tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
 _STATIONS_LIMIT = 20_000  # (map, stations built, payment) lists kept before starting afresh
 _FACE_UP = {
     (slot, refill): DrawFaceUp(slot=slot, refill=refill)
@@ -211,21 +212,20 @@ def exchange_of(trains: int) -> ExchangePieces:
     return action
 
 
-def stations_of(
-    city_ids: tuple[str, ...], built: tuple[int, ...], pay: Sequence[int]
-) -> list[BuildStation]:
-    """A ``BuildStation`` paying ``pay`` (counts by card) in each city of ``city_ids``
-    whose index is not in ``built``."""
-    key = (city_ids, built, tuple(pay))
+def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> list[BuildStation]:
+    """A ``BuildStation`` paying ``pay`` (counts by card) in each city of ``board`` whose
+    index is not in ``built``."""
+    key = (board, built, tuple(pay))  # a board hashes by identity: one per map, kept
     actions = _STATIONS.get(key)
     if actions is None:
         if len(_STATIONS) >= _STATIONS_LIMIT:
             _STATIONS.clear()
-        everywhere = _STATIONS.get((city_ids, (), key[2]))
+        everywhere = _STATIONS.get((board, (), key[2]))
         if everywhere is None:
             cards = names_from_counts(pay)
-            everywhere = _STATIONS[city_ids, (), key[2]] = [
-                BuildStation.model_construct(city=city_id, cards=cards) for city_id in city_ids
+            everywhere = _STATIONS[board, (), key[2]] = [
+                BuildStation.model_construct(city=city_id, cards=cards)
+                for city_id in board.city_ids
             ]
         actions = _STATIONS[key] = [a for c, a in enumerate(everywhere) if c not in built]
     return actions

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
@@ -72,6 +73,7 @@ class ClaimTable:
         self.board = board
         self.payments = payments
         self.memo: dict[tuple[int, Any], _Payable | None] = {}
+        self.payables: dict[tuple[tuple[int, ...], ...], _Payable] = {}
         _TABLES.append(self)
 
     def reachable(self, hand: Sequence[int]) -> list[int]:
@@ -88,26 +90,42 @@ class ClaimTable:
         route by route in the order given."""
         out: list[Claim] = []
         seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
+        counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         kind = self.kind
         for r in routes:
             k = kind[r]
             payable = seen[k]
             if payable is _UNSEEN:
-                payable = seen[k] = self._payable(k, hand)
+                payable = seen[k] = self._payable(k, hand, counted)
             if payable is not None:
                 claims = payable.by_route.get(r)
                 out += claims if claims is not None else self._claims(payable, r)
         return out
 
-    def _payable(self, k: int, hand: Sequence[int]) -> _Payable | None:
-        key = (k, self.counts[k](hand))
+    def _payable(
+        self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
+    ) -> _Payable | None:
+        counts = self.counts[k]  # shapes alike share one function: taken once per hand
+        taken = counted.get(counts, _UNSEEN)
+        if taken is _UNSEEN:
+            taken = counted[counts] = counts(hand)
+        key = (k, taken)
         memo = self.memo
         if key in memo:
             return memo[key]
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
+            self.payables.clear()
         pays = self.payments(self.board, self.example[k], hand)
-        payable = memo[key] = _Payable(pays) if pays else None
+        if not pays:
+            memo[key] = None
+            return None
+        # Many hands pay alike: they share one _Payable, and so its routes' claims.
+        same = tuple(tuple(p) for p in pays)
+        payable = self.payables.get(same)
+        if payable is None:
+            payable = self.payables[same] = _Payable(pays)
+        memo[key] = payable
         return payable
 
     def _claims(self, payable: _Payable, r: int) -> tuple[Claim, ...]:
@@ -119,11 +137,13 @@ class ClaimTable:
 _UNSEEN = object()
 
 
+@cache
 def these_cards(*cards: int) -> Callable[[Sequence[int]], Hashable]:
     """``counts`` for payments that depend on the counts of ``cards`` alone."""
     return itemgetter(*cards)
 
 
+@cache
 def at_most(cap: int) -> Callable[[Sequence[int]], Hashable]:
     """``counts`` for payments that use at most ``cap`` cards of any kind."""
     return lambda hand: tuple([n if n < cap else cap for n in hand])
@@ -144,6 +164,7 @@ def clear_memos() -> None:
     """Forget every memo of payments and shared actions (benchmarks measure a cold start)."""
     for table in _TABLES:
         table.memo.clear()
+        table.payables.clear()
     for memo in _MEMOS:
         memo.clear()
     clear_shared_actions()

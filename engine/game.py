@@ -450,6 +450,7 @@ def _claim_table(board: Board) -> ClaimTable:
     return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
 
 
+@cache
 def _gray_counts(length: int) -> Callable[[Sequence[int]], Hashable]:
     """What a gray route's payments (without substitutes) depend on: the locomotives and
     each colour's cards, up to ``length``; a colour that cannot fill the route even with

@@ -74,11 +74,10 @@ class Stations(RuleModule):
         if out is None:
             if len(_OPTIONS) >= MEMO_LIMIT:
                 _OPTIONS.clear()
-            city_ids = state.board.city_ids
             out = _OPTIONS[key] = [
                 action
                 for p in payment.cheapest_stations(hand, cost)
-                for action in stations_of(city_ids, built, p)
+                for action in stations_of(state.board, built, p)
             ]
         return out.copy()
 
