@@ -192,7 +192,9 @@ def claim_of(route_id: int, pay: Sequence[int]) -> Claim:
 
 
 _HARBORS: dict[tuple[str, tuple[int, ...]], BuildHarbor] = {}
-_EXCHANGES: dict[int, ExchangePieces] = {}
+_MOST_EXCHANGED = 60  # more pieces than any map's reserve holds
+_FOR_TRAINS = tuple(ExchangePieces(trains=k) for k in range(1, _MOST_EXCHANGED + 1))
+_FOR_SHIPS = tuple(ExchangePieces(trains=-k) for k in range(1, _MOST_EXCHANGED + 1))
 
 
 def harbor_of(city_id: str, pay: Sequence[int]) -> BuildHarbor:
@@ -205,11 +207,12 @@ def harbor_of(city_id: str, pay: Sequence[int]) -> BuildHarbor:
     return action
 
 
-def exchange_of(trains: int) -> ExchangePieces:
-    action = _EXCHANGES.get(trains)
-    if action is None:
-        action = _EXCHANGES[trains] = ExchangePieces(trains=trains)
-    return action
+def exchanges(trains: int, ships: int) -> list[ExchangePieces]:
+    """``ExchangePieces`` taking 1 to ``trains`` trains, then 1 to ``ships`` ships."""
+    if max(trains, ships) > _MOST_EXCHANGED:  # a larger reserve than any map's so far
+        counts = (*range(1, trains + 1), *range(-1, -ships - 1, -1))
+        return [ExchangePieces(trains=k) for k in counts]
+    return [*_FOR_TRAINS[:trains], *_FOR_SHIPS[:ships]]
 
 
 def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> list[BuildStation]:

@@ -24,7 +24,7 @@ from engine.actions import (
     DrawFaceUp,
     ExchangePieces,
     blind,
-    exchange_of,
+    exchanges,
     face_up,
     harbor_of,
 )
@@ -683,8 +683,7 @@ class RailsAndSails(RuleModule):
         most_ships = min(
             ext["box_ships"][seat], ext["trains"][seat], config.max_ships - ext["ships"][seat]
         )
-        out += [exchange_of(k) for k in range(1, most_trains + 1)]
-        out += [exchange_of(-k) for k in range(1, most_ships + 1)]
+        out += exchanges(most_trains, most_ships)
         return out
 
     def can_act(self, state: GameState, seat: int) -> bool:
