@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot import presenters
+from bot.i18n import _
 from bot.service import choice_tag
 from bot.storage import COMPUTER_LEVELS
 from engine.actions import Action
@@ -133,9 +134,9 @@ def _frozen(*items: discord.ui.Item[Any]) -> discord.ui.View | None:
 
 def lobby_view(game_id: int) -> discord.ui.View | None:
     return _frozen(
-        _button(ControlId(game_id, "join"), "Join", style=discord.ButtonStyle.success),
-        _button(ControlId(game_id, "leave"), "Leave", style=discord.ButtonStyle.secondary),
-        _button(ControlId(game_id, "start"), "Start", style=discord.ButtonStyle.primary),
+        _button(ControlId(game_id, "join"), _("Join"), style=discord.ButtonStyle.success),
+        _button(ControlId(game_id, "leave"), _("Leave"), style=discord.ButtonStyle.secondary),
+        _button(ControlId(game_id, "start"), _("Start"), style=discord.ButtonStyle.primary),
         computer_select(game_id),
     )
 
@@ -144,7 +145,7 @@ def computer_select(game_id: int) -> Control:
     """The host seats a computer player of the level chosen (``addbot``)."""
     return Control(discord.ui.Select(
         custom_id=str(ControlId(game_id, "addbot")), row=1,
-        placeholder=presenters.ADD_COMPUTER, options=[
+        placeholder=_(presenters.ADD_COMPUTER), options=[
             discord.SelectOption(label=presenters.computer_level_label(level), value=level)
             for level in COMPUTER_LEVELS]))
 
@@ -153,11 +154,11 @@ def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Control
     """A seated member's own controls under their hand: undo the last action (alone, or by
     asking the table), and hand the seat to a computer player or take it back."""
     grey = discord.ButtonStyle.secondary
-    pilot = (_button(ControlId(game_id, "pilotoff"), presenters.AUTOPILOT_OFF, style=grey,
+    pilot = (_button(ControlId(game_id, "pilotoff"), _(presenters.AUTOPILOT_OFF), style=grey,
                      emoji="🙋", row=4) if autopilot else
-             _button(ControlId(game_id, "piloton"), presenters.AUTOPILOT_ON, style=grey,
+             _button(ControlId(game_id, "piloton"), _(presenters.AUTOPILOT_ON), style=grey,
                      emoji="🤖", row=4))
-    return [_button(ControlId(game_id, "undo", version), presenters.UNDO, style=grey,
+    return [_button(ControlId(game_id, "undo", version), _(presenters.UNDO), style=grey,
                     emoji="↩️", row=4), pilot]
 
 
@@ -176,7 +177,7 @@ def with_row(view: discord.ui.View | None, items: Sequence[Control]) -> discord.
 
 
 def hand_button(game_id: int, row: int | None = None) -> Control:
-    return _button(ControlId(game_id, "hand"), "My hand", style=discord.ButtonStyle.secondary,
+    return _button(ControlId(game_id, "hand"), _("My hand"), style=discord.ButtonStyle.secondary,
                    emoji="🃏", row=row)
 
 
@@ -190,7 +191,7 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
     out = []
     per_row = -(-len(view.market) // market_rows(view))
     for slot, card in enumerate(view.market):
-        name = presenters.card_label(view.map_id, card) if card else "empty"
+        name = presenters.card_label(view.map_id, card) if card else _("empty")
         banned = second and card == "locomotive"  # a face-up locomotive is never a second card
         out.append(_button(
             ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
@@ -198,18 +199,18 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
             disabled=card is None or banned, row=slot // per_row))
     row = market_rows(view)
     if presenters.two_decks(view.map_id):
-        out.append(_button(ControlId(game_id, "blind", version), "Train deck",
+        out.append(_button(ControlId(game_id, "blind", version), _("Train deck"),
                            style=discord.ButtonStyle.primary, emoji="🚂",
                            disabled=view.deck + view.discards == 0, row=row))
-        out.append(_button(ControlId(game_id, "shipdeck", version), "Ship deck",
+        out.append(_button(ControlId(game_id, "shipdeck", version), _("Ship deck"),
                            style=discord.ButtonStyle.primary, emoji="🚢",
                            disabled=view.ship_deck + view.ship_discards == 0, row=row))
     else:
-        out.append(_button(ControlId(game_id, "blind", version), "Draw from deck",
+        out.append(_button(ControlId(game_id, "blind", version), _("Draw from deck"),
                            style=discord.ButtonStyle.primary,
                            disabled=view.deck + view.discards == 0, row=row))
     if not second:
-        out.append(_button(ControlId(game_id, "tickets", version), "Draw tickets",
+        out.append(_button(ControlId(game_id, "tickets", version), _("Draw tickets"),
                            style=discord.ButtonStyle.secondary, disabled=not view.can_draw_tickets,
                            row=row))
     return out
@@ -218,10 +219,11 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
 def refill_buttons(game_id: int, view: PublicView, version: int, slot: int) -> list[Control]:
     """Rails & Sails: the second step of taking face-up card ``slot``: which deck refills it."""
     return [
-        _button(ControlId(game_id, "upt", version, slot), f"Train deck ({view.deck} left)",
+        _button(ControlId(game_id, "upt", version, slot), _("Train deck ({n} left)", n=view.deck),
                 style=discord.ButtonStyle.primary, emoji="🚂",
                 disabled=view.deck + view.discards == 0),
-        _button(ControlId(game_id, "ups", version, slot), f"Ship deck ({view.ship_deck} left)",
+        _button(ControlId(game_id, "ups", version, slot),
+                _("Ship deck ({n} left)", n=view.ship_deck),
                 style=discord.ButtonStyle.primary, emoji="🚢",
                 disabled=view.ship_deck + view.ship_discards == 0),
     ]
@@ -231,9 +233,9 @@ def tunnel_buttons(game_id: int, version: int, *, payable: bool = True) -> list[
     # On the board Pay is always enabled: disabling it would tell everyone the hand cannot
     # pay. Only the tunnel's player's private controls say so (``payable``).
     return [
-        _button(ControlId(game_id, "pay", version), "Pay the extra cards",
+        _button(ControlId(game_id, "pay", version), _("Pay the extra cards"),
                 style=discord.ButtonStyle.success, disabled=not payable, row=1),
-        _button(ControlId(game_id, "decline", version), "Decline",
+        _button(ControlId(game_id, "decline", version), _("Decline"),
                 style=discord.ButtonStyle.danger, row=1),
     ]
 
@@ -273,7 +275,8 @@ def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
     most = len(options) if private.keep_max is None else min(private.keep_max, len(options))
     return Control(discord.ui.Select(
         custom_id=str(ControlId(game_id, "keep")), options=options,
-        placeholder=f"{presenters.keep_rule(private).capitalize()} ticket(s)",
+        placeholder=presenters.upper_first(_("{rule} ticket(s)",
+                                             rule=presenters.keep_rule(private))),
         min_values=max(1, min(private.keep_min, most)), max_values=max(1, most)))
 
 
@@ -308,15 +311,15 @@ def history_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
     Each button names its page, so no two share a custom_id and a restart changes nothing."""
     grey = discord.ButtonStyle.secondary
     return _frozen(
-        _button(ControlId(game_id, "hfirst"), "First", style=grey, emoji="⏮",
+        _button(ControlId(game_id, "hfirst"), _("First"), style=grey, emoji="⏮",
                 disabled=page <= 1),
-        _button(ControlId(game_id, "hpage", number=page - 1), "Back", style=grey, emoji="◀",
+        _button(ControlId(game_id, "hpage", number=page - 1), _("Back"), style=grey, emoji="◀",
                 disabled=page <= 1),
         _button(ControlId(game_id, "hpage", number=page), f"{page} / {pages}", style=grey,
                 disabled=True),
-        _button(ControlId(game_id, "hpage", number=page + 1), "Next", style=grey, emoji="▶",
+        _button(ControlId(game_id, "hpage", number=page + 1), _("Next"), style=grey, emoji="▶",
                 disabled=page >= pages),
-        _button(ControlId(game_id, "hlast"), "Latest", style=grey, emoji="⏭"),
+        _button(ControlId(game_id, "hlast"), _("Latest"), style=grey, emoji="⏭"),
     )
 
 
@@ -324,9 +327,9 @@ def replay_view(game_id: int, turn: int, last: int) -> discord.ui.View | None:
     """The turns before and after a replayed board."""
     grey = discord.ButtonStyle.secondary
     return _frozen(
-        _button(ControlId(game_id, "rturn", number=turn - 1), f"Turn {turn - 1}", style=grey,
+        _button(ControlId(game_id, "rturn", number=turn - 1), _("Turn {n}", n=turn - 1), style=grey,
                 emoji="◀", disabled=turn <= 1),
-        _button(ControlId(game_id, "rturn", number=turn + 1), f"Turn {turn + 1}", style=grey,
+        _button(ControlId(game_id, "rturn", number=turn + 1), _("Turn {n}", n=turn + 1), style=grey,
                 emoji="▶", disabled=turn >= last),
     )
 
@@ -334,7 +337,7 @@ def replay_view(game_id: int, turn: int, last: int) -> discord.ui.View | None:
 def kick_view(game_id: int, seat: int) -> discord.ui.View | None:
     """Under a notice that a seat's timer kept running out: the others' vote."""
     return _frozen(_button(ControlId(game_id, "kick", number=seat),
-                           "Vote: a computer takes this seat", style=discord.ButtonStyle.danger))
+                           _("Vote: a computer takes this seat"), style=discord.ButtonStyle.danger))
 
 
 def confirm_view(game_id: int, action: str, label: str) -> discord.ui.View | None:
@@ -344,5 +347,5 @@ def confirm_view(game_id: int, action: str, label: str) -> discord.ui.View | Non
 
 def vote_view(game_id: int, action: str, version: int | None = None) -> discord.ui.View | None:
     """The Agree button of a vote (``abandon``; ``undo`` of one version)."""
-    return _frozen(_button(ControlId(game_id, action, version), "Agree",
+    return _frozen(_button(ControlId(game_id, action, version), _("Agree"),
                            style=discord.ButtonStyle.primary, emoji="🗳️"))

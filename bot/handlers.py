@@ -18,7 +18,7 @@ from pydantic import ValidationError
 import engine
 from bot import components, i18n, metrics, presenters
 from bot.components import ControlId
-from bot.i18n import _
+from bot.i18n import _, _n
 from bot.images import Renderer
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings
 from bot.service import (
@@ -139,7 +139,7 @@ async def channel_game(interaction: discord.Interaction[Any], *,
     info = None if channel_id is None else await bot_of(interaction).service.channel_game(
         channel_id, active_only=active_only)
     if info is None:
-        raise Refusal("There is no game in this channel. Start one with `/ttr new`.")
+        raise Refusal(_("There is no game in this channel. Start one with `/ttr new`."))
     return info
 
 
@@ -184,30 +184,41 @@ async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
 async def join(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     info = await bot_of(interaction).service.join(game_id, user.id, user.display_name)
-    await lobby_changed(interaction, info, f"{presenters.safe_name(user.display_name)} joined.")
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_changed(interaction, info,
+                            _("{name} joined.", name=presenters.safe_name(user.display_name)))
 
 
 async def leave(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     info = await bot_of(interaction).service.leave(game_id, user.id)
-    await lobby_changed(interaction, info, f"{presenters.safe_name(user.display_name)} left.")
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_changed(interaction, info,
+                            _("{name} left.", name=presenters.safe_name(user.display_name)))
+
+
+async def game_language(interaction: discord.Interaction[Any], info: GameInfo) -> i18n.Language:
+    """The language of the game's channel posts (``/ttr new language:``, else the server's)."""
+    return await bot_of(interaction).service.storage.game_language(info.row)
 
 
 async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
     service = bot_of(interaction).service
     info = await service.info(game_id)
     if info.row.status != "lobby":
-        raise Refusal("This game has already started.")
+        raise Refusal(_("This game has already started."))
     if interaction.type is discord.InteractionType.component:
         await interaction.response.defer()  # the lobby message is edited below
     else:
         await interaction.response.defer(thinking=True)
     await service.start(game_id, interaction.user.id)
     info = await service.info(game_id)
+    with i18n.language(await game_language(interaction, info)):
+        text = lobby_text(info)
     if interaction.type is discord.InteractionType.component:
-        await interaction.edit_original_response(content=lobby_text(info), view=None)
+        await interaction.edit_original_response(content=text, view=None)
     else:
-        await interaction.followup.send(lobby_text(info), allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
 
 
 async def new_game(interaction: discord.Interaction[Any], map_id: str, players: int | None,
@@ -229,34 +240,39 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
     target_id = channel.id
     if thread and isinstance(channel, discord.TextChannel):
         await interaction.response.defer(thinking=True)
-        name = f"Ticket to Ride – {load_map(map_id).name}" if map_id in service.maps else "TtR"
+        name = _("Ticket to Ride – {map}", map=load_map(map_id).name) \
+            if map_id in service.maps else "TtR"
         try:
             made = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         except discord.HTTPException as exc:
             log.warning("cannot open a thread in %s: %s", channel.id, exc)
             await interaction.followup.send(
-                "I cannot open a thread here (missing permission?): the game uses this channel.",
-                ephemeral=True)
+                _("I cannot open a thread here (missing permission?): the game uses this "
+                  "channel."), ephemeral=True)
         else:
             target, target_id = made, made.id
     row = await service.create(guild_id=interaction.guild_id, channel_id=target_id,
                                user_id=user.id, name=user.display_name, map_id=map_id,
                                max_players=players, settings=settings)
     info = await service.info(row.id)
-    if target is not None:
-        await target.send(lobby_text(info), view=components.lobby_view(row.id) or MISSING,
-                          allowed_mentions=NO_MENTIONS)
-        await Responder(interaction, public=True).send(
-            f"Game #{row.id} is open in <#{target_id}>: join it there.")
-    else:
-        await Responder(interaction, public=True).send(
-            lobby_text(info), view=components.lobby_view(row.id))
+    with i18n.language(await game_language(interaction, info)):
+        if target is not None:
+            await target.send(lobby_text(info), view=components.lobby_view(row.id) or MISSING,
+                              allowed_mentions=NO_MENTIONS)
+            await Responder(interaction, public=True).send(
+                _("Game #{game} is open in <#{channel}>: join it there.", game=row.id,
+                  channel=target_id))
+        else:
+            await Responder(interaction, public=True).send(
+                lobby_text(info), view=components.lobby_view(row.id))
 
 
 async def add_computer(interaction: discord.Interaction[Any], game_id: int, level: str) -> None:
     info = await bot_of(interaction).service.add_computer(game_id, interaction.user.id, level)
-    await lobby_changed(interaction, info, presenters.added_computer_line(info.seats[-1].name))
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_changed(interaction, info,
+                            presenters.added_computer_line(info.seats[-1].name))
 
 
 # -- seats: leaving, replacing, autopilot, ending, undo --------------------------------------
@@ -278,10 +294,13 @@ async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None
 
 async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:
     """Tell the channel a game ended early, with the scores as they stood (if any)."""
-    text = presenters.ended_text(ended.game_id, ended.status, by)
+    info = await bot_of(interaction).service.info(ended.game_id)
+    with i18n.language(await game_language(interaction, info)):
+        text = presenters.ended_text(ended.game_id, ended.status, by)
+        if ended.view is not None:
+            text += "\n" + presenters.standings_text(ended.view)
     files = []
     if ended.view is not None:
-        text += "\n" + presenters.standings_text(ended.view)
         try:
             png = await bot_of(interaction).renderer.draw_final(ended.view)
             files.append(discord.File(io.BytesIO(png), filename="standings.png"))
@@ -297,8 +316,8 @@ async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
     if interaction.user.id != info.row.host_id and not is_admin(interaction):
         raise Refusal(presenters.only_host(host, "end the game", admins=True))
     await Responder(interaction).send(
-        presenters.END_CONFIRM.format(game=game_id),
-        view=components.confirm_view(game_id, "endok", "End the game"))
+        _(presenters.END_CONFIRM, game=game_id),
+        view=components.confirm_view(game_id, "endok", _("End the game")))
 
 
 async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -310,9 +329,11 @@ async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> 
 
 async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
     """``/ttr abandon`` or a click on Agree: one vote; a majority ends the game."""
-    vote = await bot_of(interaction).service.vote_abandon(game_id, interaction.user.id)
-    text = presenters.vote_text("abandon", vote.names, vote.needed)
-    view = None if vote.ended else components.vote_view(game_id, "abandon")
+    service = bot_of(interaction).service
+    vote = await service.vote_abandon(game_id, interaction.user.id)
+    with i18n.language(await game_language(interaction, await service.info(game_id))):
+        text = presenters.vote_text("abandon", vote.names, vote.needed)
+        view = None if vote.ended else components.vote_view(game_id, "abandon")
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=text, view=view)
     else:
@@ -337,8 +358,10 @@ async def undo(interaction: discord.Interaction[Any], game_id: int,
         else:
             await Responder(interaction).send(text)
         return
-    text = presenters.vote_text("undo", vote.names, vote.needed, vote.subject)
-    view = components.vote_view(game_id, "undo", vote.version)
+    service = bot_of(interaction).service
+    with i18n.language(await game_language(interaction, await service.info(game_id))):
+        text = presenters.vote_text("undo", vote.names, vote.needed, vote.subject)
+        view = components.vote_view(game_id, "undo", vote.version)
     if clicked:
         await interaction.response.edit_message(content=text, view=view)
     else:
@@ -352,7 +375,8 @@ async def resign(interaction: discord.Interaction[Any], game_id: int) -> None:
         return
     seated(info, interaction.user.id)
     await Responder(interaction).send(
-        presenters.RESIGN_CONFIRM, view=components.confirm_view(game_id, "resign", "Resign"))
+        _(presenters.RESIGN_CONFIRM),
+        view=components.confirm_view(game_id, "resign", _("Resign")))
 
 
 async def resign_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -361,18 +385,22 @@ async def resign_confirmed(interaction: discord.Interaction[Any], game_id: int) 
     name = next((s.name for s in (await service.info(game_id)).seats if s.user_id == user.id),
                 user.display_name)
     result = await service.resign(game_id, user.id)
-    await _acknowledge(interaction, presenters.RESIGNED)
+    await _acknowledge(interaction, _(presenters.RESIGNED))
     if isinstance(result, Ended):
         await announce_end(interaction, result, name)
     else:
-        await Responder(interaction, public=True).send(presenters.resigned_line(name))
+        with i18n.language(await game_language(interaction, await service.info(game_id))):
+            line = presenters.resigned_line(name)
+        await Responder(interaction, public=True).send(line)
 
 
 async def autopilot(interaction: discord.Interaction[Any], game_id: int, on: bool) -> None:
     info = await bot_of(interaction).service.autopilot(game_id, interaction.user.id, on)
     seat = info.seat_of(interaction.user.id)
     name = info.seats[seat].name if seat is not None else interaction.user.display_name
-    await Responder(interaction, public=True).send(presenters.autopilot_line(name, on))
+    with i18n.language(await game_language(interaction, info)):
+        line = presenters.autopilot_line(name, on)
+    await Responder(interaction, public=True).send(line)
 
 
 def seat_from_text(info: GameInfo, text: str | None) -> int | None:
@@ -385,7 +413,8 @@ def seat_from_text(info: GameInfo, text: str | None) -> int | None:
         return int(text) - 1
     hits = [s.seat for s in info.seats if text.lower() in s.name.lower()]
     if len(hits) != 1:
-        raise Refusal(f"No single seat matches {presenters.echo(text)}: pick one from the list.")
+        raise Refusal(_("No single seat matches {text}: pick one from the list.",
+                        text=presenters.echo(text)))
     return hits[0]
 
 
@@ -396,7 +425,7 @@ async def replace(interaction: discord.Interaction[Any], game_id: int,
     service = bot_of(interaction).service
     seat = seat_from_text(await service.info(game_id), seat_text)
     await Responder(interaction).defer()  # the new player's DM and the post go out first
-    _, seat = await service.replace(
+    _game, seat = await service.replace(
         game_id, interaction.user.id, admin=is_admin(interaction), seat=seat,
         user_id=member.id, name=member.display_name)
     await Responder(interaction).send(presenters.replaced_ack(member.display_name, seat))
@@ -418,13 +447,15 @@ def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     map_id = outcome.view.map_id
     got = presenters.shares_gained(outcome.before, outcome.after)
     if got:
-        text = f"{text}\nYour new share{'s' if len(got) > 1 else ''}: {', '.join(got)}."
+        text = "\n".join([text, _n("Your new share: {shares}.", "Your new shares: {shares}.",
+                                   len(got), shares=", ".join(got))])
     festival = presenters.festival_gained(map_id, outcome.before, outcome.after)
     if festival:
-        text = f"{text}\n🎉 Festival cards taken: {', '.join(festival)}."
+        text = "\n".join([text, _("🎉 Festival cards taken: {piles}.",
+                                  piles=", ".join(festival))])
     if outcome.choices:  # a map's own decision waits: its options as buttons
         now = presenters.decision_text(outcome.view, outcome.after, outcome.draft)
-        text = f"{text}\n👉 Now {now}:"
+        text = "\n".join([text, _("👉 Now {what}:", what=now)])
         if outcome.view.phase == "draft":
             text += "\n" + presenters.hand_text(map_id, outcome.after)
         controls = components.private_view_controls(
@@ -436,7 +467,7 @@ def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
 def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     action, view, after = outcome.action, outcome.view, outcome.after
     map_id, gid = view.map_id, outcome.game_id
-    over = "\n🏁 That was the last turn: the final scores are in the channel." \
+    over = "\n" + _("🏁 That was the last turn: the final scores are in the channel.") \
         if view.phase == "game_over" else ""
     mine_now = view.current == outcome.seat and view.phase != "game_over"
     done = presenters.choice_done(map_id, action)
@@ -448,23 +479,24 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         if outcome.choices or view.phase == "game_over":
             end = ""
         elif outcome.phase_before in presenters.SIMULTANEOUS:
-            end = " Waiting for the others." if view.phase == outcome.phase_before else ""
+            end = _(" Waiting for the others.") if view.phase == outcome.phase_before else ""
         else:
-            end = " Your turn is over."
+            end = _(" Your turn is over.")
         return done + end + over, None
     if isinstance(action, DrawFaceUp | DrawBlind):
-        text = f"You drew {presenters.drawn_text(map_id, outcome.before, after)}."
+        text = _("You drew {cards}.", cards=presenters.drawn_text(map_id, outcome.before, after))
         if mine_now and view.phase == "second_draw":
-            return (f"{text} Take your second card:\n{presenters.market_text(view)}",
+            return (_("{drew} Take your second card:", drew=text) + "\n"
+                    + presenters.market_text(view),
                     components.private_view_controls(gid, map_id, after, view, outcome.version))
-        return text + " Your turn is over." + over, None
+        return text + _(" Your turn is over.") + over, None
     if isinstance(action, DrawTickets):
         return (presenters.hand_text(map_id, after),
                 components.private_view_controls(gid, map_id, after, view, outcome.version))
     if isinstance(action, KeepTickets):
-        waiting = (" Waiting for the others." if view.phase == outcome.phase_before
+        waiting = (_(" Waiting for the others.") if view.phase == outcome.phase_before
                    and outcome.phase_before in presenters.SIMULTANEOUS else "")
-        return f"Kept.{waiting}\n{presenters.hand_text(map_id, after)}{over}", None
+        return _("Kept.") + f"{waiting}\n{presenters.hand_text(map_id, after)}{over}", None
     if view.tunnel is not None and view.tunnel.seat == outcome.seat and outcome.tunnel:
         payable = outcome.tunnel.payable
         return (presenters.tunnel_prompt(map_id, view.tunnel, after, outcome.tunnel.hand,
@@ -473,22 +505,25 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
                                                  tunnel_payable=payable))
     for e in outcome.events:
         if isinstance(e, RouteClaimed):
-            points = f"{e.points} point{'' if e.points == 1 else 's'}"
-            return (f"You claimed {presenters.route_label(map_id, e.route)} for {points}."
-                    f"{over}", None)
+            return (_n("You claimed {route} for {n} point.", "You claimed {route} for {n} points.",
+                       e.points, route=presenters.route_label(map_id, e.route)) + over, None)
         if isinstance(e, TunnelDeclined):
-            return f"The tunnel was not built; your cards are back in your hand.{over}", None
+            return _("The tunnel was not built; your cards are back in your hand.") + over, None
         if isinstance(e, StationBuilt):
-            return f"You built a station in {presenters.city_name(map_id, e.city)}.{over}", None
+            return _("You built a station in {city}.",
+                     city=presenters.city_name(map_id, e.city)) + over, None
         if isinstance(e, HarborBuilt):
-            return (f"You built a harbor in {presenters.city_name(map_id, e.city)}.\n"
-                    f"{presenters.pieces_text(map_id, after)}{over}", None)
+            return (_("You built a harbor in {city}.", city=presenters.city_name(map_id, e.city))
+                    + f"\n{presenters.pieces_text(map_id, after)}{over}", None)
         if isinstance(e, PiecesExchanged) and isinstance(action, ExchangePieces):
-            got, gave = ("trains", "ships") if action.trains > 0 else ("ships", "trains")
-            return (f"You took {e.count} {got} for {e.count} {gave} from your reserve "
-                    f"({-e.count} point{'s' if e.count != 1 else ''}).\n"
-                    f"{presenters.pieces_text(map_id, after)}{over}", None)
-    return "Done." + over, None
+            took = (_n("You took {n} train for {n} ship from your reserve ({minus} point).",
+                       "You took {n} trains for {n} ships from your reserve ({minus} points).",
+                       e.count, minus=-e.count) if action.trains > 0 else
+                    _n("You took {n} ship for {n} train from your reserve ({minus} point).",
+                       "You took {n} ships for {n} trains from your reserve ({minus} points).",
+                       e.count, minus=-e.count))
+            return took + f"\n{presenters.pieces_text(map_id, after)}{over}", None
+    return _("Done.") + over, None
 
 
 async def perform(interaction: discord.Interaction[Any], game_id: int, action: Action | Pick, *,
@@ -530,7 +565,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
         text = presenters.hand_text(info.row.map_id, private)
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
-        text += f"\n👉 Now {now}:"
+        text += "\n" + _("👉 Now {what}:", what=now)
     controls = components.with_row(controls, components.seat_buttons(
         game_id, state.version, autopilot=info.controller(seat) != "human"))
     png = await bot.renderer.draw_hand(private, info.row.map_id)
@@ -543,14 +578,14 @@ async def draw(interaction: discord.Interaction[Any], game_id: int, card: str,
                refill: str | None = None) -> None:
     text = card.strip().lower()
     info = await bot_of(interaction).service.info(game_id)
-    _, state = seated(info, interaction.user.id)
+    _seat, state = seated(info, interaction.user.id)
     rs = presenters.two_decks(info.row.map_id)
     if text in ("train", "trains", "train deck", "ship", "ships", "ship deck") and rs:
         await perform(interaction, game_id, DrawBlind(deck="ship" if "ship" in text else "train"))
         return
     if text in ("deck", "blind", "d", "0"):
         if rs:
-            raise Refusal("Say `train` or `ship`: which deck to draw from.")
+            raise Refusal(_("Say `train` or `ship`: which deck to draw from."))
         await perform(interaction, game_id, DrawBlind())
         return
     market = engine.public_view(state).market
@@ -558,10 +593,10 @@ async def draw(interaction: discord.Interaction[Any], game_id: int, card: str,
     if slot is None and text in market:
         slot = market.index(text)
     if slot is None:
-        raise Refusal(f"Say {'`train`, `ship`' if rs else '`deck`'} or a market slot from 1 to "
-                      f"{len(market)}.")
+        raise Refusal(_("Say `train`, `ship` or a market slot from 1 to {n}.", n=len(market))
+                      if rs else _("Say `deck` or a market slot from 1 to {n}.", n=len(market)))
     if refill is not None and refill not in ("train", "ship"):
-        raise Refusal("The refill deck is `train` or `ship`.")
+        raise Refusal(_("The refill deck is `train` or `ship`."))
     await draw_face_up(interaction, game_id, slot, state.version, Responder(interaction),
                        refill=refill, typed=True)
 
@@ -585,7 +620,8 @@ async def draw_face_up(interaction: discord.Interaction[Any], game_id: int, slot
             view = engine.public_view(state)
             card = presenters.card_label(view.map_id, view.market[slot] or "")
             await responder.send(
-                f"You take {slot + 1}: {card}. Which deck refills the market?",
+                _("You take {slot}: {card}. Which deck refills the market?", slot=slot + 1,
+                  card=card),
                 view=components.with_controls(
                     components.refill_buttons(game_id, view, version, slot)))
             return
@@ -605,7 +641,8 @@ def resolve_routes(map_id: str, text: str) -> list[int]:
     hits = [r.id for r in load_map(map_id).routes
             if words and all(w in presenters.route_label(map_id, r.id).lower() for w in words)]
     if not hits:
-        raise Refusal(f"No route matches {presenters.echo(text)}: pick one from the list.")
+        raise Refusal(_("No route matches {text}: pick one from the list.",
+                        text=presenters.echo(text)))
     return hits
 
 
@@ -622,7 +659,7 @@ async def claim(interaction: discord.Interaction[Any], game_id: int, route_text:
     route_id = next((r for r in routes if any(a.route == r for a in claims)), routes[0])
     legal = [a for a in claims if a.route == route_id]
     if colour is None and len({claim_colour(a.cards) for a in legal}) > 1:
-        raise Refusal("You can pay this route in several colours: choose one with `colour`.")
+        raise Refusal(_("You can pay this route in several colours: choose one with `colour`."))
     picked = [a for a in legal if colour is None or claim_colour(a.cards) == colour]
     route = presenters.route(map_id, route_id)
     if locomotives is not None and rs is not None:
@@ -699,9 +736,10 @@ async def _choose_pieces(interaction: discord.Interaction[Any], game_id: int, ma
                          trains: int) -> None:
     rs = load_map(map_id).rules.rails_and_sails
     if rs is None:
-        raise Refusal("This map has no choice of pieces.")
+        raise Refusal(_("This map has no choice of pieces."))
     if not 0 <= trains <= rs.pieces:
-        raise Refusal(f"Choose from 0 to {rs.pieces} trains (at most {rs.max_trains}).")
+        raise Refusal(_("Choose from 0 to {n} trains (at most {most}).", n=rs.pieces,
+                        most=rs.max_trains))
     await perform(interaction, game_id, ChoosePieces(trains=trains, ships=rs.pieces - trains))
 
 
@@ -714,7 +752,8 @@ def resolve_city(map_id: str, text: str) -> str:
     hits = [c.id for c in cities if text and text in c.name.lower()]
     if len(hits) == 1:
         return hits[0]
-    raise Refusal(f"No single city matches {presenters.echo(text)}: pick one from the list.")
+    raise Refusal(_("No single city matches {text}: pick one from the list.",
+                    text=presenters.echo(text)))
 
 
 async def tickets(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -839,7 +878,7 @@ async def on_control(interaction: discord.Interaction[Any], control: ControlId |
                      values: list[str]) -> None:
     """Every click on a ``ttr:`` button or select lands here."""
     if control is None:
-        await refuse_late(interaction, "That control is not valid (any more).")
+        await refuse_late(interaction, _("That control is not valid (any more)."))
         return
     await guarded(interaction, _control(interaction, control, values))
 
@@ -912,8 +951,8 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             await Responder(interaction, public=decided).send(text)
         case "keep":
             if not values or not all(v.isdigit() and len(v) < 10 for v in values):
-                raise Refusal("Choose the tickets to keep from the list.")
+                raise Refusal(_("Choose the tickets to keep from the list."))
             await perform(interaction, gid, KeepTickets(tickets=[int(v) for v in values]),
                           responder=responder)
         case _:
-            raise Refusal("That control is not valid (any more).")
+            raise Refusal(_("That control is not valid (any more)."))

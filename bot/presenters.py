@@ -14,7 +14,7 @@ from functools import cache
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import N_, Language, _
+from bot.i18n import N_, Language, _, _n
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.events import (
     CardDrawn,
@@ -631,42 +631,45 @@ def rules_text(map_id: str) -> str:
     if r.rails_and_sails is not None:
         return _rails_and_sails_rules(m, r.rails_and_sails)
     table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
-    draw_tickets = (f"draw {r.draw_tickets.deal} destination tickets and keep at least "
-                    f"{r.draw_tickets.keep_min}")
+    draw_tickets = _("draw {deal} destination tickets and keep at least {keep}",
+                     deal=r.draw_tickets.deal, keep=r.draw_tickets.keep_min)
     if r.festivals is not None and r.festivals.tickets_locked_until_second_draft:
-        draw_tickets += " (only after the second ticket draft)"
+        draw_tickets += _(" (only after the second ticket draft)")
     lines = [
-        f"**{m.name}** — {r.players_min}–{r.players_max} players, {r.trains} trains each.",
-        "On your turn do one thing: draw 2 train cards (a face-up locomotive counts as both "
-        "and cannot be the second card), claim a route with cards of its colour "
-        f"(locomotives are wild, gray takes any one colour), or {draw_tickets}.",
+        _("**{map}** — {low}–{high} players, {trains} trains each.", map=m.name,
+          low=r.players_min, high=r.players_max, trains=r.trains),
+        _("On your turn do one thing: draw 2 train cards (a face-up locomotive counts as both "
+          "and cannot be the second card), claim a route with cards of its colour "
+          "(locomotives are wild, gray takes any one colour), or {draw_tickets}.",
+          draw_tickets=draw_tickets),
     ]
     if r.festivals is None:
-        lines.append(f"Start: {r.setup_tickets.deal + r.setup_tickets.deal_long} tickets dealt, "
-                     f"keep at least {r.setup_tickets.keep_min}.")
+        lines.append(_("Start: {deal} tickets dealt, keep at least {keep}.",
+                       deal=r.setup_tickets.deal + r.setup_tickets.deal_long,
+                       keep=r.setup_tickets.keep_min))
     lines += [
-        f"Route points by length: {table}.",
-        f"Double routes are both usable with {r.double_routes_min_players}+ players.",
-        f"The end comes when someone has {r.end_trigger_pieces} or fewer trains: everyone, "
-        "including them, plays one more turn. Completed tickets add, failed ones subtract.",
+        _("Route points by length: {table}.", table=table),
+        _("Double routes are both usable with {n}+ players.", n=r.double_routes_min_players),
+        _("The end comes when someone has {n} or fewer trains: everyone, including them, plays "
+          "one more turn. Completed tickets add, failed ones subtract.", n=r.end_trigger_pieces),
     ]
     if r.longest_path_bonus:
-        lines.append(f"Longest continuous path: +{r.longest_path_bonus}.")
+        lines.append(_("Longest continuous path: +{n}.", n=r.longest_path_bonus))
     else:
-        lines.append("No longest-path bonus.")
+        lines.append(_("No longest-path bonus."))
     if r.most_tickets_bonus:
-        lines.append(f"Globetrotter, most completed tickets: +{r.most_tickets_bonus}.")
+        lines.append(_("Globetrotter, most completed tickets: +{n}.", n=r.most_tickets_bonus))
     if r.stations is not None:
         s = r.stations
-        lines.append(
-            f"Stations: build up to {s.per_player} (costs {', '.join(map(str, s.costs))} cards of "
-            f"one colour) to borrow one rival route into that city for your tickets; each unbuilt "
-            f"station is worth +{s.unused_points}.")
+        lines.append(_(
+            "Stations: build up to {n} (costs {costs} cards of one colour) to borrow one rival "
+            "route into that city for your tickets; each unbuilt station is worth +{points}.",
+            n=s.per_player, costs=", ".join(map(str, s.costs)), points=s.unused_points))
     if any(x.tunnel for x in m.routes):
-        lines.append("Tunnels: after paying, 3 cards are revealed; each matching your colour or a "
-                     "locomotive costs one more card. Pay or give up.")
+        lines.append(_("Tunnels: after paying, 3 cards are revealed; each matching your colour "
+                       "or a locomotive costs one more card. Pay or give up."))
     if any(x.ferry_locomotives for x in m.routes):
-        lines.append("Ferries need one locomotive per locomotive symbol.")
+        lines.append(_("Ferries need one locomotive per locomotive symbol."))
     if r.shares is not None:
         lines.extend(_shares_rules(r.shares))
     if r.festivals is not None:
@@ -675,47 +678,56 @@ def rules_text(map_id: str) -> str:
 
 
 def _shares_rules(shares: Shares) -> list[str]:
-    tables = ", ".join(f"{c.id} {'/'.join(map(str, c.scores))} ({c.shares} shares)"
+    tables = ", ".join(_("{company} {scores} ({n} shares)", company=c.id,
+                         scores="/".join(map(str, c.scores)), n=c.shares)
                        for c in shares.companies)
     lines = [
-        "Shares: claiming a route that shows company logos also lets you take the top share of "
-        "one of those companies (you choose, or take none; an empty stack cannot be chosen). "
-        "Your shares are secret until the end.",
-        "At the end each company pays the players with the most of its shares, by place "
-        "(a tie goes to whoever holds the lower-numbered share): " + tables + ".",
+        _("Shares: claiming a route that shows company logos also lets you take the top share "
+          "of one of those companies (you choose, or take none; an empty stack cannot be "
+          "chosen). Your shares are secret until the end."),
+        _("At the end each company pays the players with the most of its shares, by place "
+          "(a tie goes to whoever holds the lower-numbered share): {tables}.", tables=tables),
     ]
     if shares.neutral_investor_players:
         counts = "/".join(map(str, shares.neutral_investor_players))
-        part = ("half" if shares.neutral_reveal_fraction == 0.5
+        part = (_("half") if shares.neutral_reveal_fraction == 0.5
                 else f"{round(shares.neutral_reveal_fraction * 100)}%")
-        lines.append(
-            f"With {counts} players a neutral investor plays along: each time you take a share, "
+        lines.append(_(
+            "With {counts} players a neutral investor plays along: each time you take a share, "
             "you also put the top share of one of the route's companies face down in its pile. "
-            f"At the end {part} of that pile (rounded "
-            "up) is revealed; those shares take places in the majorities but score nothing.")
+            "At the end {part} of that pile (rounded up) is revealed; those shares take places "
+            "in the majorities but score nothing.", counts=counts, part=part))
     return lines
 
 
 def _festival_rules(f: Festivals) -> list[str]:
     d = f.draft
     table = "/".join(map(str, f.scores))
-    extra = f" and +{f.extra_card_points} for each card beyond" if f.extra_card_points else ""
+    extra = _(" and +{n} for each card beyond", n=f.extra_card_points) \
+        if f.extra_card_points else ""
     depth = ", ".join(f"{n}p {round(x * 100)}%" for n, x in sorted(f.draft_card_depth.items()))
     return [
-        f"Ticket draft: everyone gets {d.deal} tickets, picks one and passes the rest to the "
-        f"{d.first_pass}, until all are drafted; then keep exactly {d.keep}. Here the rounds run "
-        "in parallel: pick with the buttons in your DM (or **My hand**); a round ends when "
-        "everyone has picked.",
-        "Festival cards are shuffled into the train deck. One that comes up is laid out at its "
-        "city (Porto and Coimbra share one pile) and another card is drawn. Claiming a route into "
-        "a festival city takes all the festival cards lying there (if both ends have some, you "
-        "choose one). Your festival cards are secret.",
-        f"Each city's set scores by its size: {table} for 1, 2, 3… cards{extra}.",
-        f"The draft card lies in the deck (from the top: {depth}). When it comes up the turn is "
-        f"finished, then a second draft runs passing to the {d.second_pass}; keep exactly "
-        f"{d.keep}. Only after it may destination tickets be drawn.",
-        "No Globetrotter bonus. A tie goes to the most completed tickets.",
+        _("Ticket draft: everyone gets {deal} tickets, picks one and passes the rest to the "
+          "{side}, until all are drafted; then keep exactly {keep}. Here the rounds run in "
+          "parallel: pick with the buttons in your DM (or **My hand**); a round ends when "
+          "everyone has picked.", deal=d.deal, side=_(_SIDES.get(d.first_pass, d.first_pass)),
+          keep=d.keep),
+        _("Festival cards are shuffled into the train deck. One that comes up is laid out at "
+          "its city (Porto and Coimbra share one pile) and another card is drawn. Claiming a "
+          "route into a festival city takes all the festival cards lying there (if both ends "
+          "have some, you choose one). Your festival cards are secret."),
+        _("Each city's set scores by its size: {table} for 1, 2, 3… cards{extra}.",
+          table=table, extra=extra),
+        _("The draft card lies in the deck (from the top: {depth}). When it comes up the turn "
+          "is finished, then a second draft runs passing to the {side}; keep exactly {keep}. "
+          "Only after it may destination tickets be drawn.", depth=depth,
+          side=_(_SIDES.get(d.second_pass, d.second_pass)), keep=d.keep),
+        _("No Globetrotter bonus. A tie goes to the most completed tickets."),
     ]
+
+
+# Where a draft passes its packets.
+_SIDES = {"left": N_("left"), "right": N_("right")}
 
 
 def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
@@ -723,40 +735,49 @@ def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
     table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
     harbor_points = "/".join(map(str, rs.harbor_points))
     return "\n".join([
-        f"**{m.name}** — {r.players_min}–{r.players_max} players, {rs.pieces} pieces each.",
-        f"Cards: train cards in {len(r.deck.colors)} colours ({rs.harbor_train_cards_per_color} "
-        "of each with a harbor ⚓ symbol), ship cards (single ships with the ⚓ symbol, and "
-        f"double ships that count as 2) and {r.deck.locomotives} jokers, wild for anything.",
-        f"Start: {rs.deal_train_cards} train + {rs.deal_ship_cards} ship cards; "
-        f"{r.setup_tickets.deal} tickets, keep at least {r.setup_tickets.keep_min}. Then choose "
-        f"your {rs.pieces} pieces in secret: at most {rs.max_trains} trains and {rs.max_ships} "
-        f"ships (new players: {rs.suggested_trains} + {rs.suggested_ships}) — buttons in your DM "
-        "or `/ttr exchange trains:<n>`. The rest is your reserve. Once everyone has chosen, "
-        "every player's trains and ships are public, and so is every exchange.",
-        "On your turn do one thing:",
-        "• Draw 2 cards: face-up ones or the top of the **Train deck** or **Ship deck**; you "
-        "choose which deck refills a face-up card you take. A face-up joker may only be your "
-        "first card and ends the draw.",
-        "• Claim a route: train routes with train cards and trains, ship routes with ship cards "
-        "and ships, never mixed; gray takes any one colour. Rough terrain needs "
-        f"{rs.rough_terrain_cards_per_space} train cards of one colour per space.",
-        f"• Draw {r.draw_tickets.deal} destination tickets, keep at least "
-        f"{r.draw_tickets.keep_min}.",
-        f"• Build a harbor (`/ttr harbor`) in a ⚓ city one of your routes reaches: "
-        f"{rs.harbor_train_cards} train + {rs.harbor_ship_cards} ship cards of one colour, all "
-        f"with the ⚓ symbol; jokers replace any. You have {rs.harbors_per_player}.",
-        f"• Exchange pieces (`/ttr exchange trains:<+n|-n>`) with your reserve: "
-        f"{_minus(rs.exchange_points_per_piece)} point per piece; never more than "
-        f"{rs.max_trains} trains "
-        f"or {rs.max_ships} ships.",
-        f"Route points by length: {table}.",
-        "Tour tickets (3+ cities): all joined in the printed order scores the high value, "
-        "joined in another order the middle one, otherwise you lose the low one.",
-        f"Harbors score {harbor_points} for 1/2/3+ completed tickets naming their city; each "
-        f"harbor not built costs {_minus(rs.unbuilt_harbor_points)}.",
-        f"The end comes when someone has {r.end_trigger_pieces} or fewer pieces: everyone, "
-        f"including them, plays {_plural(r.final_turns, 'more turn')}. No longest-path or "
-        "Globetrotter bonus.",
+        _("**{map}** — {low}–{high} players, {n} pieces each.", map=m.name,
+          low=r.players_min, high=r.players_max, n=rs.pieces),
+        _("Cards: train cards in {colours} colours ({harbor} of each with a harbor ⚓ symbol), "
+          "ship cards (single ships with the ⚓ symbol, and double ships that count as 2) and "
+          "{jokers} jokers, wild for anything.", colours=len(r.deck.colors),
+          harbor=rs.harbor_train_cards_per_color, jokers=r.deck.locomotives),
+        _("Start: {trains} train + {ships} ship cards; {deal} tickets, keep at least {keep}. "
+          "Then choose your {n} pieces in secret: at most {max_trains} trains and {max_ships} "
+          "ships (new players: {suggested_trains} + {suggested_ships}) — buttons in your DM "
+          "or `/ttr exchange trains:<n>`. The rest is your reserve. Once everyone has chosen, "
+          "every player's trains and ships are public, and so is every exchange.",
+          trains=rs.deal_train_cards, ships=rs.deal_ship_cards, deal=r.setup_tickets.deal,
+          keep=r.setup_tickets.keep_min, n=rs.pieces, max_trains=rs.max_trains,
+          max_ships=rs.max_ships, suggested_trains=rs.suggested_trains,
+          suggested_ships=rs.suggested_ships),
+        _("On your turn do one thing:"),
+        _("• Draw 2 cards: face-up ones or the top of the **Train deck** or **Ship deck**; you "
+          "choose which deck refills a face-up card you take. A face-up joker may only be your "
+          "first card and ends the draw."),
+        _("• Claim a route: train routes with train cards and trains, ship routes with ship "
+          "cards and ships, never mixed; gray takes any one colour. Rough terrain needs {n} "
+          "train cards of one colour per space.", n=rs.rough_terrain_cards_per_space),
+        _("• Draw {deal} destination tickets, keep at least {keep}.", deal=r.draw_tickets.deal,
+          keep=r.draw_tickets.keep_min),
+        _("• Build a harbor (`/ttr harbor`) in a ⚓ city one of your routes reaches: {trains} "
+          "train + {ships} ship cards of one colour, all with the ⚓ symbol; jokers replace any. "
+          "You have {n}.", trains=rs.harbor_train_cards, ships=rs.harbor_ship_cards,
+          n=rs.harbors_per_player),
+        _("• Exchange pieces (`/ttr exchange trains:<+n|-n>`) with your reserve: {points} point "
+          "per piece; never more than {max_trains} trains or {max_ships} ships.",
+          points=_minus(rs.exchange_points_per_piece), max_trains=rs.max_trains,
+          max_ships=rs.max_ships),
+        _("Route points by length: {table}.", table=table),
+        _("Tour tickets (3+ cities): all joined in the printed order scores the high value, "
+          "joined in another order the middle one, otherwise you lose the low one."),
+        _("Harbors score {points} for 1/2/3+ completed tickets naming their city; each harbor "
+          "not built costs {unbuilt}.", points=harbor_points,
+          unbuilt=_minus(rs.unbuilt_harbor_points)),
+        _n("The end comes when someone has {pieces} or fewer pieces: everyone, including them, "
+           "plays {n} more turn. No longest-path or Globetrotter bonus.",
+           "The end comes when someone has {pieces} or fewer pieces: everyone, including them, "
+           "plays {n} more turns. No longest-path or Globetrotter bonus.",
+           r.final_turns, pieces=r.end_trigger_pieces),
     ])
 
 
@@ -768,13 +789,16 @@ def ticket_value(map_id: str, t: TicketView) -> str:
     tour = _tours(map_id).get(t.id)
     if tour is not None:  # Rails & Sails tour tickets score three ways
         any_order, penalty = tour
-        return f"{t.points} in this order, {any_order} in another, −{penalty} if not joined"
-    return f"{t.points} points{' (long)' if t.long else ''}"
+        return _("{points} in this order, {any_order} in another, −{penalty} if not joined",
+                 points=t.points, any_order=any_order, penalty=penalty)
+    if t.long:
+        return _n("{n} point (long)", "{n} points (long)", t.points)
+    return _n("{n} point", "{n} points", t.points)
 
 
 def ticket_text(map_id: str, t: TicketView) -> str:
     mark = "✅ " if t.connected else ""
-    long = " (long)" if t.long else ""
+    long = _(" (long)") if t.long else ""
     if t.id in _tours(map_id):
         return f"{mark}{ticket_pair(map_id, t.cities)} — {ticket_value(map_id, t)}"
     return f"{mark}{ticket_pair(map_id, t.cities)} — {t.points}{long}"
@@ -791,30 +815,32 @@ def keep_rule(view: PrivateView) -> str:
     """'keep at least 1', 'keep exactly 4' or 'keep 2 to 3' of the offered tickets."""
     low, high = view.keep_min, view.keep_max
     if high is None:
-        return f"keep at least {low}"
-    return f"keep exactly {low}" if low == high else f"keep {low} to {high}"
+        return _("keep at least {n}", n=low)
+    if low == high:
+        return _("keep exactly {n}", n=low)
+    return _("keep {low} to {high}", low=low, high=high)
 
 
 def hand_text(map_id: str, view: PrivateView) -> str:
     hand = ", ".join(
         f"{card_emoji(c) or ''} {view.hand[c]} {card_label(map_id, c, view.hand[c])}"
         for c in sorted_cards(view.hand) if view.hand[c]
-    ) or "no cards"
-    lines = [f"**Your hand:** {hand}"]
+    ) or _("no cards")
+    lines = [_("**Your hand:** {cards}", cards=hand)]
     if view.tickets:
-        lines.append("**Your tickets:**")
+        lines.append(_("**Your tickets:**"))
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.tickets)
     if view.offered:
-        lines.append(f"**Offered — {keep_rule(view)}:**")
+        lines.append(_("**Offered — {rule}:**", rule=keep_rule(view)))
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.offered)
     if view.draft_packet:
-        lines.append("**Your draft packet — pick one:**")
+        lines.append(_("**Your draft packet — pick one:**"))
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.draft_packet)
     if view.festival_cards:
-        lines.append("**Your festival cards:** " + " · ".join(
-            f"{pile_name(map_id, p)} {n}" for p, n in view.festival_cards.items()))
+        lines.append(_("**Your festival cards:** {piles}", piles=" · ".join(
+            f"{pile_name(map_id, p)} {n}" for p, n in view.festival_cards.items())))
     if view.shares:
-        lines.append(f"**Your shares:** {shares_text(view.shares)}")
+        lines.append(_("**Your shares:** {shares}", shares=shares_text(view.shares)))
     if view.pieces:
         lines.append(pieces_text(map_id, view))
     return "\n".join(lines)
@@ -827,11 +853,19 @@ def pieces_text(map_id: str, view: PrivateView) -> str:
     rs = load_map(map_id).rules.rails_and_sails
     boxed = p.get("reserve_trains", 0) + p.get("reserve_ships", 0)
     if rs is not None and trains + ships == 0 and boxed == rs.max_trains + rs.max_ships:
-        return "**Your pieces:** not chosen yet."
-    return (f"**Your pieces:** {_plural(trains, 'train')}, {_plural(ships, 'ship')} "
-            f"(reserve: {_plural(p.get('reserve_trains', 0), 'train')}, "
-            f"{_plural(p.get('reserve_ships', 0), 'ship')}) · harbors to build: "
-            f"{view.harbors_left}")
+        return _("**Your pieces:** not chosen yet.")
+    return _("**Your pieces:** {trains}, {ships} (reserve: {reserve_trains}, {reserve_ships}) · "
+             "harbors to build: {harbors}", trains=_trains(trains), ships=_ships(ships),
+             reserve_trains=_trains(p.get("reserve_trains", 0)),
+             reserve_ships=_ships(p.get("reserve_ships", 0)), harbors=view.harbors_left)
+
+
+def _trains(n: int) -> str:
+    return _n("{n} train", "{n} trains", n)
+
+
+def _ships(n: int) -> str:
+    return _n("{n} ship", "{n} ships", n)
 
 
 def shares_text(shares: dict[str, list[int]]) -> str:
@@ -853,7 +887,8 @@ def festival_gained(map_id: str, before: PrivateView, after: PrivateView) -> lis
     for pile, n in after.festival_cards.items():
         got = n - before.festival_cards.get(pile, 0)
         if got > 0:
-            out.append(f"{got} {pile_name(map_id, pile)} (you hold {n})")
+            out.append(_("{got} {pile} (you hold {n})", got=got, pile=pile_name(map_id, pile),
+                         n=n))
     return out
 
 
@@ -861,47 +896,52 @@ def drawn_text(map_id: str, before: PrivateView, after: PrivateView) -> str:
     """The cards a player just received, named (for that player only)."""
     gained = {c: n - before.hand.get(c, 0) for c, n in after.hand.items()
               if n > before.hand.get(c, 0)}
-    return cards_text(map_id, gained) if gained else "nothing"
+    return cards_text(map_id, gained) if gained else _("nothing")
 
 
 # -- reminders, timers, absent players --------------------------------------------------------
 
 
 def _hours(hours: float) -> str:
-    return _plural(round(hours), "hour") if hours >= 1 else _plural(round(hours * 60), "minute")
+    if hours >= 1:
+        return _n("{n} hour", "{n} hours", round(hours))
+    return _n("{n} minute", "{n} minutes", round(hours * 60))
 
 
 def reminder_dm(channel_id: int, game_id: int) -> str:
-    return (f"⏰ Reminder: <#{channel_id}> (game #{game_id}) is waiting for you. Press "
-            f"**My hand** there to see what to do. (`/ttr settings` sets your quiet hours.)")
+    return _("⏰ Reminder: <#{channel}> (game #{game}) is waiting for you. Press **My hand** "
+             "there to see what to do. (`/ttr settings` sets your quiet hours.)",
+             channel=channel_id, game=game_id)
 
 
 def reminder_mention(user_id: int, game_id: int) -> str:
-    return (f"⏰ <@{user_id}>, game #{game_id} is waiting for you: press **My hand** to see "
-            f"what to do.")
+    return _("⏰ <@{user}>, game #{game} is waiting for you: press **My hand** to see what to "
+             "do.", user=user_id, game=game_id)
 
 
 def timeout_line(name: str, hours: float) -> str:
-    return (f"⏰ {name}'s {_hours(hours)} ran out: the bot played the least "
-            f"committal move for them.")
+    return _("⏰ {name}'s {time} ran out: the bot played the least committal move for them.",
+             name=name, time=_hours(hours))
 
 
 def kick_offer(name: str, expiries: int) -> str:
-    return (f"⏰ {name}'s time ran out {expiries} turns in a row. The other players may "
-            f"vote to hand the seat to a computer player (a majority of them decides).")
+    return _("⏰ {name}'s time ran out {n} turns in a row. The other players may vote to hand "
+             "the seat to a computer player (a majority of them decides).", name=name,
+             n=expiries)
 
 
 def kick_counted(name: str, votes: int, needed: int) -> str:
-    return f"Your vote to replace {name} is counted ({votes} of {needed} needed)."
+    return _("Your vote to replace {name} is counted ({votes} of {needed} needed).", name=name,
+             votes=votes, needed=needed)
 
 
 def kick_closed(name: str) -> str:
-    return f"There is no vote on {name}'s seat now: they are back, or the bot plays it."
+    return _("There is no vote on {name}'s seat now: they are back, or the bot plays it.",
+             name=name)
 
 
 def kicked_line(name: str) -> str:
-    return f"🤖 The table voted: a computer player takes {name}'s seat from now on."
-
+    return _("🤖 The table voted: a computer player takes {name}'s seat from now on.", name=name)
 
 
 def player_settings_text(quiet_hours: tuple[int, int] | None, timezone: str, reminders: bool,
@@ -952,43 +992,60 @@ def invalid_setting(name: str, problem: str) -> str:
 
 # -- seats: who plays them, leaving, replacing, ending, undo --------------------------------
 
-NOT_YOURS_NOW = ("A computer player has your seat now: press **My hand**, then **Take my seat "
-                 "back**.")
-LOBBY_ONLY = "Computer players are added in the lobby, before the game starts."
-NOT_STARTED = "The game has not started yet: in a lobby use `/ttr resign` or `/ttr end`."
-ALREADY_OVER = "This game is over already."
-ALREADY_SEATED = "That member already has a seat in this game (or is not a member)."
-WHICH_SEAT = "Say which seat to hand over (`seat`): the player whose place they take."
-NOTHING_TO_UNDO = "There is nothing to undo."
-VOTE_STALE = "That vote is out of date: the game has moved on."
-ONLY_COMPUTERS = "A game needs at least one member playing: computer players alone are refused."
-NOT_A_PERSON = "Only members can take a seat, not bots."
-RESIGN_CONFIRM = ("Leave this game for good? A computer player takes over your seat; your "
-                  "routes stay on the board.")
-END_CONFIRM = ("End game #{game} for everyone? It is kept, scored as it stands, and the "
-               "channel is free.")
-RESIGNED = "You left the game."
-ADD_COMPUTER = "Add a computer player (host)"
-AUTOPILOT_ON = "Autopilot"
-AUTOPILOT_OFF = "Take my seat back"
-UNDO = "Undo the last action"
-CHOOSE_LEVEL = "Choose one level from the list."
+# Refusals and labels by name; ``Refusal`` and the callers translate them where shown.
+NOT_YOURS_NOW = N_("A computer player has your seat now: press **My hand**, then **Take my "
+                   "seat back**.")
+LOBBY_ONLY = N_("Computer players are added in the lobby, before the game starts.")
+NOT_STARTED = N_("The game has not started yet: in a lobby use `/ttr resign` or `/ttr end`.")
+ALREADY_OVER = N_("This game is over already.")
+ALREADY_SEATED = N_("That member already has a seat in this game (or is not a member).")
+WHICH_SEAT = N_("Say which seat to hand over (`seat`): the player whose place they take.")
+NOTHING_TO_UNDO = N_("There is nothing to undo.")
+VOTE_STALE = N_("That vote is out of date: the game has moved on.")
+ONLY_COMPUTERS = N_("A game needs at least one member playing: computer players alone are "
+                    "refused.")
+NOT_A_PERSON = N_("Only members can take a seat, not bots.")
+RESIGN_CONFIRM = N_("Leave this game for good? A computer player takes over your seat; your "
+                    "routes stay on the board.")
+END_CONFIRM = N_("End game #{game} for everyone? It is kept, scored as it stands, and the "
+                 "channel is free.")
+RESIGNED = N_("You left the game.")
+ADD_COMPUTER = N_("Add a computer player (host)")
+AUTOPILOT_ON = N_("Autopilot")
+AUTOPILOT_OFF = N_("Take my seat back")
+UNDO = N_("Undo the last action")
+CHOOSE_LEVEL = N_("Choose one level from the list.")
+
+
+# What only a host may do (``only_host``), and who plays a seat (``controller_label``).
+HOST_DEEDS = (N_("add computer players"), N_("replace players"), N_("end the game"))
+CONTROLLER_WORDS = (N_("auto"), N_("human"), N_("easy"), N_("normal"), N_("hard"))
 
 
 def only_host(host: str, what: str, *, admins: bool = False) -> str:
-    who = f"the host ({host})" + (" or a member with Manage Server or Manage Channels"
-                                   if admins else "")
-    return f"Only {who} can {what}."
+    """``what``: one of ``HOST_DEEDS``."""
+    if admins:
+        return _("Only the host ({host}) or a member with Manage Server or Manage Channels can "
+                 "{what}.", host=host, what=_(what))
+    return _("Only the host ({host}) can {what}.", host=host, what=_(what))
 
 
 def seat_label(seat: int, name: str, controller: str) -> str:
     """'2: Ana (computer: normal)' for a seat list."""
-    who = "" if controller == "human" else f" ({controller.replace(':', ': ')})"
+    who = "" if controller == "human" else f" ({controller_label(controller)})"
     return f"{seat + 1}: {name}{who}"
 
 
+def controller_label(controller: str) -> str:
+    """'computer: normal', 'auto' in the current language."""
+    kind, _sep, level = controller.partition(":")
+    if kind == "computer" and level:
+        return _("computer: {level}", level=_(level))
+    return _(kind)
+
+
 def computer_level_label(level: str) -> str:
-    return f"Computer player: {level}"
+    return _("Computer player: {level}", level=_(level))
 
 
 def computer_name(level: str, number: int) -> str:
@@ -996,76 +1053,112 @@ def computer_name(level: str, number: int) -> str:
 
 
 def autopilot_already(on: bool) -> str:
-    return ("A computer player plays your seat already." if on
-            else "You play your seat yourself already.")
+    return (_("A computer player plays your seat already.") if on
+            else _("You play your seat yourself already."))
 
 
 def autopilot_line(name: str, on: bool) -> str:
     if on:
-        return (f"🤖 {name} handed their seat to a computer player "
-                "(`/ttr autopilot off` or **Take my seat back** under **My hand** ends that).")
-    return f"{name} plays their seat again."
+        return _("🤖 {name} handed their seat to a computer player (`/ttr autopilot off` or "
+                 "**Take my seat back** under **My hand** ends that).", name=name)
+    return _("{name} plays their seat again.", name=name)
 
 
 def resigned_line(name: str) -> str:
-    return f"🏳️ {name} resigned: a computer player takes over their seat; their routes stay."
+    return _("🏳️ {name} resigned: a computer player takes over their seat; their routes stay.",
+             name=name)
 
 
 def replaced_line(old: str, new: str) -> str:
-    return f"🔁 {new} takes over {old}'s seat (cards and tickets came to them privately)."
+    return _("🔁 {new} takes over {old}'s seat (cards and tickets came to them privately).",
+             new=new, old=old)
 
 
 def added_computer_line(name: str) -> str:
-    return f"🤖 {name} takes a seat."
+    return _("🤖 {name} takes a seat.", name=name)
 
 
 def ended_text(game_id: int, status: str, by: str | None) -> str:
     if status == "cancelled":
-        return f"Game #{game_id} was closed{f' by {by}' if by else ''}: the channel is free."
-    how = "abandoned by a vote" if status == "abandoned" else f"ended{f' by {by}' if by else ''}"
-    return f"🛑 Game #{game_id} was {how}. The channel is free for a new game."
+        if by:
+            return _("Game #{game} was closed by {name}: the channel is free.", game=game_id,
+                     name=by)
+        return _("Game #{game} was closed: the channel is free.", game=game_id)
+    if status == "abandoned":
+        return _("🛑 Game #{game} was abandoned by a vote. The channel is free for a new game.",
+                 game=game_id)
+    if by:
+        return _("🛑 Game #{game} was ended by {name}. The channel is free for a new game.",
+                 game=game_id, name=by)
+    return _("🛑 Game #{game} was ended. The channel is free for a new game.", game=game_id)
 
 
 def standings_text(view: PublicView) -> str:
     """The scores as they stood when a game ended early (the final text, retitled)."""
-    return final_text(view).replace("🏁 **Final scores**", "📋 **Scores as they stood**", 1)
+    return final_text(view).replace(_("🏁 **Final scores**"), _("📋 **Scores as they stood**"),
+                                    1)
 
 
 def vote_text(kind: str, names: Sequence[str], needed: int, what: str = "") -> str:
     """'Ana and Ben vote to abandon game #3 (2 of 3 needed): press Agree.'"""
-    aim = "abandon the game" if kind == "abandon" else f"undo {what or 'the last action'}"
-    return (f"🗳️ {', '.join(names)} vote{'s' if len(names) == 1 else ''} to {aim} "
-            f"({len(names)} of {needed} needed). Players: press **Agree** to agree.")
+    aim = _("abandon the game") if kind == "abandon" else _(
+        "undo {what}", what=what or _("the last action"))
+    return _n("🗳️ {names} votes to {aim} ({n} of {needed} needed). Players: press **Agree** "
+              "to agree.",
+              "🗳️ {names} vote to {aim} ({n} of {needed} needed). Players: press **Agree** to "
+              "agree.", len(names), names=", ".join(names), aim=aim, needed=needed)
 
 
 def undo_subject(map_id: str, name: str, action: Action) -> str:
-    return f"{name}'s last action ({action_label(map_id, action)})"
+    return _("{name}'s last action ({action})", name=name, action=action_label(map_id, action))
 
 
 def undone_text(subject: str) -> str:
-    return f"Undone: {subject}."
+    return _("Undone: {what}.", what=subject)
 
 
 def seat_taken_text(where: str) -> str:
-    return f"You play in {where} now; it is not your turn yet. Your cards and tickets:"
+    return _("You play in {where} now; it is not your turn yet. Your cards and tickets:",
+             where=where)
 
 
 def replaced_ack(name: str, seat: int) -> str:
-    return f"Done: {name} plays seat {seat + 1} now."
+    return _("Done: {name} plays seat {seat} now.", name=name, seat=seat + 1)
 
 
 def undone_line(map_id: str, name: str, action: Action) -> str:
-    return f"↩️ {name}'s last action ({action_label(map_id, action)}) was undone."
+    return _("↩️ {name}'s last action ({action}) was undone.", name=name,
+             action=action_label(map_id, action))
 
 
 def action_label(map_id: str, action: Action) -> str:
     """A short public name for an action ('claim Paris–Wien (3, green)')."""
     route_id = getattr(action, "route", None)
     if isinstance(route_id, int):
-        return f"claim {route_label(map_id, route_id)}"
+        return _("claim {route}", route=route_label(map_id, route_id))
     city = getattr(action, "city", None)
-    kind = action.type.replace("_", " ")
-    return f"{kind} in {city_name(map_id, city)}" if isinstance(city, str) else kind
+    kind = _(ACTION_NAMES.get(action.type, action.type.replace("_", " ")))
+    if isinstance(city, str):
+        return _("{action} in {city}", action=kind, city=city_name(map_id, city))
+    return kind
+
+
+# Actions by type, as ``action_label`` names them.
+ACTION_NAMES = {
+    "draw_face_up": N_("draw face up"), "draw_blind": N_("draw blind"),
+    "draw_tickets": N_("draw tickets"), "keep_tickets": N_("keep tickets"),
+    "pay_tunnel": N_("pay tunnel"), "decline_tunnel": N_("decline tunnel"),
+    "build_station": N_("build station"), "build_harbor": N_("build harbor"),
+    "take_share": N_("take share"), "decline_share": N_("decline share"),
+    "give_neutral_share": N_("give neutral share"), "draft_pick": N_("draft pick"),
+    "take_festival": N_("take festival"), "choose_pieces": N_("choose pieces"),
+    "exchange_pieces": N_("exchange pieces"),
+}
+
+
+def upper_first(text: str) -> str:
+    """'Keep exactly 2' from 'keep exactly 2' (``str.capitalize`` would lower German nouns)."""
+    return text[:1].upper() + text[1:]
 
 
 def echo(text: str, limit: int = 60) -> str:
@@ -1078,10 +1171,16 @@ def tunnel_prompt(map_id: str, tunnel: PendingTunnel, private: PrivateView, left
     """The tunnel's player's prompt (private): the reveal, what it costs, and the hand that
     is left after the cards already paid into the tunnel."""
     colour = card_label(map_id, tunnel.color, tunnel.extra)
-    wild = card_label(map_id, "locomotive", 2)
-    head = (f"Tunnel {route_label(map_id, tunnel.route)}: revealed "
-            f"{', '.join(tunnel.revealed) or 'nothing'}. It needs {tunnel.extra} more "
-            f"{colour}" + (f" or {wild}" if tunnel.color != "locomotive" else "") + ".")
-    ask = " Pay or decline." if payable else " You cannot pay that: decline."
+    revealed = ", ".join(card_label(map_id, c) for c in tunnel.revealed) or _("nothing")
+    route = route_label(map_id, tunnel.route)
+    if tunnel.color != "locomotive":
+        head = _("Tunnel {route}: revealed {revealed}. It needs {n} more {colour} or {wild}.",
+                 route=route, revealed=revealed, n=tunnel.extra, colour=colour,
+                 wild=card_label(map_id, "locomotive", 2))
+    else:
+        head = _("Tunnel {route}: revealed {revealed}. It needs {n} more {colour}.",
+                 route=route, revealed=revealed, n=tunnel.extra, colour=colour)
+    ask = _(" Pay or decline.") if payable else _(" You cannot pay that: decline.")
     hand = hand_text(map_id, private.model_copy(update={"hand": left}))
-    return f"{head}{ask}\n{hand.replace('**Your hand:**', '**Left in your hand:**', 1)}"
+    return f"{head}{ask}\n" + hand.replace(_("**Your hand:** {cards}", cards=""),
+                                            _("**Left in your hand:** {cards}", cards=""), 1)

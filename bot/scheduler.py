@@ -26,12 +26,13 @@ import os
 import random
 import socket
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import engine
-from bot import presenters
+from bot import i18n, presenters
+from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
 from bot.storage import HUMAN, Job
 from engine import Action, GameState
@@ -173,6 +174,11 @@ class Scheduler:
         if (state is None or info.row.status != "running" or state.version != job.version
                 or job.seat not in engine.waiting_for(state)):
             return None  # the game moved on: nothing to do
+        # What a job posts in the channel is in the game's language.
+        with i18n.language(await self.storage.game_language(info.row)):
+            return await self._run_kind(job, info)
+
+    async def _run_kind(self, job: Job, info: GameInfo) -> Job | Postpone | None:
         match job.kind:
             case "remind":
                 return await self._remind(job, info)
@@ -219,12 +225,19 @@ class Scheduler:
             return Postpone(quiet_until)
         await self.notifier.remind(Reminder(
             game_id=info.row.id, channel_id=info.row.channel_id, user_id=seat.user_id,
-            dm_text=presenters.reminder_dm(info.row.channel_id, info.row.id),
+            dm_text=self._in_own_language(player, presenters.reminder_dm,
+                                          info.row.channel_id, info.row.id),
             channel_text=presenters.reminder_mention(seat.user_id, info.row.id)))
         timing = await self.storage.timing(info.row.guild_id, info.row.id)
         gap = min(timing.reminder_hours * HOUR * REMINDER_PACE ** (job.attempt + 1),
                   REMINDER_GAP_MAX)
         return dataclasses.replace(job, attempt=job.attempt + 1, due_at=now + gap, id=0)
+
+    @staticmethod
+    def _in_own_language(player: PlayerSettings, text: Callable[..., str], *args: Any) -> str:
+        """A DM in the player's chosen language (else the game's, the current one)."""
+        with i18n.language(player.language):
+            return text(*args)
 
     async def _expire(self, job: Job, info: GameInfo) -> None:
         seat = info.seats[job.seat]

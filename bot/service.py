@@ -84,7 +84,9 @@ class Refusal(Exception):
     ``kind`` its class in the log and the metrics."""
 
     def __init__(self, message: str, kind: str = "other"):
-        super().__init__(message)
+        # A catalog id (a ``presenters`` constant) is shown in the current language; a text
+        # built with ``_`` already is, and passes unchanged.
+        super().__init__(i18n._(message))
         self.kind = kind
 
 

@@ -95,3 +95,28 @@ async def test_engine_refusals_reach_a_german_member_in_german(table):
     assert ex.reply.ephemeral and ex.text == "Alle wählen noch ihre ersten Zielkarten."
     ex = await table.slash("Ana", "draw", card="deck")
     assert ex.text == "Everyone is still choosing their first destination tickets."
+
+
+async def test_a_german_game_posts_in_german_while_answers_follow_each_member(table):
+    table.users["Ana"] = table.fake.add_user("Ana")
+    table.users["Ben"] = table.fake.add_user("Ben")
+    ex = await table.slash("Ana", "new", map="usa", language="de")
+    lobby = ex.reply
+    assert [c["label"] for c in lobby.controls() if c["type"] == 2] == [
+        "Beitreten", "Verlassen", "Starten"]
+    await table.click("Ben", lobby, label="Beitreten")
+    await table.click("Ana", lobby, label="Starten")
+    ex = await table.slash("Ben", "rules")  # Ben's Discord speaks English: his answer too
+    assert ex.reply.ephemeral and "On your turn do one thing" in ex.text
+    table.fake.locales[table.users["Ben"]] = "de-DE"
+    ex = await table.slash("Ben", "rules")
+    assert "In deinem Zug tust du eines davon" in ex.text
+    ex = await table.slash("Ben", "autopilot", mode="on")
+    assert not ex.reply.ephemeral and "hat den Platz einem Computerspieler gegeben" in ex.text
+    table.fake.locales[table.users["Ana"]] = "en-US"
+    ex = await table.slash("Ana", "end")
+    assert "End game #" in ex.text  # Ana's own confirmation, in English
+    (button,) = [c for c in ex.reply.controls() if c["type"] == 2]
+    assert button["label"] == "End the game"
+    ex = await table.click("Ana", ex.reply, label="End the game")
+    assert any("wurde von Ana beendet" in s.content for s in ex.sent if s.public)
