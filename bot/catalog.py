@@ -118,7 +118,8 @@ def main() -> int:
         catalog = update(lang)
         path = Path(str(i18n.po_path(lang)))
         with path.open("wb") as out:
-            write_po(out, catalog, width=100, omit_header=False, sort_output=True)
+            # No line numbers: a change elsewhere in a file leaves the catalog as it is.
+            write_po(out, catalog, width=100, sort_output=True, include_lineno=False)
         empty = sum(1 for m in catalog if m.id and not m.string)
         print(f"{path}: {len(catalog)} messages, {empty} without a translation")
     return 0
