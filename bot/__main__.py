@@ -63,19 +63,21 @@ def main(argv: list[str] | None = None) -> None:
 async def _backup(settings: Settings, target: str) -> str:
     from bot.lifecycle import backup
 
-    return await backup(settings.db_path, target)
+    return await backup(settings.database, target)
 
 
 async def _check(settings: Settings) -> str:
+    from bot.database import describe
     from bot.images import check_renderer, default_renderer
     from bot.lifecycle import open_database
 
-    store = await open_database(settings.db_path)
+    store = await open_database(settings.database)
     try:
         games = len(await store.games_with_status("running"))
     finally:
         await store.close()
-    return (f"ok: database {settings.db_path} sound and writable ({games} running games); "
+    return (f"ok: database {describe(settings.database)} sound and writable "
+            f"({games} running games); "
             f"{await check_renderer(default_renderer())}")
 
 

@@ -23,11 +23,12 @@ from bot.clock import Clock, SystemClock
 from bot.commands import CommandTranslator, build_admin_group, build_group
 from bot.components import Control, ControlId
 from bot.config import Settings
+from bot.database import describe, open_storage
 from bot.images import Renderer, default_renderer
 from bot.publisher import DiscordPublisher
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import SqliteStorage, Storage
+from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,13 @@ class _Tree(app_commands.CommandTree["TTRBot"]):
         return await self.client.admit(interaction)
 
 
-class TTRBot(discord.Client):
+class TTRBot(discord.AutoShardedClient):
+    """The bot. Sharded by Discord's gateway (discord.py's ``AutoShardedClient``): alone,
+    one process runs every shard (as many as Discord recommends, or ``TTR_SHARD_COUNT``);
+    with ``TTR_SHARD_IDS`` it runs those, and other processes on the same PostgreSQL
+    database run the rest. Any process may post to any channel (REST), so scheduled
+    jobs run in whichever process claims them."""
+
     def __init__(self, settings: Settings, *, renderer: Renderer | None = None,
                  sync_commands: bool = True, force_sync: bool = False,
                  storage: Storage | None = None, clock: Clock | None = None):
@@ -51,7 +58,14 @@ class TTRBot(discord.Client):
         # Slash commands and components need no gateway intents beyond the default guilds.
         # Nothing the bot sends pings anyone unless that send names the users to ping.
         super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         shard_count=settings.shard_count,
+                         # None (the default) runs every shard; the stubs want a list.
+                         shard_ids=None if settings.shard_ids is None  # type: ignore[arg-type]
+                         else list(settings.shard_ids))
+        # discord.py makes the shards' event queue only when it connects, and close()
+        # needs it: a bot that never connected (a failed start-up, a test) must close too.
+        self.__dict__["_AutoShardedClient__queue"] = asyncio.PriorityQueue()
         self.settings = settings
         self.renderer = renderer or default_renderer()
         self.sync_commands = sync_commands
@@ -101,11 +115,11 @@ class TTRBot(discord.Client):
         """The local set-up, no network: database, game service, commands. Runs once."""
         if self._service is not None:
             return
-        storage = self._storage or await SqliteStorage.open(self.settings.db_path)
+        storage = self._storage or await open_storage(self.settings.database)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
         self.scheduler = Scheduler(self._service, publisher)
-        log.info("database %s ready; maps: %s", self.settings.db_path,
+        log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)
         self.tree.add_command(build_group(self._service.maps))

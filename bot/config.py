@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -34,11 +34,24 @@ class Settings(BaseSettings):
     # The optional health and metrics endpoint (``/health``, ``/metrics``); off when unset.
     health_port: int | None = Field(None, validation_alias="TTR_HEALTH_PORT")
     health_host: str = Field("127.0.0.1", validation_alias="TTR_HEALTH_HOST")
+    # PostgreSQL instead of the SQLite file (several bot processes share it); unset: SQLite.
+    database_url: str | None = Field(None, validation_alias="TTR_DATABASE_URL")
+    # Discord gateway sharding: the total number of shards and the ones this process runs
+    # (unset: one process, discord.py's automatic shard count).
+    shard_count: int | None = Field(None, validation_alias="TTR_SHARD_COUNT")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None, validation_alias="TTR_SHARD_IDS")
 
     ENV_NAMES: ClassVar[dict[str, str]] = {
         "token": "DISCORD_TOKEN", "db_path": "TTR_DB_PATH", "dev_guild_id": "TTR_DEV_GUILD_ID",
         "log_level": "TTR_LOG_LEVEL", "health_port": "TTR_HEALTH_PORT",
-        "health_host": "TTR_HEALTH_HOST"}
+        "health_host": "TTR_HEALTH_HOST", "database_url": "TTR_DATABASE_URL",
+        "shard_count": "TTR_SHARD_COUNT", "shard_ids": "TTR_SHARD_IDS"}
+
+    @property
+    def database(self) -> str:
+        """Where the games live: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.db_path
 
     @field_validator("token", mode="before")
     @classmethod
@@ -88,6 +101,55 @@ class Settings(BaseSettings):
         if not text.isdigit() or not 0 < int(text) < 65536:
             raise ValueError(f"must be a TCP port from 1 to 65535, not {text!r}")
         return int(text)
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _database_url(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        url = str(value).strip()
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a PostgreSQL URL (postgresql://user:password@host/db); "
+                             "leave it unset for the SQLite file TTR_DB_PATH")
+        return url
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _shard_count(cls, value: Any) -> int | None:
+        if value is None:
+            return None
+        text = str(value).strip()
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"must be a whole number of shards, 1 or more, not {text!r}")
+        return int(text)
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, value: Any) -> tuple[int, ...] | None:
+        if value is None or isinstance(value, tuple):
+            return value
+        parts = [p.strip() for p in str(value).split(",") if p.strip()]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise ValueError(f"must list shard numbers separated by commas, e.g. 0,1, "
+                             f"not {str(value)!r}")
+        return tuple(int(p) for p in parts)
+
+    @model_validator(mode="after")
+    def _shards(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("TTR_SHARD_IDS needs TTR_SHARD_COUNT (the total number of "
+                                 "shards of all processes)")
+            wrong = [i for i in self.shard_ids if i >= self.shard_count]
+            if wrong:
+                raise ValueError(f"TTR_SHARD_IDS: shard {wrong[0]} does not exist with "
+                                 f"TTR_SHARD_COUNT={self.shard_count} (they count from 0)")
+        if (self.shard_ids is not None and self.shard_count is not None
+                and len(set(self.shard_ids)) < self.shard_count and self.database_url is None):
+            raise ValueError("a process running some of the shards shares the games with the "
+                             "others: set TTR_DATABASE_URL (PostgreSQL); the SQLite file "
+                             "serves one process")
+        return self
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *,

@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
+import asyncpg
 import discord
 
 from bot.config import Settings
+from bot.database import describe, is_postgres, open_storage
 from bot.storage import SqliteStorage, Storage, StorageError
 
 if TYPE_CHECKING:
@@ -43,7 +45,10 @@ class StartupError(Exception):
 
 
 async def open_database(path: str) -> Storage:
-    """Open, migrate and check the database; ``StartupError`` names the file and the fix."""
+    """Open, migrate and check the database (a PostgreSQL URL, else an SQLite file);
+    ``StartupError`` names the database and the fix."""
+    if is_postgres(path):
+        return await _open_postgres(path)
     file = Path(path).expanduser().resolve()
     folder = file.parent
     if not folder.is_dir():
@@ -67,6 +72,18 @@ async def open_database(path: str) -> Storage:
     return store
 
 
+async def _open_postgres(url: str) -> Storage:
+    store = None
+    try:
+        store = await open_storage(url)
+        await store.check()
+    except (OSError, asyncpg.PostgresError, StorageError) as exc:
+        if store is not None:
+            await store.close()
+        raise StartupError(f"database {describe(url)}: {exc}") from None
+    return store
+
+
 def _database_problem(file: Path, exc: Exception) -> str:
     text = str(exc)
     low = text.lower()
@@ -85,6 +102,9 @@ def _database_problem(file: Path, exc: Exception) -> str:
 
 async def backup(path: str, target: str) -> str:
     """Write a consistent copy of the database at ``path`` to the new file ``target``."""
+    if is_postgres(path):
+        raise StartupError("the database is PostgreSQL (TTR_DATABASE_URL): back it up with "
+                           "pg_dump or the server's own backups")
     out = Path(target).expanduser().resolve()
     if out.exists():
         raise StartupError(f"{out} exists already: name a new file")
@@ -180,7 +200,7 @@ async def serve(settings: Settings, *, force_sync: bool = False,
 
     stop = asyncio.Event()
     on_stop_signals(stop)
-    storage = await open_database(settings.db_path)
+    storage = await open_database(settings.database)
     bot = TTRBot(settings, storage=storage, force_sync=force_sync,
                  renderer=renderer or default_renderer(processes=cores()))
     runner: asyncio.Task[None] | None = None

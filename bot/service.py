@@ -19,7 +19,8 @@ import random
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -438,12 +439,22 @@ class GameService:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
+    @asynccontextmanager
+    async def _locked(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game: this process's lock, then the database's (several processes may
+        share a PostgreSQL database; with SQLite the second costs nothing)."""
+        async with self._lock(game_id), self.storage.game_lock(game_id):
+            yield
+
     def busy(self, game_id: int) -> bool:
         return self._lock(game_id).locked()
 
     async def _load(self, game_id: int) -> Game:
         """The game, from the cache or the database; call with the game's lock held."""
         game = self._games.get(game_id)
+        if game is not None and self.storage.shared and not await self._current(game):
+            del self._games[game_id]  # another process changed it: load it afresh
+            game = None
         if game is not None:
             self._games.move_to_end(game_id)
             self._evict()
@@ -459,6 +470,14 @@ class GameService:
         self._games[game_id] = game
         self._evict()
         return game
+
+    async def _current(self, game: Game) -> bool:
+        """Whether the cached ``game`` is still what the database holds (its row apart from
+        what was posted, and its seats)."""
+        row = await self.storage.game(game.id)
+        return (row is not None and dataclasses.replace(row, posted_version=0)
+                == dataclasses.replace(game.row, posted_version=0)
+                and await self.storage.seats(game.id) == game.seats)
 
     def _evict(self) -> None:
         """Drop the least recently used idle games beyond ``CACHE_SIZE``."""
@@ -498,7 +517,7 @@ class GameService:
         self._games.pop(game_id, None)
 
     async def info(self, game_id: int) -> GameInfo:
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), game.state)
 
@@ -535,7 +554,7 @@ class GameService:
         return row
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             try:
                 await self.storage.add_seat(game_id, user_id, name)
             except StorageError as exc:
@@ -545,7 +564,7 @@ class GameService:
             return GameInfo(game.row, list(game.seats), None)
 
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             try:
                 await self.storage.remove_seat(game_id, user_id)
             except StorageError as exc:
@@ -555,8 +574,7 @@ class GameService:
             return GameInfo(game.row, list(game.seats), None)
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Update:
-        lock = self._lock(game_id)
-        async with lock:
+        async with self._locked(game_id):
             game = await self._load(game_id)
             if game.row.status != "lobby":
                 raise Refusal("This game has already started.")
@@ -612,7 +630,7 @@ class GameService:
         user; ``note`` then heads the channel post that follows.
         """
         by_person = seat is None
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             locked_at = time.perf_counter()
             game = await self._load(game_id)
             state = game.state
@@ -739,7 +757,7 @@ class GameService:
         """
         done = 0
         for row in await self.storage.unposted_games():
-            async with self._lock(row.id):
+            async with self._locked(row.id):
                 game = await self._load(row.id)
                 state = game.state
                 if state is None or state.phase in MID_TURN:
@@ -772,7 +790,7 @@ class GameService:
         the database holds is neither lost nor repeated). Returns how many games."""
         rows = await self.storage.games_with_status("running")
         for row in rows:
-            async with self._lock(row.id):
+            async with self._locked(row.id):
                 try:
                     game = await self._load(row.id)
                 except Exception:  # one broken game must not keep the bot from starting
@@ -792,7 +810,7 @@ class GameService:
         ``version`` waiting for ``seat``: the job that called was stale."""
         last: Outcome | None = None
         for _ in range(MAX_AUTO_STEPS):
-            async with self._lock(game_id):
+            async with self._locked(game_id):
                 game = await self._load(game_id)
                 state = game.state
                 if (state is None or game.row.status != "running" or state.version != version
@@ -920,7 +938,7 @@ class GameService:
         computer player); the history records who (``by_user``) and why (``reason``)."""
         if controller not in CONTROLLERS:
             raise ValueError(f"unknown controller {controller!r}")
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = await self._load(game_id)
             if not 0 <= seat < len(game.seats):
                 raise Refusal(f"There is no seat {seat + 1}.")
@@ -957,7 +975,7 @@ class GameService:
         """The host seats a computer player in the lobby."""
         if level not in COMPUTER_LEVELS:
             raise Refusal(f"Choose a level: {', '.join(COMPUTER_LEVELS)}.")
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = await self._load(game_id)
             if game.row.status != "lobby":
                 raise Refusal(presenters.LOBBY_ONLY)
@@ -979,7 +997,7 @@ class GameService:
         """``user_id`` votes to hand ``seat``, whose timer ran out turn after turn, to a
         computer player; a majority of the other seated players decides. Returns whether
         the vote decided it, and the text to answer."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = await self._load(game_id)
             if game.state is None or game.row.status != "running":
                 raise Refusal("The game is over.")
@@ -1006,7 +1024,7 @@ class GameService:
 
     async def autopilot(self, game_id: int, user_id: int, on: bool) -> GameInfo:
         """A player hands their seat to a computer player, or takes it back."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = self._running(await self._load(game_id))
             seat = self._seat(game, user_id)
             controller = default_computer() if on else HUMAN
@@ -1020,7 +1038,7 @@ class GameService:
     async def resign(self, game_id: int, user_id: int) -> Ended | GameInfo:
         """A player leaves a running game: a computer player takes the seat, the routes stay.
         When no member would be left the game is abandoned instead."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = self._running(await self._load(game_id))
             return await self._vacate(game, self._seat(game, user_id), kind="resign",
                                       by_user=user_id)
@@ -1029,7 +1047,7 @@ class GameService:
                      by_user: int | None = None) -> Ended | GameInfo:
         """The member leaves ``seat`` (a kick, say: ``kind`` names why in the history); a
         computer player takes it. When no member would be left the game is abandoned."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             return await self._vacate(self._running(await self._load(game_id)), seat,
                                       kind=kind, by_user=by_user)
 
@@ -1047,7 +1065,7 @@ class GameService:
                       user_id: int, name: str) -> tuple[GameInfo, int]:
         """The host or an admin hands a seat (by default the one nobody sits in) to a member
         who is not seated; the new player gets the hand privately. Returns the seat."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = self._running(await self._load(game_id))
             if by_user != game.row.host_id and not admin:
                 raise Refusal(presenters.only_host(self._host_name(game), "replace players",
@@ -1075,7 +1093,7 @@ class GameService:
 
     async def end(self, game_id: int, user_id: int, *, admin: bool) -> Ended:
         """The host or an admin (Manage Server or Manage Channels) ends a lobby or a game."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = await self._load(game_id)
             if game.row.status not in ACTIVE:
                 raise Refusal(presenters.ALREADY_OVER)
@@ -1087,7 +1105,7 @@ class GameService:
 
     async def vote_abandon(self, game_id: int, user_id: int) -> Vote:
         """One seated member's vote to abandon; a majority of the members seated ends it."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = self._running(await self._load(game_id))
             self._seat(game, user_id)
             voters = await self.storage.vote(game_id, "abandon", 0, user_id)
@@ -1117,7 +1135,7 @@ class GameService:
         """Take back the last action. Its player may, while it revealed nothing hidden
         (it is the last action, so nobody acted since); anyone else asks the table, and a
         majority of the seated members undoes it. Undo replays the log without the action."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             game = self._running(await self._load(game_id))
             self._seat(game, user_id)
             version = game.row.version

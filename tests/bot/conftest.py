@@ -8,7 +8,8 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,11 @@ import engine
 from bot import presenters
 from bot.client import TTRBot
 from bot.config import Settings
+from bot.database import is_postgres
 from bot.images import Renderer
 from bot.service import choice_tag, decisions
-from bot.storage import SqliteStorage
+from bot.storage import SqliteStorage, Storage
+from bot.storage_pg import PostgresStorage
 from bot.testing import Exchange, FakeClock, FakeDiscord, Sent
 from engine import (
     BuildHarbor,
@@ -44,6 +47,7 @@ from engine import (
     TakeShare,
 )
 from maps import load_map
+from tests.postgres import PgServer
 
 # Module decisions answered with a choice button (``pick:<i>.<tag>``).
 OPTION_ACTIONS = (TakeShare, DeclineShare, GiveNeutralShare, DraftPick, TakeFestival,
@@ -75,8 +79,9 @@ class Table:
     """One bot process (restartable) on one fake Discord, and the players around it."""
 
     fake: FakeDiscord
-    db_path: Path
+    db_path: Path  # the SQLite file (unused while ``database`` is a PostgreSQL URL)
     bot: TTRBot
+    database: str = ""  # where the games live: ``db_path``, or a PostgreSQL URL
     clock: FakeClock = field(default_factory=FakeClock)
     users: dict[str, int] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
@@ -89,6 +94,7 @@ class Table:
     counts: dict[str, int] = field(default_factory=dict)
     # Where each answered module decision's button was clicked ("reply", "dm", "hand").
     choice_sources: dict[str, int] = field(default_factory=dict)
+    _pg_store: PostgresStorage | None = None
 
     @property
     def uid(self) -> dict[str, int]:
@@ -97,7 +103,7 @@ class Table:
     async def restart(self) -> None:
         """Stop the bot and start a new process on the same database and Discord."""
         await self.bot.close()
-        self.bot = make_bot(self.db_path, clock=self.clock)
+        self.bot = make_bot(self.database or self.db_path, clock=self.clock)
         await self.fake.connect(self.bot)
         self.bot.service.seeds = random.Random(self.rng.random())
 
@@ -117,13 +123,25 @@ class Table:
         uid = self.users[user] if isinstance(user, str) else user
         return await self.fake.click(self.bot, uid, message, **how)
 
-    async def stored_state(self) -> GameState:
-        """The state as the database has it (the snapshot), not the bot's memory."""
+    @asynccontextmanager
+    async def store(self) -> AsyncIterator[Storage]:
+        """The database itself, not the bot's memory: the SQLite file opened anew, or a
+        PostgreSQL pool of the test's own (every read goes to the server)."""
+        if is_postgres(self.database):
+            if self._pg_store is None:
+                self._pg_store = await PostgresStorage.open(self.database, pool_size=2)
+            yield self._pg_store
+            return
         store = await SqliteStorage.open(str(self.db_path))
         try:
-            snap = await store.snapshot(self.game_id)
+            yield store
         finally:
             await store.close()
+
+    async def stored_state(self) -> GameState:
+        """The state as the database has it (the snapshot), not the bot's memory."""
+        async with self.store() as store:
+            snap = await store.snapshot(self.game_id)
         assert snap is not None
         return GameState.from_snapshot(json.loads(snap[1]))
 
@@ -394,11 +412,8 @@ class Table:
         after = await self.stored_state()
         assert after.version == state.version + 1, (action, ex.text)
         self._check_draw_lines(state, after, seat, action, ex)
-        store = await SqliteStorage.open(str(self.db_path))
-        try:
+        async with self.store() as store:
             last = (await store.actions(self.game_id, after=state.version))[0]
-        finally:
-            await store.close()
         applied = engine.ACTION_ADAPTER.validate_json(last.action)
         if isinstance(action, PayTunnel):  # the button lets the engine pick the cards
             action = PayTunnel()
@@ -541,20 +556,67 @@ class Table:
                 assert shown, f"seat {seat} holds shares but no hand image showed one"
 
 
-def make_bot(db_path: Path, renderer: Renderer | None = None,
+def make_bot(database: Path | str, renderer: Renderer | None = None,
              clock: FakeClock | None = None) -> TTRBot:
-    return TTRBot(Settings(token="test", db_path=str(db_path)), renderer=renderer
-                  or json_renderer(), clock=clock or FakeClock())
+    """A bot on ``database``: an SQLite file, or a PostgreSQL URL."""
+    where = str(database)
+    settings = (Settings(token="test", database_url=where) if is_postgres(where)
+                else Settings(token="test", db_path=where))
+    return TTRBot(settings, renderer=renderer or json_renderer(), clock=clock or FakeClock())
+
+
+# -- PostgreSQL: a real server for the tests on both backends -------------------------------
+
+# A module runs its tests that use ``database`` (or ``table``) on each backend by defining
+#     @pytest.fixture(params=BACKENDS)
+#     def backend(request): return request.param
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PgServer]:
+    """One PostgreSQL server for the whole run, started from the ``pgserver`` package's own
+    binaries (a dev dependency: nothing to install on the machine, also as root), with a
+    migrated template that each test's database is copied from."""
+    try:
+        server = PgServer.start()
+    except Exception as exc:  # a failure, never a skip: these tests must run everywhere
+        pytest.fail(f"cannot start the PostgreSQL server for the tests ({exc!r}); it comes "
+                    f"from the pgserver package: pip install -c constraints.txt -e '.[dev]'",
+                    pytrace=False)
+    yield server
+    server.stop()
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
+def backend(request: pytest.FixtureRequest) -> str:
+    """'sqlite', unless the module asks for ``BACKENDS``."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def database(backend: str, tmp_path: Path,
+             request: pytest.FixtureRequest) -> Iterator[str]:
+    """Where the test's games live: an SQLite file, or a fresh PostgreSQL database."""
+    if backend == "sqlite":
+        yield str(tmp_path / "ttr.sqlite3")
+        return
+    server: PgServer = request.getfixturevalue("postgres_server")
+    with server.database() as url:
+        yield url
+
+
+@pytest.fixture
+async def table(tmp_path: Path, database: str) -> AsyncIterator[Table]:
     fake = FakeDiscord()
     clock = FakeClock()
-    bot = make_bot(tmp_path / "ttr.sqlite3", clock=clock)
+    bot = make_bot(database, clock=clock)
     await fake.connect(bot)
-    t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot, clock=clock)
+    t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot, clock=clock,
+              database=database)
     bot.service.seeds = random.Random(11)  # the same games every run
     yield t
     await t.bot.close()
+    if t._pg_store is not None:
+        await t._pg_store.close()
     assert fake.unexpected == [], fake.unexpected

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 import engine
+from tests.bot.conftest import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Every test here runs on SQLite and on PostgreSQL."""
+    return request.param
 
 
 async def _to_turn(table):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from bot.storage import SqliteStorage
-
 
 async def test_two_player_usa_game_to_the_end(table):
     await table.open_game(["Ana", "Ben"], "usa")
@@ -48,11 +46,8 @@ async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
     assert any("built a station" in s.content for s in public)
     notice = [s for s in public if f"<@{cy}>: I cannot DM you" in s.content]
     assert notice, "the channel must tell Cy to use My hand"
-    store = await SqliteStorage.open(str(table.db_path))
-    try:
+    async with table.store() as store:
         assert await store.dm_refused_at(cy) is not None
-    finally:
-        await store.close()
     # The others got their DMs all game long.
     assert all(table.fake.dms(table.users[n]) for n in ("Ana", "Ben", "Di"))
     table.assert_no_secrets_before_final()

@@ -25,7 +25,8 @@ from tests.bot.conftest import json_renderer, make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV_NAMES = ("DISCORD_TOKEN", "TTR_DB_PATH", "TTR_DEV_GUILD_ID", "TTR_LOG_LEVEL",
-             "TTR_HEALTH_PORT", "TTR_HEALTH_HOST")
+             "TTR_HEALTH_PORT", "TTR_HEALTH_HOST", "TTR_DATABASE_URL", "TTR_SHARD_COUNT",
+             "TTR_SHARD_IDS")
 
 
 @pytest.fixture
@@ -67,6 +68,38 @@ def test_dotenv_is_read_without_a_shell_and_the_environment_wins(env, tmp_path):
     s = Settings.from_env(env_file=dotenv)
     assert (s.token, s.log_level, s.dev_guild_id) == ("from.the.file", "DEBUG", None)
     assert s.db_path == str(tmp_path / "env.sqlite3")
+
+
+async def test_the_database_and_the_shards_come_from_the_settings(env, tmp_path):
+    s = Settings.from_env(env_file=None, need_token=False)
+    assert (s.database, s.shard_count, s.shard_ids) == ("./ttr.sqlite3", None, None)
+    bot = make_bot(tmp_path / "unused.sqlite3")
+    url = "postgresql://ttr:secret@db.example/ttr"
+    env.setenv("TTR_DATABASE_URL", url)
+    env.setenv("TTR_SHARD_COUNT", "4")
+    env.setenv("TTR_SHARD_IDS", "2, 3")
+    s = Settings.from_env(env_file=None, need_token=False)
+    assert (s.database, s.shard_count, s.shard_ids) == (url, 4, (2, 3))
+    sharded = TTRBot(s, renderer=json_renderer())
+    assert (sharded.shard_count, sharded.shard_ids) == (4, [2, 3])
+    assert bot.shard_ids is None  # alone: every shard Discord recommends
+    await bot.close()
+    await sharded.close()
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ({"TTR_DATABASE_URL": "mysql://x"}, "TTR_DATABASE_URL: must be a PostgreSQL URL"),
+    ({"TTR_SHARD_COUNT": "0"}, "TTR_SHARD_COUNT: must be a whole number of shards"),
+    ({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "0;1"}, "TTR_SHARD_IDS: must list shard"),
+    ({"TTR_SHARD_IDS": "0"}, "TTR_SHARD_IDS needs TTR_SHARD_COUNT"),
+    ({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "2"}, "shard 2 does not exist"),
+    ({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "1"}, "set TTR_DATABASE_URL"),
+])
+def test_database_and_shard_mistakes_are_named(env, values, message):
+    for name, value in values.items():
+        env.setenv(name, value)
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env_file=None, need_token=False)
 
 
 def test_cli_reports_a_settings_mistake_in_one_line_without_a_traceback(tmp_path):

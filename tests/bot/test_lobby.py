@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+from tests.bot.conftest import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Every test here runs on SQLite and on PostgreSQL."""
+    return request.param
+
 
 async def test_lobby_through_slash_commands(table):
     fake = table.fake

@@ -7,7 +7,6 @@ import json
 import re
 
 from bot import presenters
-from bot.storage import SqliteStorage
 
 HEADING = re.compile(r"\*\*(?:Turn (\d+)|Setup)\*\*(?: · (.*?))?( \(continued\))?$")
 
@@ -155,12 +154,9 @@ async def test_refusals(table):
         ex = await table.slash("Eve", "history", game=game)
         assert f"There is no game #{game} on this server" in ex.text
     # Another server's game is not shown here.
-    store = await SqliteStorage.open(str(table.db_path))
-    try:
+    async with table.store() as store:
         other = await store.create_game(guild_id=42, channel_id=43, map_id="usa", max_players=2,
                                         host_id=1, host_name="X")
-    finally:
-        await store.close()
     ex = await table.slash("Eve", "history", game=other.id)
     assert f"There is no game #{other.id} on this server" in ex.text
     ex = await table.slash("Eve", "games")

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import engine
-from bot.storage import SqliteStorage
+from tests.bot.conftest import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Every test here runs on SQLite and on PostgreSQL."""
+    return request.param
 
 
 async def _play_until(table, phase: str, limit: int = 600):
@@ -53,11 +61,9 @@ async def test_a_bad_snapshot_is_rebuilt_from_the_action_log(table):
         state = await table.step()
     expected = state.to_snapshot()
     await table.bot.close()
-    store = await SqliteStorage.open(str(table.db_path))
-    try:  # a snapshot left behind by a crash (older version) and one that is garbage
+    # A snapshot left behind by a crash (older version) and one that is garbage.
+    async with table.store() as store:
         await store.save_snapshot(table.game_id, 3, json.dumps({"snapshot": 99}))
-    finally:
-        await store.close()
     await table.restart()
     info = await table.bot.service.info(table.game_id)
     assert info.state is not None and info.state.to_snapshot() == expected

@@ -10,7 +10,14 @@ import pytest
 
 import engine
 from bot.preferences import PlayerSettings, ServerSettings
-from bot.storage import SqliteStorage
+from bot.storage import JOB_LEASE_SECONDS
+from tests.bot.conftest import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Every test here runs on SQLite and on PostgreSQL."""
+    return request.param
 
 HOUR = 3600.0
 
@@ -26,11 +33,8 @@ def channel_lines(table, text: str) -> list[str]:
 
 
 async def jobs(table, **where) -> list:
-    store = await SqliteStorage.open(str(table.db_path))
-    try:
+    async with table.store() as store:
         found = await store.jobs(table.game_id)
-    finally:
-        await store.close()
     return [j for j in found if all(getattr(j, k) == v for k, v in where.items())]
 
 
@@ -188,11 +192,8 @@ async def expire(table, hours: float):
     sent = await table.advance(hours)
     table.last_private.clear()  # the bot played: private controls are out of date
     table.draws.clear()
-    store = await SqliteStorage.open(str(table.db_path))
-    try:
+    async with table.store() as store:
         log = await store.actions(table.game_id, after=before.version)
-    finally:
-        await store.close()
     for seat in waiting:
         first = next(a for a in log if a.seat == seat)
         assert engine.ACTION_ADAPTER.validate_json(first.action) == engine.safe_action(
@@ -309,11 +310,8 @@ async def test_a_computer_seat_plays_after_its_pause_and_after_a_restart(table):
             continue
         seat = engine.waiting_for(state)[0]
         await table.play(state, seat, table.choose(state, seat, ""))
-    store = await SqliteStorage.open(str(table.db_path))
-    try:
+    async with table.store() as store:
         log = await store.actions(table.game_id)
-    finally:
-        await store.close()
     played = [a for a in log if a.seat == 1]
     assert len(played) >= 5 and all(a.user_id is None for a in played)  # the bot played
     assert any(bot_name in s.content for s in table.fake.channel_messages())
@@ -345,20 +343,19 @@ async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(ta
     await table.open_game(["Ana", "Ben"], "usa")
     await table.bot.service.set_controller(table.game_id, 1, "auto", reason="test")
     state = await table.stored_state()
-    store = await SqliteStorage.open(str(table.db_path))
-    try:  # a process claimed the computer's job, then stopped before finishing it
+    # A process claimed the computer's job, then stopped before finishing it.
+    async with table.store() as store:
         job = await store.claim_job(table.clock.now() + 10, "old-process")
         assert job is not None and job.kind == "computer" and job.seat == 1
-    finally:
-        await store.close()
     await table.restart()
     await table.advance(seconds=10)
+    if table.bot.service.storage.shared:
+        # Another process may share the database: its claim holds until the lease ends.
+        assert (await table.stored_state()).version == state.version
+        await table.advance(seconds=JOB_LEASE_SECONDS)
     await table.advance(seconds=10)
-    store = await SqliteStorage.open(str(table.db_path))
-    try:
+    async with table.store() as store:
         log = await store.actions(table.game_id, after=state.version)
-    finally:
-        await store.close()
     assert [a.seat for a in log] == [1]  # the safe ticket keep, once
     assert engine.ACTION_ADAPTER.validate_json(log[0].action) == engine.safe_action(state, 1)
 

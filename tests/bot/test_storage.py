@@ -6,12 +6,19 @@ import json
 
 import pytest
 
+from bot.database import open_storage
 from bot.storage import MIGRATIONS, SeatRow, SqliteStorage, Storage, StorageError
+from tests.bot.conftest import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
+async def store(database):
+    s = await open_storage(database)
     yield s
     await s.close()
 
