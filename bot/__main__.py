@@ -4,6 +4,9 @@
     python -m bot check               check settings, database and renderer; no Discord
     python -m bot backup FILE         write a consistent copy of the live database to FILE
     python -m bot health              exit 0 if the running bot's health endpoint says so
+    python -m bot migrate-to-postgres [FILE]
+                                      copy the SQLite database (FILE, else TTR_DB_PATH)
+                                      into the empty PostgreSQL one at TTR_DATABASE_URL
 
 Every problem is one line on stderr and a non-zero exit: 2 for settings, 1 otherwise.
 """
@@ -19,13 +22,14 @@ import urllib.request
 from bot.config import ConfigError, Settings
 from bot.lifecycle import StartupError
 
-COMMANDS = ("run", "check", "backup", "health")
+COMMANDS = ("run", "check", "backup", "health", "migrate-to-postgres")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="ttr-bot", description=__doc__.splitlines()[0])
     parser.add_argument("command", nargs="?", default="run", choices=COMMANDS)
-    parser.add_argument("file", nargs="?", help="backup: the new file to write")
+    parser.add_argument("file", nargs="?", help="backup: the new file to write; "
+                        "migrate-to-postgres: the SQLite file (default: TTR_DB_PATH)")
     parser.add_argument("--sync-commands", action="store_true",
                         help="sync the slash commands with Discord even if they look unchanged")
     args = parser.parse_args(argv)
@@ -51,6 +55,8 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(health(settings))
         if args.command == "backup":
             print(asyncio.run(_backup(settings, args.file)))
+        elif args.command == "migrate-to-postgres":
+            print(asyncio.run(_migrate(settings, args.file or settings.db_path)))
         elif args.command == "check":
             print(asyncio.run(_check(settings)))
         else:
@@ -64,6 +70,27 @@ async def _backup(settings: Settings, target: str) -> str:
     from bot.lifecycle import backup
 
     return await backup(settings.database, target)
+
+
+async def _migrate(settings: Settings, sqlite_path: str) -> str:
+    from pathlib import Path
+
+    import asyncpg
+
+    from bot.database import describe
+    from bot.migrate import MigrationError, migrate_to_postgres
+
+    if settings.database_url is None:
+        raise StartupError("set TTR_DATABASE_URL to the (empty) PostgreSQL database to copy "
+                           "into")
+    if not Path(sqlite_path).is_file():
+        raise StartupError(f"no SQLite database at {sqlite_path}: name the file, or set "
+                           f"TTR_DB_PATH")
+    try:
+        copied = await migrate_to_postgres(sqlite_path, settings.database_url)
+    except (MigrationError, OSError, asyncpg.PostgresError) as exc:
+        raise StartupError(f"migrate-to-postgres: {exc}") from None
+    return f"{sqlite_path} -> {describe(settings.database_url)}: {copied.summary()}"
 
 
 async def _check(settings: Settings) -> str:

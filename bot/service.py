@@ -130,6 +130,12 @@ def draft_round(state: GameState) -> presenters.DraftRound | None:
     return None if draft is None else (draft.round, draft.rounds, draft.second)
 
 
+def replay_log(config: str, log: Sequence[ActionRow]) -> GameState:
+    """The state a game's stored config and action log replay to (the source of truth)."""
+    return engine.replay(GameConfig.model_validate_json(config),
+                         [(a.seat, ACTION_ADAPTER.validate_json(a.action)) for a in log])
+
+
 @dataclass
 class Game:
     """One game in memory: its row, seats, engine state and the two locks."""
@@ -501,10 +507,8 @@ class GameService:
 
     async def rebuild(self, row: GameRow) -> GameState:
         assert row.config is not None
-        config = GameConfig.model_validate_json(row.config)
         log_rows = await self.storage.actions(row.id)
-        state = engine.replay(config, [(a.seat, ACTION_ADAPTER.validate_json(a.action))
-                                       for a in log_rows])
+        state = replay_log(row.config, log_rows)
         if state.version != row.version:
             raise RuntimeError(f"game {row.id}: the log replays to version {state.version}, "
                                f"the game is at {row.version}")
@@ -1154,10 +1158,8 @@ class GameService:
             if not (free or vote.passed):
                 return vote
             assert game.row.config is not None
-            config = GameConfig.model_validate_json(game.row.config)
             rows = await self.storage.actions(game_id)
-            state = engine.replay(config, [(a.seat, ACTION_ADAPTER.validate_json(a.action))
-                                           for a in rows[:-1]])
+            state = replay_log(game.row.config, rows[:-1])
             try:
                 _, history_id = await self.storage.undo_last(
                     game_id, version=version, state=json.dumps(state.to_snapshot()),

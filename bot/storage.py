@@ -1226,6 +1226,22 @@ class SqliteStorage(Storage):
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         yield  # one process owns the file: the service's in-memory lock is enough
 
+    # -- the whole database, table by table (``bot.migrate``) -----------------------------
+
+    async def tables(self) -> list[str]:
+        return [str(r[0]) for r in await self._all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+
+    async def columns(self, table: str) -> list[str]:
+        return [str(r[1]) for r in await self._all(f"PRAGMA table_info({table})")]
+
+    async def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of ``table`` (with ``rowid`` among ``columns``: in the order written)."""
+        order = " ORDER BY rowid" if "rowid" in columns else ""
+        return [tuple(r) for r in await self._all(
+            f"SELECT {', '.join(columns)} FROM {table}{order}")]
+
     # -- schema -----------------------------------------------------------------
 
     async def schema_version(self) -> int:

@@ -306,6 +306,12 @@ class PostgresStorage(Storage):
                 await conn.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCKS, game_id)
 
     @asynccontextmanager
+    async def bulk(self) -> AsyncIterator[_Conn]:
+        """A connection in one transaction, for copying whole tables (``bot.migrate``)."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield conn
+
+    @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Tx]:
         async with self._connection() as conn, conn.transaction():
             yield _PgTx(conn)
