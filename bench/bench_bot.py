@@ -1,4 +1,11 @@
-"""Bot benchmarks, no network: ``python bench/bench_bot.py [--concurrent 20] [--games N]``.
+"""Bot benchmarks, no network: ``python bench/bench_bot.py [--concurrent 20] [--games N]
+[--backend sqlite|postgresql|both]``.
+
+Each runs on the chosen database backend (default SQLite; ``both`` runs everything on
+each, one after the other, and prints the figures side by side). PostgreSQL is
+``TTR_DATABASE_URL`` if set (the bench creates and drops its own databases there), else
+a local server started from the ``pgserver`` package (as the tests do): same machine,
+Unix socket, fsync on.
 
 1. Actions end to end in the fake-Discord harness, ``--concurrent`` games (20) in
    their own channels acting all at once: in every game the next player acts as soon
@@ -33,14 +40,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import asyncpg
+
 import engine
 from bot.client import TTRBot
 from bot.config import Settings
+from bot.database import is_postgres, open_storage
 from bot.images import cores, default_renderer
 from bot.service import GameService
 from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeDiscord
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
+from tests.postgres import PgServer
 
 
 def pct(values: list[float], q: float) -> float:
@@ -109,12 +120,13 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int,
             gid = await _open(fake, bot, users, map_id, channel)
 
 
-async def bench_actions(concurrent: int, actions: int, tmp: Path,
+async def bench_actions(concurrent: int, actions: int, database: str,
                         threads: bool = False) -> list[tuple[float, bool]]:
     fake = FakeDiscord()
     renderer = default_renderer(processes=0 if threads else cores())
-    bot = TTRBot(Settings(token="bench", db_path=str(tmp / "actions.sqlite3")),
-                 renderer=renderer)
+    settings = (Settings(token="bench", database_url=database) if is_postgres(database)
+                else Settings(token="bench", db_path=database))
+    bot = TTRBot(settings, renderer=renderer)
     await fake.connect(bot)
     times: list[tuple[float, bool]] = []
     try:
@@ -128,10 +140,10 @@ async def bench_actions(concurrent: int, actions: int, tmp: Path,
     return times
 
 
-async def bench_storage(games: int, samples: int, tmp: Path) -> tuple[list[float], list[float],
-                                                                      list[float]]:
-    path = str(tmp / "many.sqlite3")
-    fill = await SqliteStorage.open(path, durable=False)
+async def bench_storage(games: int, samples: int, database: str
+                        ) -> tuple[list[float], list[float], list[float]]:
+    fill = (await open_storage(database) if is_postgres(database)
+            else await SqliteStorage.open(database, durable=False))
     service = GameService(fill)
     rng = random.Random(2)
     ids = []
@@ -146,7 +158,7 @@ async def bench_storage(games: int, samples: int, tmp: Path) -> tuple[list[float
         ids.append(row.id)
     await fill.close()
 
-    store = await SqliteStorage.open(path)  # production settings: WAL, synchronous=FULL
+    store = await open_storage(database)  # production settings (SQLite: WAL, FULL sync)
     service = GameService(store)
     reads, writes, acts = [], [], []
     for gid in rng.sample(ids, min(samples, len(ids))):
@@ -176,6 +188,81 @@ async def _service_step(service: GameService, gid: int, rng: random.Random) -> N
     await service.act(gid, info.seats[seat].user_id, action)
 
 
+class Databases:
+    """Fresh databases for each part of the bench: SQLite files in a temporary folder, or
+    PostgreSQL databases (TTR_DATABASE_URL's server, else one pgserver starts)."""
+
+    def __init__(self, backend: str, tmp: Path):
+        self.backend = backend
+        self.tmp = tmp
+        self._server: PgServer | None = None
+        self._made: list[str] = []
+
+    def __enter__(self) -> Databases:
+        return self
+
+    def new(self, name: str) -> str:
+        if self.backend == "sqlite":
+            return str(self.tmp / f"{name}.sqlite3")
+        url = os.environ.get("TTR_DATABASE_URL")
+        if url:  # databases of its own on the operator's server, next to the bot's
+            run_sql(url, f"CREATE DATABASE bench_{name}")
+            self._made.append(name)
+            return url.rsplit("/", 1)[0] + f"/bench_{name}"
+        if self._server is None:
+            self._server = PgServer.start()
+        return self._server.database_url(name)
+
+    def __exit__(self, *exc: object) -> None:
+        url = os.environ.get("TTR_DATABASE_URL")
+        for name in self._made:
+            if url:
+                run_sql(url, f"DROP DATABASE IF EXISTS bench_{name} WITH (FORCE)")
+        if self._server is not None:
+            self._server.stop()
+
+
+def run_sql(url: str, command: str) -> None:
+    async def run() -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(command)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
+    """Every figure of one backend, one line each."""
+    with Databases(backend, tmp) as databases:
+        load = os.getloadavg()[0]
+        started = time.perf_counter()
+        times = asyncio.run(bench_actions(args.concurrent, args.actions,
+                                          databases.new("actions"), args.threads))
+        wall = time.perf_counter() - started
+        where = "threads" if args.threads else f"{cores()} worker processes"
+        ms = [t * 1000 for t, _ in times]
+        quiet = [t * 1000 for t, posted in times if not posted]
+        lines = [
+            f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {len(ms)} actions, "
+            f"real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
+            f"p99 {pct(ms, 0.99):.0f} ms, max {max(ms):.0f} ms (target p99 <= 250 ms); "
+            f"{len(quiet)} actions that post nothing: p50 {pct(quiet, 0.5):.0f} ms, "
+            f"p99 {pct(quiet, 0.99):.0f} ms; {len(ms) / wall:.1f} actions/s over the "
+            f"whole run (start-up included); machine load average {load:.1f} before, "
+            f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs"]
+        reads, writes, acts = asyncio.run(bench_storage(args.games, args.samples,
+                                                        databases.new("many")))
+        lines.append(
+            f"with {args.games} games stored ({len(reads)} samples): "
+            f"load one game cold median {statistics.median(reads) * 1000:.2f} ms; "
+            f"write one snapshot median {statistics.median(writes) * 1000:.2f} ms; "
+            f"apply+store one action median {statistics.median(acts) * 1000:.2f} ms "
+            f"(target < 5 ms)")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--concurrent", type=int, default=20, help="games acting at once")
@@ -185,27 +272,15 @@ def main() -> None:
                              "(for comparison)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"),
+                        default="sqlite", help="the database the bot uses")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     with tempfile.TemporaryDirectory() as tmp:
-        load = os.getloadavg()[0]
-        times = asyncio.run(bench_actions(args.concurrent, args.actions, Path(tmp),
-                                          args.threads))
-        where = "threads" if args.threads else f"{cores()} worker processes"
-        ms = [t * 1000 for t, _ in times]
-        quiet = [t * 1000 for t, posted in times if not posted]
-        print(f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {len(ms)} actions, "
-              f"real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
-              f"p99 {pct(ms, 0.99):.0f} ms, max {max(ms):.0f} ms (target p99 <= 250 ms); "
-              f"{len(quiet)} actions that post nothing: p50 {pct(quiet, 0.5):.0f} ms, "
-              f"p99 {pct(quiet, 0.99):.0f} ms; machine load average {load:.1f} before, "
-              f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs")
-        reads, writes, acts = asyncio.run(bench_storage(args.games, args.samples, Path(tmp)))
-        print(f"with {args.games} games stored ({len(reads)} samples): "
-              f"load one game cold median {statistics.median(reads) * 1000:.2f} ms; "
-              f"write one snapshot median {statistics.median(writes) * 1000:.2f} ms; "
-              f"apply+store one action median {statistics.median(acts) * 1000:.2f} ms "
-              f"(target < 5 ms)")
+        for backend in backends:
+            for line in bench(backend, args, Path(tmp)):
+                print(f"[{backend}] {line}", flush=True)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,11 @@ class PgServer:
         finally:
             self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
+    def database_url(self, name: str) -> str:
+        """A new empty database ``name`` (kept until the server stops)."""
+        self.sql(f"CREATE DATABASE {name}")
+        return self.url(name)
+
     def stop(self) -> None:
         self._server.cleanup()
 
