@@ -50,6 +50,9 @@ REMINDER_GAP_MAX = 7 * 24 * HOUR
 COMPUTER_DELAY = (2.0, 6.0)
 # After an unexpected error the loop rests this long before it looks again (seconds).
 ERROR_PAUSE = 60.0
+# With a shared database the loop looks at least this often (seconds): another process
+# may plan a job and die before running it, and only the planner is woken at once.
+SHARED_LOOK_EVERY = 60.0
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,9 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler: a pass over the due jobs failed")
                 until = self.clock.now() + ERROR_PAUSE
+            if self.storage.shared:
+                soon = self.clock.now() + SHARED_LOOK_EVERY
+                until = soon if until is None else min(until, soon)
             self._passed.set()
             self._passed = asyncio.Event()
             await self.clock.wait(self._wake, until)

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import engine
+from bot.scheduler import SHARED_LOOK_EVERY
 from bot.service import GameService, Refusal
 from bot.storage import JOB_LEASE_SECONDS, MIGRATIONS, Job, SqliteStorage, Storage
 from bot.storage_pg import PG_MIGRATIONS, PostgresStorage
@@ -52,7 +53,9 @@ async def _postgres_schema(store: PostgresStorage) -> tuple[dict[str, set[str]],
 async def test_both_backends_reach_the_same_tables_and_columns_at_every_version(
         postgres_server, tmp_path):
     """Every SQLite migration has its PostgreSQL counterpart at the same index."""
-    assert len(PG_MIGRATIONS) == len(MIGRATIONS)
+    assert len(PG_MIGRATIONS) == len(MIGRATIONS), (
+        "every entry of bot.storage.MIGRATIONS needs its PostgreSQL counterpart at the same "
+        "index of bot.storage_pg.PG_MIGRATIONS")
     for version in range(1, len(MIGRATIONS) + 1):
         lite = await SqliteStorage.open(str(tmp_path / f"v{version}.sqlite3"),
                                         migrations=MIGRATIONS[:version])
@@ -60,7 +63,9 @@ async def test_both_backends_reach_the_same_tables_and_columns_at_every_version(
             pg = await PostgresStorage.open(url, migrations=PG_MIGRATIONS[:version])
             try:
                 assert await pg.schema_version() == version
-                assert await _postgres_schema(pg) == await _sqlite_schema(lite), version
+                assert await _postgres_schema(pg) == await _sqlite_schema(lite), (
+                    f"PG_MIGRATIONS[{version - 1}] does not make what MIGRATIONS[{version - 1}] "
+                    f"makes")
             finally:
                 await pg.close()
         await lite.close()
@@ -231,3 +236,22 @@ async def test_two_services_hammering_the_same_games_lose_and_repeat_nothing(dat
                 == replayed.to_snapshot()
     finally:
         await store.close()
+
+
+async def test_the_scheduler_looks_again_soon_as_another_process_may_plan_jobs(
+        table, monkeypatch):
+    """Only the process that plans a job is woken at once; if it dies before running it,
+    another one's loop finds it within ``SHARED_LOOK_EVERY``, even with nothing due."""
+    scheduler = table.bot.scheduler
+    waits = []
+    wait = table.clock.wait
+
+    async def recorded(wake, until):
+        waits.append(until)
+        await wait(wake, until)
+
+    monkeypatch.setattr(table.clock, "wait", recorded)
+    for _ in range(2):  # the second pass follows the first one's wait
+        scheduler.wake()
+        await asyncio.wait_for(scheduler.next_pass(), 10)
+    assert waits and waits[0] == table.clock.now() + SHARED_LOOK_EVERY
