@@ -164,6 +164,16 @@ async def test_a_newer_schema_and_a_missing_folder_are_named(tmp_path):
         await open_database(str(tmp_path / "nope" / "ttr.sqlite3"))
 
 
+async def test_an_unreachable_postgres_server_is_one_line_without_its_password(tmp_path):
+    url = f"postgresql://ttr:secret@/ttr?host={tmp_path}"  # no server listens there
+    with pytest.raises(StartupError) as caught:
+        await open_database(url)
+    assert str(caught.value).startswith(f"database postgresql:///ttr?host={tmp_path}: ")
+    assert "secret" not in str(caught.value)
+    with pytest.raises(StartupError, match="back it up with pg_dump"):
+        await backup(url, str(tmp_path / "copy.sqlite3"))
+
+
 def _without_root_powers() -> None:
     """In the child, before exec: drop the capabilities that let root ignore file modes
     (DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER) from the bounding set, so the program runs
