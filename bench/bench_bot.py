@@ -22,6 +22,9 @@ Unix socket, fsync on.
 2. With 1,000 games stored: load one game cold (row, seats, snapshot, engine
    state) and store one action (log row + snapshot, one transaction).
    Prints the medians (target: < 5 ms).
+3. The database alone: ``--writers`` games (8) storing 100 actions each at once,
+   each the transaction an action commits; prints actions committed per second (what
+   one database carries, whatever the number of bot processes in front of it).
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ from tests.postgres import PgServer
 
 
 def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -179,6 +184,38 @@ async def bench_storage(games: int, samples: int, database: str
     return reads, writes, acts
 
 
+async def bench_commits(database: str, writers: int, each: int) -> tuple[float, int]:
+    """The database alone: ``writers`` games storing actions at once, each action the
+    transaction the bot commits (version check, log row, snapshot of a real game's size).
+    Returns actions committed per second and the snapshot's size in bytes."""
+    store = await open_storage(database)
+    config = engine.GameConfig(map_id="europe", players=["A", "B", "C", "D"], seed=1)
+    state = engine.new_game(config)
+    for _ in range(40):  # some turns in: a snapshot of a game under way
+        seat = engine.waiting_for(state)[0]
+        engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    snapshot = json.dumps(state.to_snapshot())
+    ids = []
+    for i in range(writers):
+        row = await store.create_game(guild_id=1, channel_id=20_000 + i, map_id="europe",
+                                      max_players=4, host_id=1, host_name="A")
+        await store.start_game(row.id, config=config.model_dump_json(), version=0,
+                               state=snapshot, seats=[])
+        ids.append(row.id)
+
+    async def write(gid: int) -> None:
+        for v in range(each):
+            await store.record_action(gid, seat=0, action='{"type": "draw_blind"}',
+                                      events="[]", before=v, after=v + 1, state=snapshot,
+                                      finished=False)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(write(gid) for gid in ids))
+    elapsed = time.perf_counter() - t0
+    await store.close()
+    return writers * each / elapsed, len(snapshot)
+
+
 async def _service_step(service: GameService, gid: int, rng: random.Random) -> None:
     info = await service.info(gid)
     state = info.state
@@ -260,6 +297,10 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
             f"write one snapshot median {statistics.median(writes) * 1000:.2f} ms; "
             f"apply+store one action median {statistics.median(acts) * 1000:.2f} ms "
             f"(target < 5 ms)")
+        rate, size = asyncio.run(bench_commits(databases.new("commits"), args.writers, 100))
+        lines.append(f"the database alone: {args.writers} games storing actions at once "
+                     f"(one transaction each: version check, log row, {size // 1024} KiB "
+                     f"snapshot): {rate:.0f} actions/s")
     return lines
 
 
@@ -272,6 +313,8 @@ def main() -> None:
                              "(for comparison)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--writers", type=int, default=8,
+                        help="games storing actions at once in the database-only figure")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"),
                         default="sqlite", help="the database the bot uses")
     args = parser.parse_args()
