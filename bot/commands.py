@@ -20,6 +20,7 @@ from discord import app_commands
 import engine
 from bot import handlers, i18n, presenters, records
 from bot.handlers import Responder, bot_of, channel_game, claim_colour
+from bot.i18n import _
 from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round, seated_view
 from bot.storage import COMPUTER_LEVELS
@@ -360,7 +361,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
         async def run() -> None:
             info = await channel_game(interaction)
             if load_map(info.row.map_id).rules.stations is None:
-                raise Refusal("This map has no stations.")
+                raise Refusal(_("This map has no stations."))
             await handlers.station(interaction, info.row.id, city, colour)
         await _guarded(interaction, run())
 
@@ -372,7 +373,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
         async def run() -> None:
             info = await channel_game(interaction)
             if not presenters.two_decks(info.row.map_id):
-                raise Refusal("This map has no harbors.")
+                raise Refusal(_("This map has no harbors."))
             await handlers.harbor(interaction, info.row.id, city, colour)
         await _guarded(interaction, run())
 

@@ -146,9 +146,9 @@ async def channel_game(interaction: discord.Interaction[Any], *,
 def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
     seat = info.seat_of(user_id)
     if seat is None:
-        raise Refusal("You are not playing in this game.", "not a player")
+        raise Refusal(_("You are not playing in this game."), "not a player")
     if info.state is None:
-        raise Refusal("The game has not started yet.", "not started")
+        raise Refusal(_("The game has not started yet."), "not started")
     return seat, info.state
 
 
@@ -158,17 +158,19 @@ def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
 def lobby_text(info: GameInfo) -> str:
     row = info.row
     m = load_map(row.map_id)
-    players = ", ".join(presenters.safe_name(s.name) for s in info.seats) or "nobody"
+    players = ", ".join(presenters.safe_name(s.name) for s in info.seats) or _("nobody")
     host = next((presenters.safe_name(s.name) for s in info.seats
                  if s.user_id == row.host_id), "?")
     if row.status == "cancelled":
-        return f"Game #{row.id} ({m.name}) was cancelled: everyone left."
+        return _("Game #{game} ({map}) was cancelled: everyone left.", game=row.id, map=m.name)
     if row.status != "lobby":
-        return f"🚂 **Ticket to Ride: {m.name}** — game #{row.id} has started. Players: {players}."
-    return (f"🚂 **Ticket to Ride: {m.name}** — game #{row.id}\n"
-            f"Players ({len(info.seats)}/{row.max_players}): {players}\n"
-            f"Host: {host}. Press **Join** to take a seat; the host presses **Start** "
-            f"({m.rules.players_min}–{m.rules.players_max} players).")
+        return _("🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
+                 map=m.name, game=row.id, players=players)
+    return _("🚂 **Ticket to Ride: {map}** — game #{game}\nPlayers ({n}/{most}): {players}\n"
+             "Host: {host}. Press **Join** to take a seat; the host presses **Start** "
+             "({low}–{high} players).", map=m.name, game=row.id, n=len(info.seats),
+             most=row.max_players, players=players, host=host, low=m.rules.players_min,
+             high=m.rules.players_max)
 
 
 async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,

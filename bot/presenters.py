@@ -51,17 +51,20 @@ EMOJI = {
 }
 # Rails & Sails card kinds by name suffix: what players call them, in hand order.
 KINDS = {"": "train", "harbor": "harbor train", "ship": "ship", "double_ship": "double ship"}
+# Colour words not among the engine's suits (those are in the catalog from ``engine.cards``).
+GRAY = N_("gray")
 PHASE_HELP = {
-    "turn": "draw cards, claim a route or draw destination tickets",
-    "second_draw": "take a second card (face-up or from the deck)",
-    "choose_tickets": "choose which new destination tickets to keep",
-    "tunnel": "pay the tunnel's extra cards or decline it",
-    "choose_share": "choose which company's share to take for the route just claimed, or none",
-    "choose_neutral_share": "choose which company's share goes to the neutral investor",
-    "draft": "pick one destination ticket from your draft packet",
-    "draft_keep": "choose which of your drafted tickets to keep",
-    "choose_festival": "choose which city's festival cards to take",
-    "choose_pieces": "choose how many trains and ships you play with (secret)",
+    "turn": N_("draw cards, claim a route or draw destination tickets"),
+    "second_draw": N_("take a second card (face-up or from the deck)"),
+    "choose_tickets": N_("choose which new destination tickets to keep"),
+    "tunnel": N_("pay the tunnel's extra cards or decline it"),
+    "choose_share": N_("choose which company's share to take for the route just claimed, or "
+                       "none"),
+    "choose_neutral_share": N_("choose which company's share goes to the neutral investor"),
+    "draft": N_("pick one destination ticket from your draft packet"),
+    "draft_keep": N_("choose which of your drafted tickets to keep"),
+    "choose_festival": N_("choose which city's festival cards to take"),
+    "choose_pieces": N_("choose how many trains and ships you play with (secret)"),
 }
 # Phases of the common rules, each with its own controls. Any other phase is a decision of a
 # map's rule module: its legal actions become buttons labelled by ``CHOICES``.
@@ -73,15 +76,15 @@ SIMULTANEOUS = frozenset({"choose_initial_tickets", "draft", "draft_keep", "choo
 # (both formatted with the action's fields plus ``ticket_name``/``pile_name``). A new map
 # decision adds a row here.
 CHOICES: dict[str, tuple[str, str]] = {
-    "take_share": ("Take a {company} share", "Share taken."),
-    "decline_share": ("No share", "No share taken."),
-    "give_neutral_share": ("Give {company} to the neutral investor",
-                           "The neutral investor got a {company} share."),
-    "draft_pick": ("{ticket_name}", "You picked {ticket_name}."),
-    "take_festival": ("Take the {pile_name} festival cards",
-                      "You took the {pile_name} festival cards."),
-    "choose_pieces": ("{trains} trains + {ships} ships",
-                      "You play with {trains} trains and {ships} ships (secret)."),
+    "take_share": (N_("Take a {company} share"), N_("Share taken.")),
+    "decline_share": (N_("No share"), N_("No share taken.")),
+    "give_neutral_share": (N_("Give {company} to the neutral investor"),
+                           N_("The neutral investor got a {company} share.")),
+    "draft_pick": ("{ticket_name}", N_("You picked {ticket_name}.")),
+    "take_festival": (N_("Take the {pile_name} festival cards"),
+                      N_("You took the {pile_name} festival cards.")),
+    "choose_pieces": (N_("{trains} trains + {ships} ships"),
+                      N_("You play with {trains} trains and {ships} ships (secret).")),
 }
 LANGUAGE_NAMES: dict[Language, str] = {"en": N_("English"), "de": N_("German")}
 # Where a draft stands: (round, rounds, second draft?). Public: everyone sees the packets shrink.
@@ -115,7 +118,7 @@ def route_ends(map_id: str, route_id: int) -> str:
     """'Paris–Wien'."""
     r = _routes(map_id).get(route_id)
     if r is None:
-        return f"route {route_id}"
+        return _("route {n}", n=route_id)
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)}"
 
 
@@ -123,16 +126,16 @@ def route_label(map_id: str, route_id: int) -> str:
     """'Paris–Wien (3, green)', with 'tunnel', ferry locomotives, 'ship' or 'rough terrain'."""
     r = _routes(map_id).get(route_id)
     if r is None:
-        return f"route {route_id}"
-    extras = [str(r.length), r.color]
+        return _("route {n}", n=route_id)
+    extras = [str(r.length), _(r.color)]
     if r.kind == "ship":
-        extras.append("ship")
+        extras.append(_("ship"))
     if r.rough_terrain:
-        extras.append("rough terrain")
+        extras.append(_("rough terrain"))
     if r.tunnel:
-        extras.append("tunnel")
+        extras.append(_("tunnel"))
     if r.ferry_locomotives:
-        extras.append(f"ferry, {r.ferry_locomotives} loco")
+        extras.append(_("ferry, {n} loco", n=r.ferry_locomotives))
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)} ({', '.join(extras)})"
 
 
@@ -149,12 +152,18 @@ def card_label(map_id: str, card: str, n: int = 1) -> str:
     'red double ships', 'jokers' (the engine calls a joker 'locomotive')."""
     rs = two_decks(map_id)
     if card == "locomotive":
-        word = "joker" if rs else "locomotive"
-        return word + ("s" if n != 1 else "")
+        return _n("joker", "jokers", n) if rs else _n("locomotive", "locomotives", n)
+    suit, _sep, kind = card.partition("_")
+    colour = _(suit)
     if not rs:
-        return card
-    suit, _, kind = card.partition("_")
-    return f"{suit} {KINDS.get(kind, kind)}{'s' if n != 1 else ''}"
+        return colour
+    if kind == "harbor":
+        return _n("{colour} harbor train", "{colour} harbor trains", n, colour=colour)
+    if kind == "ship":
+        return _n("{colour} ship", "{colour} ships", n, colour=colour)
+    if kind == "double_ship":
+        return _n("{colour} double ship", "{colour} double ships", n, colour=colour)
+    return _n("{colour} train", "{colour} trains", n, colour=colour)
 
 
 def card_emoji(card: str | None) -> str | None:
@@ -162,7 +171,7 @@ def card_emoji(card: str | None) -> str | None:
 
 
 def _card_key(card: str) -> tuple[int, int, str]:
-    suit, _, kind = card.partition("_")
+    suit, _sep, kind = card.partition("_")
     if card == "locomotive":
         return (len(KINDS), 0, card)
     kinds = list(KINDS)
@@ -179,7 +188,7 @@ def cards_text(map_id: str, cards: dict[str, int]) -> str:
     """'2 green + 1 locomotive' (on Rails & Sails '2 red double ships + 1 joker')."""
     parts = [f"{cards[c]} {card_label(map_id, c, cards[c])}" for c in sorted_cards(cards)
              if cards[c]]
-    return " + ".join(parts) if parts else "no cards"
+    return " + ".join(parts) if parts else _("no cards")
 
 
 def seat_mention(user_id: int, name: str, human: bool) -> str:
@@ -223,10 +232,6 @@ def clip(text: str, limit: int = 1900) -> str:
     return text[: cut if cut > limit // 2 else limit - 1] + "\n…"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _minus(points: int) -> str:
     """'−3' with a real minus sign, '+2'."""
     return f"−{-points}" if points < 0 else f"+{points}"
@@ -251,7 +256,8 @@ def _tickets(map_id: str) -> dict[int, tuple[list[str], int]]:
 def ticket_label(map_id: str, ticket_id: int) -> str:
     """'Madrid → Barcelona (8)' for a ticket id (what a draft button shows its picker)."""
     cities, points = _tickets(map_id).get(ticket_id, ([], 0))
-    return f"{ticket_pair(map_id, cities)} ({points})" if cities else f"ticket {ticket_id}"
+    return f"{ticket_pair(map_id, cities)} ({points})" if cities else _("ticket {n}",
+                                                                          n=ticket_id)
 
 
 # -- module decisions ------------------------------------------------------------------
@@ -277,17 +283,17 @@ def choice_label(map_id: str, action: Action) -> str:
     if row is None:  # a decision without its row yet still gets a readable button
         args = ", ".join(str(v) for v in _fields(map_id, action).values() if v is not None)
         return f"{action.type.replace('_', ' ').capitalize()} {args}".strip()[:80]
-    return row[0].format(**_fields(map_id, action))[:80]
+    return _(row[0], **_fields(map_id, action))[:80]
 
 
 def choice_done(map_id: str, action: Action) -> str | None:
     """What the chooser reads after choosing (private), or None for a plain 'Done'."""
     row = CHOICES.get(action.type)
-    return row[1].format(**_fields(map_id, action)) if row else None
+    return _(row[1], **_fields(map_id, action)) if row else None
 
 
 def decision_help(phase: str) -> str:
-    return PHASE_HELP.get(phase, "make your choice")
+    return _(PHASE_HELP[phase]) if phase in PHASE_HELP else _("make your choice")
 
 
 def decision_text(view: PublicView, private: PrivateView, draft: DraftRound | None) -> str:
@@ -296,9 +302,9 @@ def decision_text(view: PublicView, private: PrivateView, draft: DraftRound | No
     and how big they are (public, but handy when choosing)."""
     text = decision_help(view.phase)
     if draft is not None and view.phase == "draft":
-        text += f" (round {draft[0]} of {draft[1]})"
+        text += _(" (round {n} of {rounds})", n=draft[0], rounds=draft[1])
     if view.phase == "choose_festival" and private.festival_options:
-        text += " — lying there: " + " · ".join(
+        text += _(" — lying there: ") + " · ".join(
             f"{pile_name(view.map_id, p)} {view.festival_piles.get(p, 0)}"
             for p in private.festival_options)
     return text
@@ -306,17 +312,17 @@ def decision_text(view: PublicView, private: PrivateView, draft: DraftRound | No
 
 # Rails & Sails turns offer more (and two decks).
 _RS_HELP = {
-    "turn": "draw cards, claim a route, draw destination tickets, build a harbor or "
-            "exchange pieces",
-    "second_draw": "take a second card (face-up, or from the train or ship deck)",
+    "turn": N_("draw cards, claim a route, draw destination tickets, build a harbor or "
+               "exchange pieces"),
+    "second_draw": N_("take a second card (face-up, or from the train or ship deck)"),
 }
 
 
 def turn_help(map_id: str, phase: str) -> str:
     """What the player whose turn it is may do now ('draw cards, claim a route…')."""
     if two_decks(map_id) and phase in _RS_HELP:
-        return _RS_HELP[phase]
-    return PHASE_HELP.get(phase, "act")
+        return _(_RS_HELP[phase])
+    return _(PHASE_HELP[phase]) if phase in PHASE_HELP else _("act")
 
 
 # -- public: events -------------------------------------------------------------------
@@ -325,15 +331,28 @@ def turn_help(map_id: str, phase: str) -> str:
 def _draw_line(map_id: str, name: str, draws: Sequence[CardDrawn]) -> str:
     shown = [card_label(map_id, d.card) for d in draws if d.card is not None]
     if len(draws) == 1 and [d.card for d in draws] == ["locomotive"]:
-        return f"{name} took a face-up {card_label(map_id, 'locomotive')}"
+        return _("{name} took a face-up {card}", name=name,
+                 card=card_label(map_id, "locomotive"))
+    n = len(draws)
     if not shown:
         decks = sorted({d.deck for d in draws if d.deck})
-        deck = f"the {' and '.join(decks)} deck{'s' * (len(decks) > 1)}" if decks else "the deck"
-        return f"{name} drew {_plural(len(draws), 'card')} from {deck}"
-    if len(shown) == len(draws):
-        return f"{name} drew {_plural(len(draws), 'card')} from the market: {', '.join(shown)}"
-    return (f"{name} drew {_plural(len(draws), 'card')} "
-            f"({len(shown)} from the market: {', '.join(shown)})")
+        if len(decks) == 2:
+            deck = _("the train and ship decks")
+        elif decks == ["ship"]:
+            deck = _("the ship deck")
+        elif decks == ["train"]:
+            deck = _("the train deck")
+        else:
+            deck = _("the deck")
+        return _n("{name} drew {n} card from {deck}", "{name} drew {n} cards from {deck}", n,
+                  name=name, deck=deck)
+    if len(shown) == n:
+        return _n("{name} drew {n} card from the market: {cards}",
+                  "{name} drew {n} cards from the market: {cards}", n, name=name,
+                  cards=", ".join(shown))
+    return _n("{name} drew {n} card ({k} from the market: {cards})",
+              "{name} drew {n} cards ({k} from the market: {cards})", n, name=name,
+              k=len(shown), cards=", ".join(shown))
 
 
 # Facts that can happen in the middle of a draw; they are told after the draw's summary.
@@ -376,10 +395,11 @@ def event_lines(map_id: str, names: Sequence[str], events: Iterable[Event]) -> l
 def _side_line(map_id: str, e: MarketReset | DeckReshuffled | FestivalCardPlaced) -> str:
     if isinstance(e, MarketReset):
         wild = card_label(map_id, "locomotive", 3)
-        return f"Three {wild} lay face up: the market was dealt again."
+        return _("Three {wild} lay face up: the market was dealt again.", wild=wild)
     if isinstance(e, FestivalCardPlaced):
-        return f"🎉 A festival card for {pile_name(map_id, e.pile)} was laid out."
-    return f"The discards were shuffled into a new deck ({_plural(e.cards, 'card')})."
+        return _("🎉 A festival card for {pile} was laid out.", pile=pile_name(map_id, e.pile))
+    return _n("The discards were shuffled into a new deck ({n} card).",
+              "The discards were shuffled into a new deck ({n} cards).", e.cards)
 
 
 def _draft_line(map_id: str, e: TicketDraftStarted) -> str:
@@ -388,69 +408,87 @@ def _draft_line(map_id: str, e: TicketDraftStarted) -> str:
     side = (festivals.draft.second_pass if e.second else festivals.draft.first_pass
             ) if festivals else "left"
     if e.second:
-        head = "🎟️ The draft card came up: the second ticket draft begins"
+        head = _("🎟️ The draft card came up: the second ticket draft begins")
     else:
-        head = "🎟️ The ticket draft begins"
-    return (f"{head}: everyone gets {_plural(e.per_player, 'ticket')}, picks one a round in "
-            f"private and passes the rest to the {side}; at the end keep exactly {keep}.")
+        head = _("🎟️ The ticket draft begins")
+    return _n("{head}: everyone gets {n} ticket, picks one a round in private and passes the "
+              "rest to the {side}; at the end keep exactly {keep}.",
+              "{head}: everyone gets {n} tickets, picks one a round in private and passes the "
+              "rest to the {side}; at the end keep exactly {keep}.", e.per_player, head=head,
+              side=_(_SIDES.get(side, side)), keep=keep)
 
 
 def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
     who = names[e.seat] if 0 <= e.seat < len(names) else "?"
     match e:
         case RouteClaimed():
-            return (f"{who} claimed {route_label(map_id, e.route)} for "
-                    f"{_plural(e.points, 'point')}, paying {cards_text(map_id, e.cards)}")
+            return _n("{who} claimed {route} for {n} point, paying {cards}",
+                      "{who} claimed {route} for {n} points, paying {cards}", e.points, who=who,
+                      route=route_label(map_id, e.route), cards=cards_text(map_id, e.cards))
         case TunnelRevealed():
-            shown = ", ".join(e.revealed) or "nothing (no cards left)"
-            need = ("no extra cards" if e.extra == 0
-                    else f"{_plural(e.extra, 'more card')} to pay")
-            return (f"{who} tried the tunnel {route_label(map_id, e.route)}: "
-                    f"revealed {shown} → {need}")
+            shown = ", ".join(card_label(map_id, c) for c in e.revealed) or _(
+                "nothing (no cards left)")
+            need = (_("no extra cards") if e.extra == 0
+                    else _n("{n} more card to pay", "{n} more cards to pay", e.extra))
+            return _("{who} tried the tunnel {route}: revealed {shown} → {need}", who=who,
+                     route=route_label(map_id, e.route), shown=shown, need=need)
         case TunnelDeclined():
-            return (f"{who} gave up the tunnel {route_label(map_id, e.route)} "
-                    "and took the cards back")
+            return _("{who} gave up the tunnel {route} and took the cards back", who=who,
+                     route=route_label(map_id, e.route))
         case StationBuilt():
-            return (f"{who} built a station in {city_name(map_id, e.city)}, "
-                    f"paying {cards_text(map_id, e.cards)}")
+            return _("{who} built a station in {city}, paying {cards}", who=who,
+                     city=city_name(map_id, e.city), cards=cards_text(map_id, e.cards))
         case HarborBuilt():
-            return (f"⚓ {who} built a harbor in {city_name(map_id, e.city)}, "
-                    f"paying {cards_text(map_id, e.cards)}")
+            return _("⚓ {who} built a harbor in {city}, paying {cards}", who=who,
+                     city=city_name(map_id, e.city), cards=cards_text(map_id, e.cards))
         case PiecesExchanged():
             # Public once the splits are revealed: which way, how many, and the penalty.
             rs = load_map(map_id).rules.rails_and_sails
             per = rs.exchange_points_per_piece if rs else -1
-            gave = "ship" if e.to == "trains" else "train"
-            return (f"{who} exchanged {_plural(e.count, gave)} for "
-                    f"{_plural(e.count, e.to[:-1])} ({_minus(e.count * per)})")
+            if e.to == "trains":
+                return _n("{who} exchanged {n} ship for {n} train ({points})",
+                          "{who} exchanged {n} ships for {n} trains ({points})", e.count,
+                          who=who, points=_minus(e.count * per))
+            return _n("{who} exchanged {n} train for {n} ship ({points})",
+                      "{who} exchanged {n} trains for {n} ships ({points})", e.count, who=who,
+                      points=_minus(e.count * per))
         case PiecesChosen():
-            return f"{who} has chosen their pieces"
+            return _("{who} has chosen their pieces", who=who)
         case TicketsDrawn():
-            return f"{who} drew {_plural(e.count, 'destination ticket')}"
+            return _n("{who} drew {n} destination ticket", "{who} drew {n} destination tickets",
+                      e.count, who=who)
         case TicketsKept():
             total = e.kept + e.returned
-            return f"{who} kept {e.kept} of {_plural(total, 'destination ticket')}"
+            return _n("{who} kept {kept} of {n} destination ticket",
+                      "{who} kept {kept} of {n} destination tickets", total, who=who,
+                      kept=e.kept)
         case TicketDraftStarted():
             return _draft_line(map_id, e)
         case DraftPicked():
-            return f"{who} picked a ticket"
+            return _("{who} picked a ticket", who=who)
         case FestivalCardsTaken():
             # Never which or how many: festival cards are secret until the final scoring.
-            return f"🎉 {who} took festival cards"
+            return _("🎉 {who} took festival cards", who=who)
         case LastRound():
-            pieces = "pieces" if two_decks(map_id) else "trains"
-            return (f"🚂 Last round! {who} is almost out of {pieces}: "
-                    f"{_plural(e.turns_left, 'turn')} left in the game.")
+            if two_decks(map_id):
+                return _n("🚂 Last round! {who} is almost out of pieces: {n} turn left in the "
+                          "game.", "🚂 Last round! {who} is almost out of pieces: {n} turns "
+                          "left in the game.", e.turns_left, who=who)
+            return _n("🚂 Last round! {who} is almost out of trains: {n} turn left in the game.",
+                      "🚂 Last round! {who} is almost out of trains: {n} turns left in the "
+                      "game.", e.turns_left, who=who)
         case ShareTaken():
             # Never which company: shares are secret until the final scoring.
-            return (f"{who} gave a share to the neutral investor" if e.neutral
-                    else f"{who} took a share")
+            return (_("{who} gave a share to the neutral investor", who=who) if e.neutral
+                    else _("{who} took a share", who=who))
         case TurnSkipped():
-            return f"{who} cannot do anything and passes."
+            return _("{who} cannot do anything and passes.", who=who)
         case GameEnded():
-            out = "pieces" if two_decks(map_id) else "trains"
-            why = f"a player ran out of {out}" if e.reason == "trains" else "nobody could move"
-            return f"🏁 The game is over ({why})."
+            if e.reason != "trains":
+                return _("🏁 The game is over (nobody could move).")
+            if two_decks(map_id):
+                return _("🏁 The game is over (a player ran out of pieces).")
+            return _("🏁 The game is over (a player ran out of trains).")
         case MarketReset() | DeckReshuffled() | FestivalCardPlaced():
             return _side_line(map_id, e)
     return None
@@ -471,18 +509,22 @@ def _together_head(view: PublicView, draft: DraftRound | None) -> str:
     match view.phase:
         case "draft":
             if draft is None:
-                return "Ticket draft"
+                return _("Ticket draft")
             number, rounds, second = draft
-            return f"{'Second draft, round' if second else 'Draft round'} {number} of {rounds}"
+            if second:
+                return _("Second draft, round {n} of {rounds}", n=number, rounds=rounds)
+            return _("Draft round {n} of {rounds}", n=number, rounds=rounds)
         case "draft_keep":
             festivals = _festivals(view.map_id)
-            keep = f"exactly {festivals.draft.keep} " if festivals else ""
-            return f"Ticket draft: keep {keep}of your drafted tickets"
+            if festivals:
+                return _("Ticket draft: keep exactly {n} of your drafted tickets",
+                         n=festivals.draft.keep)
+            return _("Ticket draft: keep some of your drafted tickets")
         case "choose_pieces":
             rs = load_map(view.map_id).rules.rails_and_sails
-            total = f"{rs.pieces} " if rs else ""
-            return f"Choose your {total}pieces, trains and ships, in secret"
-    return "Choose the destination tickets you keep"
+            return _("Choose your {n} pieces, trains and ships, in secret",
+                     n=rs.pieces if rs else "")
+    return _("Choose the destination tickets you keep")
 
 
 def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[str] = (), *,
@@ -498,27 +540,29 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
     if view.phase in SIMULTANEOUS:
         seats = list(waiting) if waiting is not None else [
             p.seat for p in view.players if p.deciding]
-        names = ", ".join(safe_name(view.players[s].name) for s in seats) or "nobody"
-        text = f"{_together_head(view, draft)}: waiting for {names}."
+        names = ", ".join(safe_name(view.players[s].name) for s in seats) or _("nobody")
+        text = _("{head}: waiting for {names}.", head=_together_head(view, draft), names=names)
         ping = [mentions[s] for s in seats if s in fresh]
         if ping:
-            how = "check your DMs or press **My hand**"
-            if view.phase == "choose_pieces":
-                how += ", or type `/ttr exchange trains:<n>`"
+            how = (_("check your DMs or press **My hand**, or type `/ttr exchange trains:<n>`")
+                   if view.phase == "choose_pieces" else _("check your DMs or press **My hand**"))
             text += f"\n{', '.join(ping)}: {how}."
     elif is_decision(view.phase) and view.current is not None:
-        text = (f"{mentions[view.current]}: {decision_help(view.phase)} "
-                "(check your DMs or press **My hand**).")
+        text = _("{who}: {what} (check your DMs or press **My hand**).",
+                 who=mentions[view.current], what=decision_help(view.phase))
     else:
         assert view.current is not None
-        text = f"{mentions[view.current]}, your turn: {turn_help(view.map_id, view.phase)}."
+        text = _("{who}, your turn: {what}.", who=mentions[view.current],
+                 what=turn_help(view.map_id, view.phase))
         if view.tunnel is not None:
-            text = (f"{mentions[view.current]}: the tunnel needs "
-                    f"{_plural(view.tunnel.extra, 'more card')} ({view.tunnel.color} or "
-                    "locomotive). Pay or decline.")
+            text = _n("{who}: the tunnel needs {n} more card ({colour} or locomotive). Pay or "
+                      "decline.", "{who}: the tunnel needs {n} more cards ({colour} or "
+                      "locomotive). Pay or decline.", view.tunnel.extra,
+                      who=mentions[view.current],
+                      colour=card_label(view.map_id, view.tunnel.color))
     if dm_closed:
-        text += (f"\n{', '.join(dm_closed)}: I cannot DM you, so press **My hand** "
-                 "to see your cards and tickets.")
+        text += "\n" + _("{who}: I cannot DM you, so press **My hand** to see your cards and "
+                         "tickets.", who=", ".join(dm_closed))
     return text
 
 
@@ -528,7 +572,7 @@ RULE = "────────"
 
 def board_caption(view: PublicView) -> str:
     """The text of a table message posted without a turn's lines ('🚂 Board, turn 12')."""
-    return f"🚂 Board, turn {view.turn}" if view.turn else "🚂 The board"
+    return _("🚂 Board, turn {n}", n=view.turn) if view.turn else _("🚂 The board")
 
 
 def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
@@ -536,73 +580,81 @@ def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
     lines = []
     rs = two_decks(view.map_id)
     if view.phase == "game_over":
-        lines.append("The game is over.")
+        lines.append(_("The game is over."))
     elif view.phase in SIMULTANEOUS:
         seats = waiting if waiting is not None else [p.seat for p in view.players if p.deciding]
-        names = ", ".join(safe_name(view.players[s].name) for s in seats) or "nobody"
-        setup = "Setup: " if view.turn == 0 else ""
-        lines.append(f"{setup}{_together_head(view, draft)}: waiting for {names}.")
+        names = ", ".join(safe_name(view.players[s].name) for s in seats) or _("nobody")
+        head = _("{head}: waiting for {names}.", head=_together_head(view, draft), names=names)
+        lines.append(_("Setup: {what}", what=head) if view.turn == 0 else head)
     else:
         assert view.current is not None
         who = safe_name(view.players[view.current].name)
-        lines.append(f"Turn {view.turn}: {who} must {turn_help(view.map_id, view.phase)}.")
+        lines.append(_("Turn {n}: {who} must {what}.", n=view.turn, who=who,
+                       what=turn_help(view.map_id, view.phase)))
         if view.tunnel is not None:
             t = view.tunnel
-            lines.append(f"Tunnel {route_label(view.map_id, t.route)}: revealed "
-                         f"{', '.join(t.revealed)}; {_plural(t.extra, 'more card')} asked.")
+            lines.append(_n("Tunnel {route}: revealed {shown}; {n} more card asked.",
+                            "Tunnel {route}: revealed {shown}; {n} more cards asked.", t.extra,
+                            route=route_label(view.map_id, t.route),
+                            shown=", ".join(card_label(view.map_id, c) for c in t.revealed)))
     if view.last_round:
-        lines.append("🚂 This is the last round.")
+        lines.append(_("🚂 This is the last round."))
     if rs:
-        lines.append(f"Market {market_text(view)} · train deck {view.deck} · ship deck "
-                     f"{view.ship_deck} · discards {view.discards}+{view.ship_discards} · "
-                     f"tickets {view.tickets_left}")
+        lines.append(_("Market {market} · train deck {deck} · ship deck {ship_deck} · discards "
+                       "{discards}+{ship_discards} · tickets {tickets}", market=market_text(view),
+                       deck=view.deck, ship_deck=view.ship_deck, discards=view.discards,
+                       ship_discards=view.ship_discards, tickets=view.tickets_left))
     else:
-        lines.append(f"Market {market_text(view)} · deck {view.deck} · discards "
-                     f"{view.discards} · tickets {view.tickets_left}")
+        lines.append(_("Market {market} · deck {deck} · discards {discards} · tickets "
+                       "{tickets}", market=market_text(view), deck=view.deck,
+                       discards=view.discards, tickets=view.tickets_left))
     if view.share_stacks:
         lines.append(stacks_text(view))
     lying = {p: n for p, n in view.festival_piles.items() if n}
     if lying:
-        lines.append("Festival cards lying: " + " · ".join(
-            f"{pile_name(view.map_id, p)} {n}" for p, n in lying.items()))
+        lines.append(_("Festival cards lying: {piles}", piles=" · ".join(
+            f"{pile_name(view.map_id, p)} {n}" for p, n in lying.items())))
     for p in view.players:
-        station = f", {_plural(p.stations, 'station')}" if p.stations else ""
+        station = ", " + _n("{n} station", "{n} stations", p.stations) if p.stations else ""
         harbors = [city_name(view.map_id, c) for c, s in view.harbors.items() if s == p.seat]
-        harbor = f", harbors: {', '.join(harbors)}" if harbors else ""
-        pieces = _plural(p.trains, "piece" if rs else "train")
+        harbor = ", " + _("harbors: {cities}", cities=", ".join(harbors)) if harbors else ""
+        pieces = _n("{n} piece", "{n} pieces", p.trains) if rs else _n(
+            "{n} train", "{n} trains", p.trains)
         if view.piece_split:  # Rails & Sails, once everyone has chosen
             split = view.piece_split[p.seat]
-            pieces += (f" ({_plural(split['trains'], 'train')}, "
-                       f"{_plural(split['ships'], 'ship')})")
-        lines.append(f"• {safe_name(p.name)}: {_plural(p.score, 'point')}, {pieces}"
-                     f"{station}{harbor}, {_plural(p.hand_size, 'card')}, "
-                     f"{_plural(p.tickets, 'ticket')}")
+            pieces += f" ({_n('{n} train', '{n} trains', split['trains'])}, " \
+                      f"{_n('{n} ship', '{n} ships', split['ships'])})"
+        lines.append(f"• {safe_name(p.name)}: {_n('{n} point', '{n} points', p.score)}, "
+                     f"{pieces}{station}{harbor}, {_n('{n} card', '{n} cards', p.hand_size)}, "
+                     f"{_n('{n} ticket', '{n} tickets', p.tickets)}")
     return "\n".join(lines)
 
 
 def stacks_text(view: PublicView) -> str:
     """The share stacks left on the table (public, like the physical stacks)."""
     stacks = " · ".join(f"{c} {n}" for c, n in view.share_stacks.items())
-    neutral = (f" · neutral investor's pile {view.neutral_shares}" if view.neutral_shares
-               else "")
-    return f"Share stacks: {stacks}{neutral}"
+    if view.neutral_shares:
+        stacks += " · " + _("neutral investor's pile {n}", n=view.neutral_shares)
+    return _("Share stacks: {stacks}", stacks=stacks)
 
 
 def final_text(view: PublicView) -> str:
     final = view.final
     if final is None:
-        return "The game is over."
-    lines = ["🏁 **Final scores**"]
+        return _("The game is over.")
+    lines = [_("🏁 **Final scores**")]
     for p in sorted(final.players, key=lambda p: (p.rank, p.seat)):
         done = sum(1 for t in p.tickets if t.points > 0)
         tickets = sum(t.points for t in p.tickets)
-        parts = [f"routes {p.routes}", f"tickets {tickets:+d} ({done}/{len(p.tickets)})"]
+        parts = [_("routes {n}", n=p.routes),
+                 _("tickets {points} ({done}/{all})", points=f"{tickets:+d}", done=done,
+                   all=len(p.tickets))]
         if p.longest_path_bonus:
-            parts.append(f"longest path +{p.longest_path_bonus}")
+            parts.append(_("longest path +{n}", n=p.longest_path_bonus))
         if p.most_tickets_bonus:
-            parts.append(f"most tickets +{p.most_tickets_bonus}")
+            parts.append(_("most tickets +{n}", n=p.most_tickets_bonus))
         if p.unused_stations_bonus:
-            parts.append(f"stations +{p.unused_stations_bonus}")
+            parts.append(_("stations +{n}", n=p.unused_stations_bonus))
         parts.extend(f"{label} {points:+d}" for label, points in p.extras.items())
         crown = " 👑" if p.seat in final.winners else ""
         lines.append(f"{p.rank}. **{safe_name(p.name)}** {p.total}{crown} — {', '.join(parts)}")
@@ -611,10 +663,12 @@ def final_text(view: PublicView) -> str:
             f"{'✅' if t.points > 0 else '❌'} {ticket_pair(view.map_id, t.cities)} ({t.points:+d})"
             for t in p.tickets
         )
-        lines.append(f"{safe_name(p.name)}'s tickets: {shown or 'none'}")
+        lines.append(_("{name}'s tickets: {tickets}", name=safe_name(p.name),
+                       tickets=shown or _("none")))
     by_seat = {p.seat: safe_name(p.name) for p in final.players}
     winners = [by_seat.get(w, "?") for w in final.winners]
-    lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}")
+    lines.append(_n("Winner: {names}", "Winners: {names}", len(winners),
+                    names=", ".join(winners)))
     return "\n".join(lines)
 
 

@@ -42,7 +42,7 @@ from typing import Any
 
 import discord
 
-from bot import components, presenters
+from bot import components, i18n, presenters
 from bot.images import Renderer
 from bot.scheduler import KickOffer, Reminder
 from bot.service import DirectMessage, GameService, Update
@@ -92,6 +92,11 @@ class DiscordPublisher:
         self._service = service
 
     async def publish(self, update: Update) -> None:
+        # The channel hears the game's language (the action may come from any member).
+        with i18n.language(update.language):
+            await self._post(update)
+
+    async def _post(self, update: Update) -> None:
         service = self._service()
         storage = service.storage
         table = await storage.table_message(update.game_id)
@@ -281,10 +286,13 @@ class DiscordPublisher:
         try:
             found = await storage.player_thread(hand.game_id, hand.user_id)
             png = await self.renderer.draw_hand(hand.private, hand.map_id)
-            controls = (components.private_view_controls(
-                hand.game_id, hand.map_id, hand.private, hand.public, hand.version, hand.choices)
-                or (components.board_view(hand.game_id, hand.public, hand.version)
-                    if hand.public.current == hand.private.seat else None))
+            with i18n.language(hand.language):
+                controls = (components.private_view_controls(
+                    hand.game_id, hand.map_id, hand.private, hand.public, hand.version,
+                    hand.choices)
+                    or (components.board_view(hand.game_id, hand.public, hand.version)
+                        if hand.public.current == hand.private.seat else None))
+                thread_name = i18n._("Ticket to Ride #{game}: your hand", game=hand.game_id)
             files = [discord.File(io.BytesIO(png), filename="hand.png")]
             if found is not None and found[1] is not None:
                 thread = self.client.get_partial_messageable(found[0])
@@ -296,7 +304,7 @@ class DiscordPublisher:
                     pass  # deleted: post it again
             if found is None:
                 made = await self.client.http.start_thread_without_message(
-                    channel_id, name=f"Ticket to Ride #{hand.game_id}: your hand",
+                    channel_id, name=thread_name,
                     auto_archive_duration=10080, type=discord.ChannelType.private_thread.value,
                     invitable=False)
                 found = (int(made["id"]), None)
@@ -320,9 +328,10 @@ class DiscordPublisher:
                 return None
             png = await self.renderer.draw_hand(dm.private, dm.map_id)
             channel = await self.client.create_dm(discord.Object(dm.user_id))
-            controls = (components.private_view_controls(
-                dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
-                if dm.choose_tickets or dm.choices else None)
+            with i18n.language(dm.language):
+                controls = (components.private_view_controls(
+                    dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
+                    if dm.choose_tickets or dm.choices else None)
             await self._send_once((dm.game_id, dm.version), target, channel, dm.text,
                                   file=discord.File(io.BytesIO(png), filename="hand.png"),
                                   view=controls or MISSING)

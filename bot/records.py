@@ -22,6 +22,7 @@ from bot import components, history, record_texts, stats
 from bot.components import ControlId
 from bot.handlers import Responder, bot_of, guarded
 from bot.history import TurnLog
+from bot.i18n import _
 from bot.service import Refusal, opening_lines
 from bot.storage import ActionRow, GameRow, ResultRow, Storage
 from engine import GameConfig
@@ -67,7 +68,7 @@ async def show_history(interaction: discord.Interaction[Any], game: int | None,
                        page: int | None = None, *, edit: bool = False) -> None:
     """One page of a game's history (the latest page unless ``page`` says otherwise)."""
     row = await find_game(interaction, game)
-    names, _, logs = await _told(_storage(interaction), row)
+    names, _told_texts, logs = await _told(_storage(interaction), row)
     book = history.pages(logs, names)
     if not book:
         raise Refusal(record_texts.NOTHING_YET.format(game=row.id))
@@ -110,7 +111,7 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
     responder = Responder(interaction)
     await _synced(interaction, responder)
     listed = await storage.guild_games(interaction.guild_id, limit=GAMES_LISTED)
-    winners = await storage.winners([row.id for row, _ in listed])
+    winners = await storage.winners([row.id for row, _channel in listed])
     entries = []
     for row, when in listed:
         players = [s.name for s in await storage.seats(row.id)]
@@ -180,7 +181,7 @@ async def on_control(interaction: discord.Interaction[Any], control: ControlId) 
             assert control.number is not None
             await show_replay(interaction, control.game, control.number, edit=True)
         case _:
-            raise Refusal("That control is not valid (any more).")
+            raise Refusal(_("That control is not valid (any more)."))
 
 
 def add_commands(group: app_commands.Group,

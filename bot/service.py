@@ -178,6 +178,7 @@ class DirectMessage:
     choose_tickets: bool  # attach the keep-tickets select
     choices: tuple[Action, ...] = ()  # a module decision's options, as buttons
     news: str = ""  # see ``Update.news``
+    language: i18n.Language = i18n.DEFAULT  # of ``text`` and the controls: the player's
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ class Update:
     # News that comes without a new version (a seat changing hands, an undo): its own key
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
+    language: i18n.Language = i18n.DEFAULT  # of the channel posts: the game's (``lines`` too)
 
     @property
     def finished(self) -> bool:
@@ -375,7 +377,8 @@ def event_from_json(d: dict[str, Any]) -> Event:
 def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[str]:
     """What the channel hears as a game begins (``state``: the new game)."""
     order = ", ".join(f"{i + 1}. {presenters.safe_name(name)}" for i, name in enumerate(names))
-    lines = [f"🚂 **{load_map(map_id).name}** begins! Seat order: {order}."]
+    lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=load_map(map_id).name,
+                    order=order)]
     if state.phase == "draft":  # the first draft is dealt at setup, without an event
         lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
             state.current, False, len(engine.private_view(state, 0).draft_packet))])
@@ -467,7 +470,7 @@ class GameService:
             return game
         row = await self.storage.game(game_id)
         if row is None:
-            raise Refusal("That game does not exist (any more).")
+            raise Refusal(i18n._("That game does not exist (any more)."))
         game = Game(row=row, seats=await self.storage.seats(game_id))
         if row.config is not None:
             game.state = await self._load_state(row)
@@ -539,20 +542,20 @@ class GameService:
     ) -> GameRow:
         """Open a lobby; ``settings``: what the host chose for this game (reminders, timer)."""
         if map_id not in self.maps:
-            raise Refusal(f"Unknown map {presenters.echo(map_id)}; choose one of: "
-                          f"{', '.join(self.maps)}.")
+            raise Refusal(i18n._("Unknown map {map}; choose one of: {maps}.",
+                                 map=presenters.echo(map_id), maps=", ".join(self.maps)))
         rules = load_map(map_id).rules
         limit = rules.players_max if max_players is None else max_players
         if not rules.players_min <= limit <= rules.players_max:
-            raise Refusal(f"{load_map(map_id).name} is for {rules.players_min}–"
-                          f"{rules.players_max} players.")
+            raise Refusal(i18n._("{map} is for {low}–{high} players.", map=load_map(map_id).name,
+                                 low=rules.players_min, high=rules.players_max))
         try:
             row = await self.storage.create_game(
                 guild_id=guild_id, channel_id=channel_id, map_id=map_id, max_players=limit,
                 host_id=user_id, host_name=name)
         except StorageError:
-            raise Refusal("This channel already has a game: finish it first, or start one in "
-                          "a thread (`/ttr new thread:True`).") from None
+            raise Refusal(i18n._("This channel already has a game: finish it first, or start "
+                                 "one in a thread (`/ttr new thread:True`).")) from None
         if settings is not None and settings != GameSettings():
             await self.storage.save_game_settings(row.id, settings)
         return row
@@ -562,7 +565,7 @@ class GameService:
             try:
                 await self.storage.add_seat(game_id, user_id, name)
             except StorageError as exc:
-                raise Refusal(f"You cannot join: {exc}.") from None
+                raise Refusal(i18n._("You cannot join: {why}.", why=exc)) from None
             self._forget(game_id)
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
@@ -572,7 +575,7 @@ class GameService:
             try:
                 await self.storage.remove_seat(game_id, user_id)
             except StorageError as exc:
-                raise Refusal(f"You cannot leave: {exc}.") from None
+                raise Refusal(i18n._("You cannot leave: {why}.", why=exc)) from None
             self._forget(game_id)
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
@@ -581,14 +584,15 @@ class GameService:
         async with self._locked(game_id):
             game = await self._load(game_id)
             if game.row.status != "lobby":
-                raise Refusal("This game has already started.")
+                raise Refusal(i18n._("This game has already started."))
             if user_id != game.row.host_id:
                 host = next((presenters.safe_name(s.name) for s in game.seats
                              if s.user_id == game.row.host_id), "?")
-                raise Refusal(f"Only the host ({host}) can start the game.")
+                raise Refusal(i18n._("Only the host ({host}) can start the game.", host=host))
             rules = load_map(game.row.map_id).rules
             if len(game.seats) < rules.players_min:
-                raise Refusal(f"At least {rules.players_min} players are needed to start.")
+                raise Refusal(i18n._("At least {n} players are needed to start.",
+                                     n=rules.players_min))
             if not any(s.person for s in game.seats):
                 raise Refusal(presenters.ONLY_COMPUTERS)
             seed = self.seeds.randrange(2**62) if seed is None else seed
@@ -602,13 +606,14 @@ class GameService:
                     game_id, config=config.model_dump_json(), seats=seats, version=state.version,
                     state=json.dumps(state.to_snapshot()))
             except StorageError as exc:
-                raise Refusal(f"Cannot start: {exc}.") from None
+                raise Refusal(i18n._("Cannot start: {why}.", why=exc)) from None
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
             log.info("game %s (%s) started with %d players", game_id, game.row.map_id, len(seats))
             metrics.GAMES_STARTED.inc(map=game.row.map_id)
-            lines = opening_lines(game.row.map_id, game.names, state)
+            with i18n.language(await self.storage.game_language(game.row)):
+                lines = opening_lines(game.row.map_id, game.names, state)
             update = await self._update(game, lines, dm_seats=range(len(seats)),
                                         board=True)
             await self._plan(game)
@@ -639,20 +644,20 @@ class GameService:
             game = await self._load(game_id)
             state = game.state
             if state is None:
-                raise Refusal("The game has not started yet.", "not started")
+                raise Refusal(i18n._("The game has not started yet."), "not started")
             if seat is None:
                 seat = None if user_id is None else game.seat_of(user_id)
             if seat is None:
-                raise Refusal("You are not playing in this game.", "not a player")
+                raise Refusal(i18n._("You are not playing in this game."), "not a player")
             if game.row.status != "running":
-                raise Refusal("The game is over.", "game over")
+                raise Refusal(i18n._("The game is over."), "game over")
             if by_person and game.controller(seat) != "human":
                 raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
             waiting_before = engine.waiting_for(state)
             if (expect_version is not None and expect_version != state.version
                     and seat in waiting_before):
-                raise Refusal("Those buttons are out of date: use the newest ones "
-                              "(or the slash commands).", "out of date")
+                raise Refusal(i18n._("Those buttons are out of date: use the newest ones (or "
+                                     "the slash commands)."), "out of date")
             if isinstance(action, Pick):
                 action = self._picked(state, seat, action)
             phase_before = state.phase
@@ -701,7 +706,8 @@ class GameService:
             publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
             update = None
             if publish:
-                lines = presenters.event_lines(game.row.map_id, game.names, game.unposted)
+                with i18n.language(await self.storage.game_language(game.row)):
+                    lines = presenters.event_lines(game.row.map_id, game.names, game.unposted)
                 if note is not None:
                     lines.insert(0, note)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
@@ -746,12 +752,13 @@ class GameService:
         options = decisions(state, seat)
         if not options:
             if state.phase in presenters.SIMULTANEOUS and seat not in engine.waiting_for(state):
-                raise Refusal("You have chosen already: waiting for the others.")
-            raise Refusal("You have nothing to choose now.")
+                raise Refusal(i18n._("You have chosen already: waiting for the others."))
+            raise Refusal(i18n._("You have nothing to choose now."))
         if pick.tag != choice_tag(seat, state.phase, options):
-            raise Refusal("Those buttons are out of date: use the newest ones.", "out of date")
+            raise Refusal(i18n._("Those buttons are out of date: use the newest ones."),
+                          "out of date")
         if not 0 <= pick.index < len(options):
-            raise Refusal("That choice is not valid (any more).")
+            raise Refusal(i18n._("That choice is not valid (any more)."))
         return options[pick.index]
 
     async def resume(self) -> int:
@@ -766,7 +773,8 @@ class GameService:
                 state = game.state
                 if state is None or state.phase in MID_TURN:
                     continue  # mid-turn: the turn's end publishes it
-                lines = presenters.event_lines(row.map_id, game.names, game.unposted)
+                with i18n.language(await self.storage.game_language(row)):
+                    lines = presenters.event_lines(row.map_id, game.names, game.unposted)
                 update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
                                             events=game.unposted)
                 game.unposted = []
@@ -840,7 +848,7 @@ class GameService:
         async with self._lock(game_id):
             game = await self._load(game_id)
             if game.state is None:
-                raise Refusal("The game has not started yet.")
+                raise Refusal(i18n._("The game has not started yet."))
             update = dataclasses.replace(
                 await self._update(game, [], dm_seats=[], board=True, refresh=True),
                 repost=True)
@@ -877,6 +885,7 @@ class GameService:
         last = last_move(game.row.map_id, game.names, events)
         dms, closed = [], []
         now = self.clock.now()
+        language = await self.storage.game_language(game.row)
         for seat in dm_seats:
             if not game.seats[seat].human:
                 continue  # a computer plays this seat: nobody to tell
@@ -887,15 +896,18 @@ class GameService:
                 continue
             private = engine.private_view(state, seat)
             choices = tuple(decisions(state, seat))
-            if not (private.offered or choices) and not (
-                    await self.storage.player_settings(user)).dm_every_turn:
+            player = await self.storage.player_settings(user)
+            if not (private.offered or choices) and not player.dm_every_turn:
                 continue  # a plain turn, and they asked for no DM each turn (/ttr settings)
+            # A DM is in the player's chosen language, else the game's (no Discord locale
+            # is known outside an interaction).
+            with i18n.language(player.language or language) as own:
+                text = self._dm_text(game, view, private, draft,
+                                     acting=seat in engine.waiting_for(state))
             dms.append(DirectMessage(
                 game_id=game.id, map_id=game.row.map_id, version=state.version, user_id=user,
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
-                choices=choices, news=news,
-                text=self._dm_text(game, view, private, draft,
-                                   acting=seat in engine.waiting_for(state))))
+                choices=choices, news=news, text=text, language=own))
         threads = []
         if (await self.storage.server_settings(game.row.guild_id)).player_threads:
             for seat in sorted(set(dm_seats if hands is None else hands)):
@@ -903,13 +915,17 @@ class GameService:
                     continue
                 private = engine.private_view(state, seat)
                 choices = tuple(decisions(state, seat))
-                text = (self._dm_text(game, view, private, draft, acting=True)
-                        if seat in engine.waiting_for(state)
-                        else f"Game #{game.id} — {presenters.hand_text(view.map_id, private)}")
+                player = await self.storage.player_settings(game.user_of(seat))
+                with i18n.language(player.language or language) as own:
+                    text = (self._dm_text(game, view, private, draft, acting=True)
+                            if seat in engine.waiting_for(state)
+                            else i18n._("Game #{game} — {hand}", game=game.id,
+                                        hand=presenters.hand_text(view.map_id, private)))
                 threads.append(DirectMessage(
                     game_id=game.id, map_id=game.row.map_id, version=state.version,
                     user_id=game.user_of(seat), seat=seat, private=private, public=view,
-                    choose_tickets=bool(private.offered), choices=choices, text=text))
+                    choose_tickets=bool(private.offered), choices=choices, text=text,
+                    language=own))
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
             lines=lines, view=view, threads=threads,
@@ -917,21 +933,23 @@ class GameService:
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
             fresh=tuple(dm_seats), draft=draft, guild_id=game.row.guild_id,
             board=(board or last is not None) and view.phase != "game_over",
-            last=last, refresh=refresh, news=news)
+            last=last, refresh=refresh, news=news, language=language)
 
     @staticmethod
     def _dm_text(game: Game, view: PublicView, private: PrivateView,
                  draft: presenters.DraftRound | None = None, *, acting: bool = True) -> str:
-        where = f"<#{game.row.channel_id}> (game #{game.id})"
+        where = i18n._("<#{channel}> (game #{game})", channel=game.row.channel_id, game=game.id)
         if not acting:  # a seat just taken over, say
             head = presenters.seat_taken_text(where)
         elif private.offered:
-            head = (f"Choose your destination tickets in {where}: "
-                    f"{presenters.keep_rule(private)}.")
+            head = i18n._("Choose your destination tickets in {where}: {rule}.", where=where,
+                          rule=presenters.keep_rule(private))
         elif presenters.is_decision(view.phase):
-            head = f"In {where}: {presenters.decision_text(view, private, draft)}."
+            head = i18n._("In {where}: {what}.", where=where,
+                          what=presenters.decision_text(view, private, draft))
         else:
-            head = f"Your turn in {where}: {presenters.turn_help(view.map_id, view.phase)}."
+            head = i18n._("Your turn in {where}: {what}.", where=where,
+                          what=presenters.turn_help(view.map_id, view.phase))
         return f"{head}\n{presenters.hand_text(view.map_id, private)}"
 
     # -- who plays a seat ----------------------------------------------------------------
@@ -945,10 +963,11 @@ class GameService:
         async with self._locked(game_id):
             game = await self._load(game_id)
             if not 0 <= seat < len(game.seats):
-                raise Refusal(f"There is no seat {seat + 1}.")
+                raise Refusal(i18n._("There is no seat {n}.", n=seat + 1))
             current = game.seats[seat]
             if controller == HUMAN and not current.person:
-                raise Refusal("Nobody sits there: `/ttr replace` gives the seat to a member.")
+                raise Refusal(i18n._("Nobody sits there: `/ttr replace` gives the seat to a "
+                                     "member."))
             game, _ = await self._change_seat(
                 game, seat, user_id=current.user_id, name=current.name, controller=controller,
                 kind="controller", by_user=by_user, detail={"reason": reason})
@@ -967,7 +986,7 @@ class GameService:
                 by_user=by_user, detail={**detail, "was": old.controller,
                                          "from_user": old.user_id, "from_name": old.name})
         except StorageError as exc:
-            raise Refusal(f"Cannot change the seat: {exc}.") from None
+            raise Refusal(i18n._("Cannot change the seat: {why}.", why=exc)) from None
         finally:
             self._forget(game.id)
         game = await self._load(game.id)
@@ -978,7 +997,7 @@ class GameService:
     async def add_computer(self, game_id: int, user_id: int, level: str) -> GameInfo:
         """The host seats a computer player in the lobby."""
         if level not in COMPUTER_LEVELS:
-            raise Refusal(f"Choose a level: {', '.join(COMPUTER_LEVELS)}.")
+            raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(COMPUTER_LEVELS)))
         async with self._locked(game_id):
             game = await self._load(game_id)
             if game.row.status != "lobby":
@@ -991,7 +1010,7 @@ class GameService:
                     game_id, self._nobody(game), presenters.computer_name(level, number),
                     controller=f"computer:{level}")
             except StorageError as exc:
-                raise Refusal(f"Cannot add a computer player: {exc}.") from None
+                raise Refusal(i18n._("Cannot add a computer player: {why}.", why=exc)) from None
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
@@ -1004,13 +1023,13 @@ class GameService:
         async with self._locked(game_id):
             game = await self._load(game_id)
             if game.state is None or game.row.status != "running":
-                raise Refusal("The game is over.")
+                raise Refusal(i18n._("The game is over."))
             if not 0 <= seat < len(game.seats):
-                raise Refusal("That control is not valid (any more).")
+                raise Refusal(i18n._("That control is not valid (any more)."))
             target = game.seats[seat]
             voter = game.seat_of(user_id)
             if voter is None or not game.seats[voter].human or voter == seat:
-                raise Refusal("Only the other players at the table vote on this seat.")
+                raise Refusal(i18n._("Only the other players at the table vote on this seat."))
             if not target.human:
                 raise Refusal(presenters.kick_closed(target.name))
             timing = await self.storage.timing(game.row.guild_id, game_id)
@@ -1087,7 +1106,8 @@ class GameService:
             game, news = await self._change_seat(
                 game, seat, user_id=user_id, name=name, controller=HUMAN, kind="replace",
                 by_user=by_user, detail={})
-            lines = [presenters.replaced_line(old.name, name)]
+            with i18n.language(await self.storage.game_language(game.row)):
+                lines = [presenters.replaced_line(old.name, name)]
             update = await self._update(game, lines, dm_seats=[seat], board=False, news=news)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
@@ -1126,7 +1146,7 @@ class GameService:
         try:
             await self.storage.end_game(game.id, status, by_user=by_user, detail=detail)
         except StorageError as exc:
-            raise Refusal(f"Cannot end the game: {exc}.") from None
+            raise Refusal(i18n._("Cannot end the game: {why}.", why=exc)) from None
         finally:
             self._forget(game.id)
         view = standings(game.state, game.names)
@@ -1166,14 +1186,16 @@ class GameService:
                     new_version=state.version, user_id=user_id,
                     detail={"voters": None if free else list(vote.voters)})
             except StorageError as exc:
-                raise Refusal(f"Cannot undo: {exc}.") from None
+                raise Refusal(i18n._("Cannot undo: {why}.", why=exc)) from None
             finally:
                 self._forget(game_id)
             await self.storage.clear_votes(game_id, "undo")
             game = await self._load(game_id)
             game.unposted = []  # what the undone action caused is no longer news
             await self._plan(game)  # the undone version's reminders and timers are stale
-            lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name, action)]
+            with i18n.language(await self.storage.game_language(game.row)):
+                lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name,
+                                                action)]
             # The undone turn may have built something: the board is drawn again.
             update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
                                         board=True, news=f"history:{history_id}")
@@ -1195,7 +1217,7 @@ class GameService:
     def _seat(game: Game, user_id: int) -> int:
         seat = game.seat_of(user_id)
         if seat is None:
-            raise Refusal("You are not playing in this game.")
+            raise Refusal(i18n._("You are not playing in this game."))
         return seat
 
     @staticmethod
