@@ -50,6 +50,7 @@ from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres, open_storage
 from bot.images import cores, default_renderer
+from bot.lifecycle import tune_interpreter
 from bot.service import GameService
 from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeDiscord
@@ -319,6 +320,7 @@ def main() -> None:
                         default="sqlite", help="the database the bot uses")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    tune_interpreter()  # as ``bot.lifecycle.serve`` does at the bot's start
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:

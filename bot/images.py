@@ -81,10 +81,19 @@ class Renderer:
             self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+RENDER_NICENESS = 5
+
+
 def cores() -> int:
     """The CPUs this process may use (a container's limit, not the host's count)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
+
+
+def _yield_to_the_bot() -> None:
+    """A render worker gives way to the bot's own process on a busy machine: an answer
+    that draws nothing should not wait behind another game's picture."""
+    os.nice(RENDER_NICENESS)
 
 
 def default_renderer(*, processes: int | None = None,
@@ -100,7 +109,8 @@ def default_renderer(*, processes: int | None = None,
         # (its threads and event loop).
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([preload])
-        pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+        pool = ProcessPoolExecutor(max_workers=processes, mp_context=context,
+                                   initializer=_yield_to_the_bot)
     return Renderer(board=render_board_png, hand=render_hand, final=render_final, pool=pool)
 
 

@@ -16,6 +16,7 @@ import json
 import sqlite3
 import time
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -449,6 +450,11 @@ class Storage(ABC):
     def _transaction(self) -> AbstractAsyncContextManager[Tx]:
         """One transaction: committed if the block ends normally, rolled back otherwise."""
 
+    async def _write(self, sql: str, args: Sequence[object] = ()) -> int:
+        """One statement that is a transaction by itself; how many rows it changed."""
+        async with self._transaction() as db:
+            return await db.execute(sql, args)
+
     @abstractmethod
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None: ...
 
@@ -640,11 +646,10 @@ class Storage(ABC):
         return None if row is None else (int(row[0]), str(row[1]))  # type: ignore[call-overload]
 
     async def save_snapshot(self, game_id: int, version: int, state: str) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                _SAVE_SNAPSHOT,
-                (game_id, version, state),
-            )
+        await self._write(
+            _SAVE_SNAPSHOT,
+            (game_id, version, state),
+        )
 
     async def actions(self, game_id: int, *, after: int = -1) -> list[ActionRow]:
         rows = await self._all(
@@ -758,11 +763,10 @@ class Storage(ABC):
 
     async def vote(self, game_id: int, kind: str, subject: int, user_id: int) -> list[int]:
         """Record one vote (again is harmless); everyone who voted so far."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO votes (game_id, kind, subject, user_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (game_id, kind, subject, user_id, time.time()))
+        await self._write(
+            "INSERT INTO votes (game_id, kind, subject, user_id, created_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (game_id, kind, subject, user_id, time.time()))
         return await self.votes(game_id, kind, subject)
 
     async def votes(self, game_id: int, kind: str, subject: int) -> list[int]:
@@ -772,8 +776,7 @@ class Storage(ABC):
         return [int(str(r[0])) for r in rows]
 
     async def clear_votes(self, game_id: int, kind: str) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
+        await self._write("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
 
     # -- interactions -------------------------------------------------------------------
 
@@ -832,8 +835,7 @@ class Storage(ABC):
         return out
 
     async def clear_results(self) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM game_results")
+        await self._write("DELETE FROM game_results")
 
     async def results(self, guild_id: int, map_id: str | None = None) -> list[ResultRow]:
         """A server's finished games' results (of one map), in the order the games ended."""
@@ -847,10 +849,9 @@ class Storage(ABC):
         return [_result(r) for r in rows]
 
     async def mark_posted(self, game_id: int, version: int) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE games SET posted_version = ? WHERE id = ? AND posted_version < ?",
-                (version, game_id, version))
+        await self._write(
+            "UPDATE games SET posted_version = ? WHERE id = ? AND posted_version < ?",
+            (version, game_id, version))
 
     # -- posts: idempotent channel messages, the table message, private threads -----
 
@@ -863,17 +864,15 @@ class Storage(ABC):
     async def post_intent(self, game_id: int, version: int, target: str, channel_id: int,
                           content: str) -> None:
         """Record that a message is about to be sent (before sending it)."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO posts (game_id, version, target, channel_id, content) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (game_id, version, target, channel_id, content))
+        await self._write(
+            "INSERT INTO posts (game_id, version, target, channel_id, content) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (game_id, version, target, channel_id, content))
 
     async def post_sent(self, game_id: int, version: int, target: str, message_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE posts SET message_id = ? WHERE game_id = ? AND version = ? AND target = ?",
-                (message_id, game_id, version, target))
+        await self._write(
+            "UPDATE posts SET message_id = ? WHERE game_id = ? AND version = ? AND target = ?",
+            (message_id, game_id, version, target))
 
     async def table_message(self, game_id: int) -> TableRow | None:
         row = await self._one(
@@ -882,16 +881,15 @@ class Storage(ABC):
         return None if row is None else TableRow(*row)  # type: ignore[arg-type]
 
     async def set_table_message(self, game_id: int, table: TableRow) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO table_messages (game_id, channel_id, message_id, head, "
-                "line_id, line_text, version) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
-                "message_id = excluded.message_id, head = excluded.head, "
-                "line_id = excluded.line_id, line_text = excluded.line_text, "
-                "version = excluded.version",
-                (game_id, table.channel_id, table.message_id, table.head, table.line_id,
-                 table.line_text, table.version))
+        await self._write(
+            "INSERT INTO table_messages (game_id, channel_id, message_id, head, "
+            "line_id, line_text, version) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id, head = excluded.head, "
+            "line_id = excluded.line_id, line_text = excluded.line_text, "
+            "version = excluded.version",
+            (game_id, table.channel_id, table.message_id, table.head, table.line_id,
+             table.line_text, table.version))
 
     async def player_thread(self, game_id: int, user_id: int) -> tuple[int, int | None] | None:
         row = await self._one(
@@ -903,12 +901,11 @@ class Storage(ABC):
 
     async def set_player_thread(self, game_id: int, user_id: int, thread_id: int,
                                 message_id: int | None) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO player_threads (game_id, user_id, thread_id, message_id) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
-                "thread_id = excluded.thread_id, message_id = excluded.message_id",
-                (game_id, user_id, thread_id, message_id))
+        await self._write(
+            "INSERT INTO player_threads (game_id, user_id, thread_id, message_id) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+            "thread_id = excluded.thread_id, message_id = excluded.message_id",
+            (game_id, user_id, thread_id, message_id))
 
     # -- users --------------------------------------------------------------------
 
@@ -917,11 +914,10 @@ class Storage(ABC):
         return None if row is None or row[0] is None else float(row[0])  # type: ignore[arg-type]
 
     async def set_dm_refused(self, user_id: int, when: float | None) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, dm_refused_at) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET dm_refused_at = excluded.dm_refused_at",
-                (user_id, when))
+        await self._write(
+            "INSERT INTO users (user_id, dm_refused_at) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_refused_at = excluded.dm_refused_at",
+            (user_id, when))
 
     # -- settings -------------------------------------------------------------------
 
@@ -932,20 +928,44 @@ class Storage(ABC):
         GameSettings: ("game_settings", "game_id"),
     }
 
+    # Settings read back from memory (each action reads several): only this process
+    # writes them, unless the database is shared. Callers get copies (they may change one
+    # before saving it, or not save it after all).
+    _SETTINGS_CACHED: ClassVar[int] = 20_000
+    _settings_cache: OrderedDict[tuple[type[BaseModel], int], BaseModel] | None = None
+
     async def _settings(self, kind: type[SettingsT], key: int | None) -> SettingsT:
         """The stored document of ``kind`` for ``key``; its defaults when none is stored."""
+        if key is None:
+            return kind()
+        cache = None if self.shared else self._settings_cache
+        found = None if cache is None else cache.get((kind, key))
+        if found is not None:
+            cache.move_to_end((kind, key))  # type: ignore[union-attr]
+            return found.model_copy(deep=True)  # type: ignore[return-value]
         table, column = self._SETTINGS_HOMES[kind]
-        row = None if key is None else await self._one(
-            f"SELECT settings FROM {table} WHERE {column} = ?", (key,))
-        return kind() if row is None or row[0] is None else kind.model_validate_json(str(row[0]))
+        row = await self._one(f"SELECT settings FROM {table} WHERE {column} = ?", (key,))
+        settings = (kind() if row is None or row[0] is None
+                    else kind.model_validate_json(str(row[0])))
+        self._remember_settings(key, settings)
+        return settings
+
+    def _remember_settings(self, key: int, settings: BaseModel) -> None:
+        if self.shared:
+            return
+        if self._settings_cache is None:
+            self._settings_cache = OrderedDict()
+        self._settings_cache[(type(settings), key)] = settings.model_copy(deep=True)
+        while len(self._settings_cache) > self._SETTINGS_CACHED:
+            self._settings_cache.popitem(last=False)
 
     async def _save_settings(self, key: int, settings: BaseModel) -> None:
         table, column = self._SETTINGS_HOMES[type(settings)]
-        async with self._transaction() as db:
-            await db.execute(
-                f"INSERT INTO {table} ({column}, settings) VALUES (?, ?) "
-                f"ON CONFLICT ({column}) DO UPDATE SET settings = excluded.settings",
-                (key, settings.model_dump_json()))
+        await self._write(
+            f"INSERT INTO {table} ({column}, settings) VALUES (?, ?) "
+            f"ON CONFLICT ({column}) DO UPDATE SET settings = excluded.settings",
+            (key, settings.model_dump_json()))
+        self._remember_settings(key, settings)
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         """A server's settings (the defaults for a server that set none, or a DM game)."""
@@ -1055,10 +1075,9 @@ class Storage(ABC):
 
     async def postpone_job(self, job: Job, due_at: float) -> None:
         """Give a claimed job back, due later (a reminder in the player's quiet hours)."""
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE jobs SET due_at = ?, claimed_at = NULL, claimed_by = NULL WHERE id = ?",
-                (due_at, job.id))
+        await self._write(
+            "UPDATE jobs SET due_at = ?, claimed_at = NULL, claimed_by = NULL WHERE id = ?",
+            (due_at, job.id))
 
     async def release_claims(self, worker: str) -> int:
         """At start-up: give back the unfinished jobs a stopped process claimed. With one
@@ -1066,12 +1085,11 @@ class Storage(ABC):
         only ``worker``'s own (a restart under the same name), the lease frees the rest.
         A job is only ever done once: a stale one does nothing."""
         mine = "AND claimed_by = ?" if self.shared else ""
-        async with self._transaction() as db:
-            changed = await db.execute(
-                "UPDATE jobs SET claimed_at = NULL, claimed_by = NULL "
-                f"WHERE done_at IS NULL AND claimed_at IS NOT NULL {mine}",
-                (worker,) if self.shared else ())
-            return int(changed)
+        changed = await self._write(
+            "UPDATE jobs SET claimed_at = NULL, claimed_by = NULL "
+            f"WHERE done_at IS NULL AND claimed_at IS NOT NULL {mine}",
+            (worker,) if self.shared else ())
+        return int(changed)
 
     # -- absent players ----------------------------------------------------------------
 
@@ -1115,31 +1133,31 @@ class Storage(ABC):
         return None if row is None else str(row[0])
 
     async def set_bot_state(self, key: str, value: str) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO bot_state (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+        await self._write(
+            "INSERT INTO bot_state (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
 
 class _SqliteTx:
+    """Each call is one trip to aiosqlite's thread (a trip costs more than most of these
+    queries: cursors are not closed one by one, rows come with the statement)."""
+
     def __init__(self, conn: aiosqlite.Connection):
         self._conn = conn
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        async with self._conn.execute(sql, args) as cur:
-            return int(cur.rowcount)
+        cur = await self._conn.execute(sql, args)  # a write: done, nothing left to read
+        return int(cur.rowcount)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
         await self._conn.executemany(sql, rows)
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
-        async with self._conn.execute(sql, args) as cur:
-            row = await cur.fetchone()
-        return None if row is None else tuple(row)
+        rows = await self._conn.execute_fetchall(sql, args)
+        return next((tuple(r) for r in rows), None)
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        async with self._conn.execute(sql, args) as cur:
-            return [tuple(r) for r in await cur.fetchall()]
+        return [tuple(r) for r in await self._conn.execute_fetchall(sql, args)]
 
 
 class SqliteStorage(Storage):
@@ -1212,14 +1230,20 @@ class SqliteStorage(Storage):
                 raise
             await self._conn.execute("COMMIT")
 
+    async def _write(self, sql: str, args: Sequence[object] = ()) -> int:
+        # Autocommit: one statement is its own transaction, one trip to the thread.
+        async with self._lock:
+            cur = await self._conn.execute(sql, args)
+        return int(cur.rowcount)
+
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
-        async with self._lock, self._conn.execute(sql, args) as cur:
-            row = await cur.fetchone()
-        return None if row is None else tuple(row)
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(sql, args)
+        return next((tuple(r) for r in rows), None)
 
     async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
-        async with self._lock, self._conn.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(sql, args)
         return [tuple(r) for r in rows]
 
     @asynccontextmanager

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from maps import map_ids
 
-from . import board_palette
+from . import board_palette, hand_palette
 from .board import warm_pieces
 
 
 def warm() -> None:
     for map_id in map_ids():
         board_palette(map_id)  # builds the base layer too
+        hand_palette(map_id)
         warm_pieces(map_id)
 
 
