@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot import presenters
+from bot import i18n, presenters
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres
@@ -52,6 +52,19 @@ from tests.postgres import PgServer
 # Module decisions answered with a choice button (``pick:<i>.<tag>``).
 OPTION_ACTIONS = (TakeShare, DeclineShare, GiveNeutralShare, DraftPick, TakeFestival,
                   ChoosePieces)
+# Words of public lines the secret scan follows, per language: a split of pieces (secret
+# until everyone has chosen), an exchange (public after), and the lines it counts.
+LEAK_MARKS = {
+    "en": {"split": r"\b\d+ (trains?|ships?)\b|trains for ships|ships for trains",
+           "exchange": r"exchanged (\d+) (trains?|ships?) for \1 (ships?|trains?) \(−\1\)",
+           "exchanged": "exchanged", "festival": "took festival cards",
+           "chosen": "chosen their pieces", "share": "took a share"},
+    "de": {"split": r"\b\d+ (Waggons?|Schiffe?)\b",
+           "exchange": r"hat (\d+) (Waggons?|Schiffe?) gegen \1 (Schiffe?|Waggons?) getauscht "
+                       r"\(−\1\)",
+           "exchanged": "getauscht", "festival": "hat Festivalkarten genommen",
+           "chosen": "hat die Figuren gewählt", "share": "hat einen Anteilsschein genommen"},
+}
 # Private fields of the engine's views that must never reach a channel image.
 SECRET_FIELDS = {"hand", "tickets", "offered", "shares", "share_options", "festival_cards",
                  "festival_options", "draft_packet", "keep_max", "pieces", "harbors_left"}
@@ -87,6 +100,7 @@ class Table:
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     game_id: int = 0
     map_id: str = "usa"
+    language: i18n.Language = "en"  # of the game's posts (``open_game(language=...)``)
     # Every ticket ever dealt to anyone, and blind-drawn cards per turn: for leak checks.
     tickets_seen: set[tuple[str, ...]] = field(default_factory=set)
     last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
@@ -99,6 +113,28 @@ class Table:
     @property
     def uid(self) -> dict[str, int]:
         return self.users
+
+    def t(self, text: str) -> str:
+        """A control's label or a text as the bot shows it in this table's language."""
+        return i18n.translate(text, {}, self.language)
+
+    @property
+    def draw_words(self) -> list[str]:
+        """Words of the channel's draw lines ('drew', 'took'), in this table's language."""
+        return ["drew", "took"] if self.language == "en" else ["gezogen", "genommen"]
+
+    @property
+    def final_mark(self) -> str:
+        return self.t("🏁 **Final scores**")
+
+    @property
+    def private_marks(self) -> list[str]:
+        """Heads of private texts (a hand, an offer, a draft packet) that a channel line
+        must never carry, in this table's language."""
+        return [self.t(m).split("{")[0].strip() for m in (
+            "**Your hand:** {cards}", "**Offered — {rule}:**", "**Your tickets:**",
+            "**Your draft packet — pick one:**", "**Your festival cards:** {piles}",
+            "**Your shares:** {shares}", "**Left in your hand:** {cards}")]
 
     async def restart(self) -> None:
         """Stop the bot and start a new process on the same database and Discord."""
@@ -147,21 +183,29 @@ class Table:
 
     async def open_game(self, names: list[str], map_id: str, *, refuse_dms: tuple[str, ...] = (),
                         **options: Any) -> None:
+        """``language='de'``: a German game whose members' Discord speaks German too."""
+        self.language = options.get("language") or "en"
         for name in names:
             self.users[name] = self.fake.add_user(name)
+            if self.language != "en":
+                self.fake.locales[self.users[name]] = self.language
             if name in refuse_dms:
                 self.fake.refuse_dms.add(self.users[name])
         host = names[0]
         self.map_id = map_id
         ex = await self.slash(host, "new", map=map_id, **options)
         lobby = ex.reply
-        m = re.search(r"game #(\d+)", lobby.content)
+        m = re.search(r"#(\d+)", lobby.content)
         assert m, lobby.content
         self.game_id = int(m[1])
         for name in names[1:]:
-            await self.click(name, lobby, label="Join")
-        ex = await self.click(host, lobby, label="Start")
-        assert "has started" in self.fake.message(lobby.id).content, ex.text
+            await self.click(name, lobby, label=self.t("Join"))
+        ex = await self.click(host, lobby, label=self.t("Start"))
+        started = i18n.translate(
+            "🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
+            {"map": load_map(map_id).name, "game": self.game_id, "players": ""},
+            self.language).rstrip(".")  # up to the players, in the seat order drawn
+        assert self.fake.message(lobby.id).content.startswith(started), ex.text
 
     def seat_user(self, state: GameState, seat: int) -> int:
         return self.users[state.config.players[seat]]
@@ -266,7 +310,7 @@ class Table:
                     c.startswith(keep) for c in private.custom_ids())
                     else self._dm_with_select(user))
                 if msg is None:  # no DM (refused): the ephemeral "My hand" has the select
-                    ex = await self.click(user, board, label="My hand")
+                    ex = await self.click(user, board, label=self.t("My hand"))
                     msg = ex.reply
                 ex = await self.fake.choose(self.bot, user, msg, ids)
             case DrawFaceUp():
@@ -282,8 +326,8 @@ class Table:
                     ex = await self.slash(user, "draw", card=str(action.slot + 1))
                 ex = await self._refill(user, action, ex)
             case DrawBlind():
-                label = ("Ship deck" if action.deck == "ship" else "Train deck") if rs \
-                    else "Draw from deck"
+                label = self.t(("Ship deck" if action.deck == "ship" else "Train deck") if rs
+                               else "Draw from deck")
                 if state.phase == "second_draw" and private is not None and coin:
                     ex = await self.click(user, private, label=label)
                 elif state.phase == "turn" and coin:
@@ -291,7 +335,7 @@ class Table:
                 else:
                     ex = await self.slash(user, "draw", card=action.deck if rs else "deck")
             case DrawTickets():
-                ex = (await self.click(user, board, label="Draw tickets") if coin
+                ex = (await self.click(user, board, label=self.t("Draw tickets")) if coin
                       else await self.slash(user, "tickets"))
             case Claim():
                 if self.rng.random() < 0.2:  # autocomplete offers exactly this claim
@@ -302,10 +346,10 @@ class Table:
                                       colour=colour_of(action.cards))
             case PayTunnel():
                 target = private if private is not None and coin else board
-                ex = await self.click(user, target, label="Pay the extra cards")
+                ex = await self.click(user, target, label=self.t("Pay the extra cards"))
             case DeclineTunnel():
                 target = private if private is not None and coin else board
-                ex = await self.click(user, target, label="Decline")
+                ex = await self.click(user, target, label=self.t("Decline"))
             case BuildStation():
                 ex = await self.slash(user, "station", city=action.city,
                                       colour=colour_of(action.cards))
@@ -314,7 +358,8 @@ class Table:
                     got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="")
                     legal = {a.city for a in engine.legal_actions(state, seat)
                              if isinstance(a, BuildHarbor)}
-                    assert {c["value"] for c in got} == legal
+                    offered = {c["value"] for c in got}  # Discord shows at most 25
+                    assert offered == legal if len(legal) <= 25 else offered < legal
                 ex = await self.slash(user, "harbor", city=action.city,
                                       colour=colour_of(action.cards))
             case ExchangePieces():
@@ -344,7 +389,8 @@ class Table:
         reply = self.fake.message(ex.reply.id)
         if not any(c.startswith(step) for c in reply.custom_ids()):
             return ex  # only one deck could refill it: taken at once
-        assert "Which deck refills" in reply.content and not reply.public
+        assert self.t("You take {slot}: {card}. Which deck refills the market?").split(
+            ". ")[-1] in reply.content and not reply.public
         self.counts[f"refill_{action.refill}"] = self.counts.get(f"refill_{action.refill}", 0) + 1
         return await self.click(user, reply, prefix=step)
 
@@ -355,9 +401,11 @@ class Table:
     async def _choose_option(self, state: GameState, user: int, action: engine.Action
                              ) -> Exchange:
         """Click the option's button in the last private answer, the DM or "My hand"."""
-        label = presenters.choice_label(self.map_id, action)
         seat = self.seat_of(state, user)
-        labels = sorted(presenters.choice_label(self.map_id, a) for a in decisions(state, seat))
+        with i18n.language(self.language):  # the buttons are in the player's language
+            label = presenters.choice_label(self.map_id, action)
+            labels = sorted(presenters.choice_label(self.map_id, a)
+                            for a in decisions(state, seat))
         tag = self.option_tag(state, user)
         dm = self._dm_with(user, "pick", tag)
         reply = self.last_private.get(user)
@@ -366,7 +414,7 @@ class Table:
         sources: list[tuple[str, Sent | None]] = [("reply", reply), ("dm", dm), ("hand", None)]
         where, msg = self.rng.choice([s for s in sources if s[0] == "hand" or s[1] is not None])
         if msg is None:
-            msg = (await self.click(user, self.fake.last_board(), label="My hand")).reply
+            msg = (await self.click(user, self.fake.last_board(), label=self.t("My hand"))).reply
             # The hand image shows the holdings; its text names the options only to them.
             assert msg.ephemeral and msg.files[0][1].startswith(b"HAND")
         msg = self.fake.message(msg.id)
@@ -428,13 +476,14 @@ class Table:
             had = engine.private_view(before, seat).hand
             now = engine.private_view(after, seat).hand
             (card,) = [c for c in now if now[c] > had.get(c, 0)]
-            label = presenters.card_label(self.map_id, card)
+            with i18n.language(self.language):  # as the channel names it
+                label = presenters.card_label(self.map_id, card)
             turn["blind" if isinstance(action, DrawBlind) else "up"].append(label)
         name = before.config.players[seat]
         for sent in ex.sent:
             # New posts only: an edited table message repeats older turns' text.
             for line in sent.content.splitlines() if sent.public and not sent.edit else []:
-                if line.startswith(f"{name} drew") or line.startswith(f"{name} took"):
+                if line.startswith(name) and any(w in line for w in self.draw_words):
                     for label in set(turn["blind"]) - set(turn["up"]):
                         assert label not in line, (line, turn)
                     if turn["blind"]:
@@ -463,7 +512,7 @@ class Table:
         assert len(boards) < state.turn  # far fewer than one board per turn
         shown = self.fake.channel_now()
         first = next(i for i, s in enumerate(shown) if s.id == boards[0].id)
-        final = next(i for i, s in enumerate(shown) if "Final scores" in s.content)
+        final = next(i for i, s in enumerate(shown) if self.final_mark in s.content)
         # Between the lobby and the final scores: board messages only, with the turns told.
         assert all(any(d.startswith(b"BOARD") for _, d in s.files) and not s.custom_ids()
                    for s in shown[first:final])
@@ -478,7 +527,7 @@ class Table:
         names = {c.id: c.name for c in map_data.cities}
         routes = {frozenset((r.a, r.b)) for r in map_data.routes}
         public = self.fake.channel_messages()
-        final_at = next(i for i, s in enumerate(public) if "Final scores" in s.content)
+        final_at = next(i for i, s in enumerate(public) if self.final_mark in s.content)
         assert final_at > 0
         shares = map_data.rules.shares
         # A company named as a word ("B&O" but not "Erie"), or a count of shares.
@@ -492,29 +541,32 @@ class Table:
                              r")|festival \(\d|took \d|holds?\b")
         rs = map_data.rules.rails_and_sails is not None
         # Rails & Sails: the piece splits are secret until everyone has chosen, then public.
-        split = re.compile(r"\b\d+ (trains?|ships?)\b|trains for ships|ships for trains")
-        exchange = re.compile(r"exchanged (\d+) (trains?|ships?) for \1 (ships?|trains?) \(−\1\)")
+        marks = LEAK_MARKS[self.language]
+        split = re.compile(marks["split"])
+        exchange = re.compile(marks["exchange"])
         chosen = 0
         for sent in public[:final_at]:
             for line in sent.content.splitlines():
                 assert "Your hand" not in line and "Offered" not in line, line
                 assert "draft packet" not in line and "Your " not in line, line
+                for private in self.private_marks:  # the same in the game's language
+                    assert private not in line, line
                 if festivals:
                     assert not holding.search(line), line
-                    if "took festival cards" in line:
+                    if marks["festival"] in line:
                         self._count("festival_lines_checked")
                 if rs and chosen < len(self.users):
                     assert not split.search(line), line
-                    if "chosen their pieces" in line:
+                    if marks["chosen"] in line:
                         chosen += 1
                         self._count("piece_lines_checked")
-                if rs and "exchanged" in line:
+                if rs and marks["exchanged"] in line:
                     assert chosen == len(self.users) and exchange.search(line), line
                     self._count("exchange_lines_checked")
                 if shares is not None:
                     assert not company.search(line), line
                     assert not re.search(r"\d+ shares?\b|shares?:", line), line
-                    if "took a share" in line:
+                    if marks["share"] in line:
                         self.counts["share_lines_checked"] = (
                             self.counts.get("share_lines_checked", 0) + 1)
                 for cities in self.tickets_seen:

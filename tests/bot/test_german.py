@@ -1,0 +1,35 @@
+"""Whole German games through the harness (issue 13): every map played to the end in
+German, the secret scan passing, and no English left in the texts players read most."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.service import supported_maps
+
+# English that must not appear in a German game's channel or DMs (key messages: turn lines,
+# the table message, prompts, final scores, hands).
+ENGLISH = re.compile(r"\b(claimed|drew|your turn|Final scores|Market|waiting for|Your hand|"
+                     r"Your tickets|Winner|destination tickets?|locomotives?|points?)\b")
+
+
+@pytest.mark.parametrize("map_id", supported_maps())
+async def test_a_whole_german_game(table, map_id):
+    await table.open_game(["Ana", "Ben"], map_id, language="de")
+    state = await table.play_to_end()
+    assert state.phase == "game_over"
+    table.assert_no_secrets_before_final()
+    public = table.fake.channel_messages()
+    (final,) = [s for s in public if "🏁 **Endwertung**" in s.content]
+    assert "Sieger:" in final.content and "Zielkarten von" in final.content
+    assert any("hat" in s.content and "gebaut" in s.content for s in public)
+    assert any("🚂 Spielplan" in s.content or "beginnt!" in s.content for s in public)
+    for s in public:
+        assert not ENGLISH.search(s.content), s.content
+    for uid in table.users.values():
+        dms = table.fake.dms(uid)
+        assert dms and all("**Deine Hand:**" in d.content for d in dms if d.content)
+        for d in dms:
+            assert not ENGLISH.search(d.content), d.content
