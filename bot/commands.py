@@ -408,12 +408,12 @@ def build_group(maps: list[str]) -> app_commands.Group:
                                           draft=draft_round(state))
             seat = info.seat_of(interaction.user.id)
             if seat is not None and seat in waiting:
-                text += "\n👉 You must act now: press **My hand** or use the commands."
+                text += "\n" + _("👉 You must act now: press **My hand** or use the commands.")
                 # Only the chooser reads the options (this answer is ephemeral).
                 options = [presenters.choice_label(info.row.map_id, a)
                            for a in decisions(state, seat)]
                 if options:
-                    text += f"\nYour options: {' · '.join(options)}."
+                    text += "\n" + _("Your options: {options}.", options=" · ".join(options))
             await Responder(interaction).send(text)
         await _guarded(interaction, run())
 
