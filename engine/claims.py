@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
@@ -111,8 +111,9 @@ class ClaimTable:
             taken = counted[counts] = counts(hand)
         key = (k, taken)
         memo = self.memo
-        if key in memo:
-            return memo[key]
+        known = memo.get(key, _UNSEEN)  # one lookup: another thread may clear the memo
+        if known is not _UNSEEN:
+            return cast(_Payable | None, known)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
             self.payables.clear()
@@ -134,7 +135,7 @@ class ClaimTable:
         return claims
 
 
-_UNSEEN = object()
+_UNSEEN: Any = object()  # a marker: not looked up yet
 
 
 @cache
