@@ -145,9 +145,10 @@ def these_cards(*cards: int) -> Callable[[Sequence[int]], Hashable]:
 
 
 @cache
-def at_most(cap: int) -> Callable[[Sequence[int]], Hashable]:
-    """``counts`` for payments that use at most ``cap`` cards of any kind."""
-    return lambda hand: tuple([n if n < cap else cap for n in hand])
+def at_most(cap: int, *cards: int) -> Callable[[Sequence[int]], Hashable]:
+    """``counts`` for payments that use at most ``cap`` cards of any kind of ``cards``."""
+    pick = itemgetter(*cards)
+    return lambda hand: tuple([n if n < cap else cap for n in pick(hand)])
 
 
 _TABLES: list[ClaimTable] = []  # every table built, for ``clear_memos``

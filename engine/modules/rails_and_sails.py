@@ -30,6 +30,7 @@ from engine.actions import (
 )
 from engine.board import Board
 from engine.cards import (
+    ALL_CARD_KINDS,
     CARD_INDEX,
     CARD_NAMES,
     DOUBLE_SHIP,
@@ -371,6 +372,10 @@ def _is_ship_route(board: Board) -> tuple[bool, ...]:
     return tuple(route.kind == "ship" for route in board.map.routes)
 
 
+# The cards that can pay a train route, and a ship route.
+TRAIN_CARDS = tuple(range(SHIP))  # train suits, jokers, train cards with the harbor symbol
+SHIP_CARDS = (JOKER, *range(SHIP, ALL_CARD_KINDS))
+
 # Places of ``_reach``'s list: a suit's train cards, a gray train route's, then the same
 # for ships.
 GRAY_TRAINS = JOKER
@@ -403,12 +408,12 @@ def _claim_table(board: Board) -> ClaimTable:
         return colour + SHIPS if routes[r].kind == "ship" else colour
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
-        s = board.r_color[r]
+        s, ship = board.r_color[r], routes[r].kind == "ship"
         if routes[r].rough_terrain:
-            return tuple  # which suits pair up depends on the whole hand
+            return these_cards(*TRAIN_CARDS)  # which suits pair up depends on them all
         if s == GRAY:
-            return at_most(routes[r].length)
-        if routes[r].kind == "ship":
+            return at_most(routes[r].length, *(SHIP_CARDS if ship else TRAIN_CARDS))
+        if ship:
             return these_cards(DOUBLE_SHIP + s, SHIP + s, JOKER)
         return these_cards(s, HARBOR_TRAIN + s, JOKER)
 
