@@ -185,7 +185,17 @@ Connect = Callable[["TTRBot", asyncio.Event], Coroutine[Any, Any, None]]
 async def connect_to_discord(bot: TTRBot, stop: asyncio.Event) -> None:
     """Log in (retrying while Discord is unreachable), then keep the gateway connected
     (discord.py reconnects by itself from here)."""
-    if await login_with_retry(lambda: bot.login(bot.settings.token), stop):
+    async def login() -> None:
+        try:
+            await bot.login(bot.settings.token)
+        except NETWORK_ERRORS:
+            # Each attempt opens its own HTTP session (and connector): close the failed
+            # one, or every retry leaves an open session behind.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
+            raise
+
+    if await login_with_retry(login, stop):
         await bot.connect(reconnect=True)
 
 

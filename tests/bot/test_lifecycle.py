@@ -18,7 +18,13 @@ import pytest
 
 from bot.client import RESTARTING, TTRBot
 from bot.config import ConfigError, Settings
-from bot.lifecycle import StartupError, backup, login_with_retry, open_database
+from bot.lifecycle import (
+    StartupError,
+    backup,
+    connect_to_discord,
+    login_with_retry,
+    open_database,
+)
 from bot.storage import MIGRATIONS, SqliteStorage
 from bot.testing import FakeDiscord
 from tests.bot.conftest import json_renderer, make_bot
@@ -300,6 +306,27 @@ async def test_login_retries_with_backoff_while_discord_is_unreachable(caplog):
     lines = [r.getMessage() for r in caplog.records]
     assert lines == ["Discord is unreachable (DNS lookup of discord.com failed: no network or "
                      f"no DNS); retrying in {d} s" for d in ("0", "0")]
+
+
+async def test_a_failed_login_attempt_closes_its_http_session(tmp_path):
+    """Each login attempt opens an HTTP session; one that fails on the network is closed
+    (else every retry leaves an open session and aiohttp complains), the next opens anew."""
+    bot = make_bot(tmp_path / "ttr.sqlite3")
+    sessions = []
+
+    async def unreachable(*args: object, **kwargs: object) -> None:
+        sessions.append(bot.http._HTTPClient__session)  # type: ignore[attr-defined]
+        raise _Down()
+
+    bot.http.request = unreachable  # type: ignore[method-assign]
+    stop = asyncio.Event()
+    try:
+        asyncio.get_running_loop().call_later(0.2, stop.set)  # during the first wait
+        await connect_to_discord(bot, stop)
+        assert len(sessions) == 1 and sessions[0].closed
+        assert bot.http.connector is discord.utils.MISSING  # the next attempt makes its own
+    finally:
+        await bot.close()
 
 
 async def test_a_refused_token_stops_at_once_and_a_stop_ends_the_retries():
