@@ -61,7 +61,7 @@ from engine.events import (
     StationBuilt,
     TicketDraftStarted,
 )
-from engine.scoring import final_scores
+from engine.scoring import FinalScores, final_scores
 from maps import load_map, map_ids
 
 log = logging.getLogger(__name__)
@@ -326,15 +326,18 @@ def default_computer() -> str:
     return "computer:normal"
 
 
-def seated_view(state: GameState, names: Sequence[str]) -> PublicView:
+def seated_view(state: GameState, names: Sequence[str], *,
+                final: FinalScores | None = None) -> PublicView:
     """The public view with each seat's name as it is now: the engine keeps the names the
-    game started with, and a seat handed to another member shows its new player."""
+    game started with, and a seat handed to another member shows its new player.
+    ``final``: scores to show in place of the view's own (an ended game's standings)."""
     view = engine.public_view(state)
+    final = final or view.final
     update: dict[str, object] = {"players": [
         p.model_copy(update={"name": names[p.seat]}) for p in view.players]}
-    if view.final is not None:
-        update["final"] = view.final.model_copy(update={"players": [
-            p.model_copy(update={"name": names[p.seat]}) for p in view.final.players]})
+    if final is not None:
+        update["final"] = final.model_copy(update={"players": [
+            p.model_copy(update={"name": names[p.seat]}) for p in final.players]})
     return view.model_copy(update=update)
 
 
@@ -343,9 +346,7 @@ def standings(state: GameState | None, names: Sequence[str]) -> PublicView | Non
     if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
         return None
     copy = GameState.from_snapshot(state.to_snapshot())  # scoring caches into the state
-    final = final_scores(copy)
-    return seated_view(copy, names).model_copy(update={"final": final.model_copy(update={
-        "players": [p.model_copy(update={"name": names[p.seat]}) for p in final.players]})})
+    return seated_view(copy, names, final=final_scores(copy))
 
 
 class Publisher(Protocol):
