@@ -437,6 +437,7 @@ class GameService:
         self.storage = storage
         self.publisher = publisher
         self.clock: Clock = clock or SystemClock()
+        storage.clock = self.clock  # rows are stamped with the same time the games read
         self.planner: Planner | None = None  # set by the scheduler that runs the game's jobs
         self.maps = supported_maps()
         self.seeds: random.Random = random.SystemRandom()  # tests set a seeded one

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
@@ -25,6 +24,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import aiosqlite
 from pydantic import BaseModel
 
+from bot.clock import Clock, SystemClock
 from bot.i18n import Language
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
 from engine.players import LEVELS
@@ -417,6 +417,9 @@ class Storage(ABC):
     shared: ClassVar[bool] = False
     # Constraint violations the driver raises (a busy channel, a member seated twice).
     _INTEGRITY_ERRORS: ClassVar[tuple[type[Exception], ...]] = ()
+    # What stamps rows (created, updated, expired): the bot's clock, so a test's fake
+    # clock ages lobbies and interactions as it ages everything else.
+    clock: Clock = SystemClock()
     # How ``history`` is read in insertion order.
     _HISTORY_ORDER: ClassVar[str] = "rowid"
     # Appended to the SELECT that claims a job.
@@ -468,7 +471,7 @@ class Storage(ABC):
         host_id: int, host_name: str,
     ) -> GameRow:
         """Open a lobby; a lobby idle for ``LOBBY_IDLE_SECONDS`` in the channel expires first."""
-        now = time.time()
+        now = self.clock.now()
         try:
             async with self._transaction() as db:
                 await self._expire_lobbies(db, now, channel_id)
@@ -497,18 +500,27 @@ class Storage(ABC):
         if channel_id is not None:
             where += " AND channel_id = ?"
             args += (channel_id,)
-        expired = [int(r[0]) for r in
-                   await db.fetchall(f"SELECT id FROM games WHERE {where}", args)]
-        for game_id in expired:
-            await db.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
-                             (now, game_id))
+        expired = []
+        for row in await db.fetchall(f"SELECT id FROM games WHERE {where}", args):
+            game_id = int(row[0])
+            # Only one process expires a lobby (another may be sweeping too).
+            if await db.execute("UPDATE games SET status = 'cancelled', updated_at = ? "
+                                "WHERE id = ? AND status = 'lobby'", (now, game_id)) != 1:
+                continue
             await self._history(db, game_id, "expired", detail={"idle": LOBBY_IDLE_SECONDS})
+            expired.append(game_id)
         return expired
 
-    async def expire_lobbies(self) -> list[int]:
-        """Cancel every lobby idle for ``LOBBY_IDLE_SECONDS``; their ids."""
+    async def expire_lobbies(self) -> list[GameRow]:
+        """Cancel every lobby idle for ``LOBBY_IDLE_SECONDS``; the games cancelled."""
         async with self._transaction() as db:
-            return await self._expire_lobbies(db, time.time())
+            expired = await self._expire_lobbies(db, self.clock.now())
+        return [game for game_id in expired if (game := await self.game(game_id)) is not None]
+
+    async def next_lobby_expiry(self) -> float | None:
+        """When the lobby idle longest will have been idle ``LOBBY_IDLE_SECONDS``."""
+        row = await self._one("SELECT min(updated_at) FROM games WHERE status = 'lobby'")
+        return None if row is None or row[0] is None else float(row[0]) + LOBBY_IDLE_SECONDS  # type: ignore[arg-type]
 
     async def game(self, game_id: int) -> GameRow | None:
         return _game(await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
@@ -561,7 +573,8 @@ class Storage(ABC):
                 "VALUES (?, ?, ?, ?, ?)",
                 (game_id, row[3] + 1, user_id, name, controller),
             )
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
+                             (self.clock.now(), game_id))
 
     async def remove_seat(self, game_id: int, user_id: int) -> GameRow | None:
         """Leave a lobby; the host role passes on to a member, and a lobby without members
@@ -581,11 +594,11 @@ class Storage(ABC):
             if first is None:
                 await db.execute(
                     "UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?",
-                    (time.time(), game_id))
+                    (self.clock.now(), game_id))
             elif row[1] == user_id:
                 await db.execute(
                     "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?",
-                    (first[0], time.time(), game_id))
+                    (first[0], self.clock.now(), game_id))
         return await self.game(game_id)
 
     async def start_game(
@@ -596,7 +609,7 @@ class Storage(ABC):
             changed = await db.execute(
                 "UPDATE games SET status = 'running', config = ?, version = ?, posted_version = ?, "
                 "updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (config, version, version, time.time(), game_id),
+                (config, version, version, self.clock.now(), game_id),
             )
             if changed != 1:
                 raise StorageError("this game has already started")
@@ -622,7 +635,7 @@ class Storage(ABC):
         ``before`` is the version the action was applied to: if another writer got
         there first the transaction fails and nothing is stored.
         """
-        now = time.time()
+        now = self.clock.now()
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET version = ?, updated_at = ?, status = ? "
@@ -673,7 +686,7 @@ class Storage(ABC):
                 "UPDATE games SET version = ?, posted_version = CASE WHEN posted_version < ? "
                 "THEN posted_version ELSE ? END, updated_at = ? "
                 "WHERE id = ? AND version = ? AND status = 'running'",
-                (new_version, new_version, new_version, time.time(), game_id, version))
+                (new_version, new_version, new_version, self.clock.now(), game_id, version))
             if changed != 1 or last is None:
                 raise StorageError(f"game {game_id} is not at version {version}")
             await db.execute("DELETE FROM actions WHERE game_id = ? AND version = ?",
@@ -716,7 +729,8 @@ class Storage(ABC):
                 "UPDATE games SET updated_at = ?, host_id = CASE WHEN host_id IN "
                 "(SELECT user_id FROM seats WHERE game_id = ?) THEN host_id ELSE coalesce("
                 "(SELECT user_id FROM seats WHERE game_id = ? AND user_id > 0 ORDER BY seat "
-                "LIMIT 1), host_id) END WHERE id = ?", (time.time(), game_id, game_id, game_id))
+                "LIMIT 1), host_id) END WHERE id = ?",
+                (self.clock.now(), game_id, game_id, game_id))
             return await self._history(
                 db, game_id, kind, seat=seat, user_id=by_user,
                 detail={**detail, "to_user": user_id, "controller": controller})
@@ -727,7 +741,7 @@ class Storage(ABC):
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET status = ?, updated_at = ? WHERE id = ? "
-                "AND status IN ('lobby', 'running')", (status, time.time(), game_id))
+                "AND status IN ('lobby', 'running')", (status, self.clock.now(), game_id))
             if changed != 1:
                 raise StorageError("the game is over already")
             await db.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))
@@ -744,7 +758,7 @@ class Storage(ABC):
         await db.execute(
             "INSERT INTO history (game_id, version, kind, seat, user_id, detail, created_at) "
             "VALUES (?, (SELECT version FROM games WHERE id = ?), ?, ?, ?, ?, ?)",
-            (game_id, game_id, kind, seat, user_id, json.dumps(detail), time.time()))
+            (game_id, game_id, kind, seat, user_id, json.dumps(detail), self.clock.now()))
         return int(counted[0]) if counted else 0
 
 
@@ -766,7 +780,7 @@ class Storage(ABC):
         await self._write(
             "INSERT INTO votes (game_id, kind, subject, user_id, created_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (game_id, kind, subject, user_id, time.time()))
+            (game_id, kind, subject, user_id, self.clock.now()))
         return await self.votes(game_id, kind, subject)
 
     async def votes(self, game_id: int, kind: str, subject: int) -> list[int]:
@@ -782,7 +796,7 @@ class Storage(ABC):
 
     async def first_delivery(self, interaction_id: int) -> bool:
         """Remember an interaction; False if it was handled before (a repeated delivery)."""
-        now = time.time()
+        now = self.clock.now()
         async with self._transaction() as db:
             changed = await db.execute(
                 "INSERT INTO interactions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
