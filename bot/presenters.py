@@ -978,6 +978,11 @@ def timeout_line(name: str, hours: float) -> str:
              name=name, time=_hours(hours))
 
 
+def lobby_expired(game_id: int, hours: float) -> str:
+    return _("⌛ The lobby of game #{game} closed after {time} without a change. `/ttr new` "
+             "opens a new one.", game=game_id, time=_hours(hours))
+
+
 def kick_offer(name: str, expiries: int) -> str:
     return _("⏰ {name}'s time ran out {n} turns in a row. The other players may vote to hand "
              "the seat to a computer player (a majority of them decides).", name=name,

@@ -363,6 +363,10 @@ class DiscordPublisher:
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                      users=[discord.Object(reminder.user_id)]))
 
+    async def announce(self, channel_id: int, text: str) -> None:
+        await self.client.get_partial_messageable(channel_id).send(
+            text, allowed_mentions=discord.AllowedMentions.none())
+
     async def offer_kick(self, offer: KickOffer) -> None:
         await self.client.get_partial_messageable(offer.channel_id).send(
             offer.text, view=components.kick_view(offer.game_id, offer.seat)

@@ -34,7 +34,7 @@ import engine
 from bot import i18n, presenters
 from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
-from bot.storage import HUMAN, Job
+from bot.storage import HUMAN, LOBBY_IDLE_SECONDS, Job
 from engine import Action, GameState
 from engine.events import Event
 from engine.players import LEVELS, choose_action
@@ -82,6 +82,10 @@ class Notifier(Protocol):
     async def remind(self, reminder: Reminder) -> None: ...
 
     async def offer_kick(self, offer: KickOffer) -> None: ...
+
+    async def announce(self, channel_id: int, text: str) -> None:
+        """A line in a channel that pings nobody."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -145,7 +149,9 @@ class Scheduler:
             self._wake.clear()  # before looking: a job planned from now on wakes us again
             try:
                 await self.run_due()
-                until = await self.storage.next_due()
+                due = [t for t in (await self.storage.next_due(),
+                                   await self.storage.next_lobby_expiry()) if t is not None]
+                until = min(due, default=None)
             except Exception:
                 log.exception("scheduler: a pass over the due jobs failed")
                 until = self.clock.now() + ERROR_PAUSE
@@ -157,9 +163,11 @@ class Scheduler:
             await self.clock.wait(self._wake, until)
 
     async def run_due(self) -> int:
-        """Run every job due now, one at a time; returns how many ran."""
+        """Run every job due now, one at a time, then close the idle lobbies; returns how
+        many jobs ran."""
         ran = 0
         async with self._running:
+            await self.close_idle_lobbies()
             while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
                 try:
                     after = await self._run(job)
@@ -173,6 +181,18 @@ class Scheduler:
                     await self.storage.finish_job(job, self.clock.now(), then=after)
                 ran += 1
         return ran
+
+    async def close_idle_lobbies(self) -> None:
+        """Cancel the lobbies idle for ``LOBBY_IDLE_SECONDS`` and say so in their channels
+        (their buttons then answer that the lobby is closed)."""
+        for game in await self.storage.expire_lobbies():
+            with i18n.language(await self.storage.game_language(game)):
+                text = presenters.lobby_expired(game.id, LOBBY_IDLE_SECONDS / HOUR)
+            try:
+                await self.notifier.announce(game.channel_id, text)
+            except Exception:  # the channel may be gone: the lobby is closed all the same
+                log.warning("scheduler: could not announce that lobby %s closed", game.id,
+                            exc_info=True)
 
     async def _run(self, job: Job) -> Job | Postpone | None:
         info = await self.service.info(job.game_id)

@@ -261,6 +261,28 @@ async def test_an_idle_lobby_never_blocks_its_channel(table):
     assert await store.expire_lobbies() == []  # game 2 is fresh
 
 
+async def test_an_idle_lobby_closes_by_itself_and_says_so(table):
+    """The scheduler's sweep closes a lobby a day after its last change, without anyone
+    typing /ttr new; its Join button then answers that the lobby is gone."""
+    fake = table.fake
+    ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+    lobby = (await fake.slash(table.bot, ana, "new", map="usa")).reply
+    store: Storage = table.bot.service.storage
+    assert await store.next_lobby_expiry() == table.clock.now() + 24 * 3600
+    assert await table.advance(23) == []
+    sent = await table.advance(2)
+    assert [s.content for s in sent] == [
+        "⌛ The lobby of game #1 closed after 24 hours without a change. `/ttr new` opens a "
+        "new one."]
+    assert sent[0].public and (await store.game(1)).status == "cancelled"
+    assert await store.next_lobby_expiry() is None and await table.advance(48) == []
+    ex = await fake.click(table.bot, ben, lobby, label="Join")
+    assert (await store.game(1)).status == "cancelled" and len(await store.seats(1)) == 1
+    assert ex.text == "You cannot join: this game is not open for joining."
+    await fake.slash(table.bot, ben, "new", map="usa")  # the channel is free at once
+    assert (await store.active_game(lobby.channel_id)) is not None
+
+
 async def test_ending_a_lobby(table):
     fake = table.fake
     ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
