@@ -118,7 +118,8 @@ class TTRBot(discord.AutoShardedClient):
         storage = self._storage or await open_storage(self.settings.database)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
-        self.scheduler = Scheduler(self._service, publisher)
+        # Computer players think in the render workers: both are CPU work off the loop.
+        self.scheduler = Scheduler(self._service, publisher, thinkers=self.renderer.pool)
         log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)

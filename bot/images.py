@@ -21,6 +21,7 @@ from typing import Any
 
 from bot import metrics
 from bot.render.highlight import LastMove
+from bot.workers import off_loop
 from engine.views import PrivateView, PublicView
 
 log = logging.getLogger(__name__)
@@ -47,11 +48,7 @@ class Renderer:
         start = time.perf_counter()
         metrics.RENDER_QUEUE.inc()
         try:
-            if self.pool is None:
-                return await asyncio.to_thread(fn, *args)
-            # Submitting may start a worker, which waits for the fork server: not on the loop.
-            future = await asyncio.to_thread(self.pool.submit, fn, *args)
-            return await asyncio.wrap_future(future)
+            return await off_loop(self.pool, fn, *args)
         finally:
             metrics.RENDER_QUEUE.dec()
             metrics.RENDER_SECONDS.observe(time.perf_counter() - start, kind=kind)

@@ -27,6 +27,7 @@ import random
 import socket
 import zlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -35,9 +36,9 @@ from bot import i18n, presenters
 from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
 from bot.storage import HUMAN, LOBBY_IDLE_SECONDS, Job
+from bot.workers import computer_action, off_loop
 from engine import Action, GameState
 from engine.events import Event
-from engine.players import LEVELS, choose_action
 
 log = logging.getLogger(__name__)
 
@@ -95,23 +96,15 @@ class Postpone:
     due_at: float
 
 
-def computer_action(controller: str, state: GameState, seat: int, history: Sequence[Event],
-                    seed: int) -> Action:
-    """The action of the seat's ``controller``: 'computer:<level>' thinks, 'auto' takes the
-    safe move. Runs in a worker thread: the event loop never waits for a computer."""
-    level = controller.partition(":")[2]
-    if level in LEVELS:
-        return choose_action(level, state, seat, history=history, seed=seed)
-    return engine.safe_action(state, seat)
-
-
 class Scheduler:
     def __init__(self, service: GameService, notifier: Notifier, *,
-                 rng: random.Random | None = None, worker: str | None = None):
+                 rng: random.Random | None = None, worker: str | None = None,
+                 thinkers: Executor | None = None):
         self.service = service
         self.storage = service.storage
         self.clock = service.clock
         self.notifier = notifier
+        self.thinkers = thinkers  # the processes computer players think in (else a thread)
         self.rng = rng or random.Random()
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}"
         self._wake = asyncio.Event()
@@ -296,8 +289,8 @@ class Scheduler:
 
         async def think(state: GameState, seat: int) -> Action:
             history = await self._history(job.game_id)  # events are public by design
-            return await asyncio.to_thread(computer_action, player, state, seat, history,
-                                           seed)
+            return await off_loop(self.thinkers, computer_action, player, state, seat,
+                                  history, seed)
 
         await self.service.play_for(job.game_id, job.seat, job.version, think)
 

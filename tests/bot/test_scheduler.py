@@ -360,6 +360,41 @@ async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(ta
     assert engine.ACTION_ADAPTER.validate_json(log[0].action) == engine.safe_action(state, 1)
 
 
+async def test_a_computer_thinks_in_a_worker_process(table):
+    """With worker processes (the bot's render pool) a computer's choice is made there: its
+    state, history and choice travel by pickle, and the game goes on as with a thread."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    class Counting(ProcessPoolExecutor):
+        submitted = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            Counting.submitted += 1
+            return super().submit(fn, *args, **kwargs)
+
+    pool = Counting(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    table.bot.scheduler.thinkers = pool
+    try:
+        await table.open_game(["Ana", "Ben"], "usa")
+        await table.bot.service.set_controller(table.game_id, 1, "computer:hard",
+                                               reason="test")
+        played = 0
+        while played < 3:
+            state = await table.stored_state()
+            if 1 in engine.waiting_for(state):
+                await table.advance(seconds=7)
+                assert (await table.stored_state()).version > state.version
+                table.draws.clear()
+                played += 1
+                continue
+            seat = engine.waiting_for(state)[0]
+            await table.play(state, seat, table.choose(state, seat, ""))
+        assert Counting.submitted == played
+    finally:
+        pool.shutdown()
+
+
 async def test_a_computer_keeps_one_seed_per_game_and_seat(table, monkeypatch):
     """Its plans stay put from turn to turn (and differ between games): same seed each time."""
     import bot.scheduler
