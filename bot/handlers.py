@@ -297,14 +297,15 @@ async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None
 async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:
     """Tell the channel a game ended early, with the scores as they stood (if any)."""
     info = await bot_of(interaction).service.info(ended.game_id)
-    with i18n.language(await game_language(interaction, info)):
+    lang = await game_language(interaction, info)
+    with i18n.language(lang):
         text = presenters.ended_text(ended.game_id, ended.status, by)
         if ended.view is not None:
             text += "\n" + presenters.standings_text(ended.view)
     files = []
     if ended.view is not None:
         try:
-            png = await bot_of(interaction).renderer.draw_final(ended.view)
+            png = await bot_of(interaction).renderer.draw_final(ended.view, lang=lang)
             files.append(discord.File(io.BytesIO(png), filename="standings.png"))
         except Exception:
             log.exception("game %s: rendering the standings failed", ended.game_id)

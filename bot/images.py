@@ -3,7 +3,8 @@
 Rendering is CPU work. The bot's renderer runs it in a pool of worker processes, one
 per core, so drawing never competes with the event loop for the GIL; a renderer
 without a pool (tests) uses a worker thread. Callers await ``draw_board``,
-``draw_hand`` and ``draw_final``.
+``draw_hand`` and ``draw_final``; the words on an image are in the language the caller
+names (by default the one its block is in, ``bot.i18n``), also in a worker process.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from bot import metrics
+from bot import i18n, metrics
 from bot.render.highlight import LastMove
 from bot.workers import off_loop
 from engine.views import PrivateView, PublicView
@@ -34,21 +35,25 @@ class Renderer:
     final: Callable[[PublicView], bytes]
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
 
-    async def draw_board(self, view: PublicView, last: LastMove | None = None) -> bytes:
+    async def draw_board(self, view: PublicView, last: LastMove | None = None, *,
+                         lang: i18n.Language | None = None) -> bytes:
         """The board; ``last`` (what the last turn built) is highlighted."""
-        return await self._run("board", self.board, view, last)
+        return await self._run("board", lang, self.board, view, last)
 
-    async def draw_hand(self, view: PrivateView, map_id: str) -> bytes:
-        return await self._run("hand", self.hand, view, map_id)
+    async def draw_hand(self, view: PrivateView, map_id: str, *,
+                        lang: i18n.Language | None = None) -> bytes:
+        return await self._run("hand", lang, self.hand, view, map_id)
 
-    async def draw_final(self, view: PublicView) -> bytes:
-        return await self._run("final", self.final, view)
+    async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None) -> bytes:
+        return await self._run("final", lang, self.final, view)
 
-    async def _run(self, kind: str, fn: Callable[..., bytes], *args: Any) -> bytes:
+    async def _run(self, kind: str, lang: i18n.Language | None, fn: Callable[..., bytes],
+                   *args: Any) -> bytes:
+        job = (fn, lang or i18n.current(), *args)
         start = time.perf_counter()
         metrics.RENDER_QUEUE.inc()
         try:
-            return await off_loop(self.pool, fn, *args)
+            return await off_loop(self.pool, _in_language, *job)
         finally:
             metrics.RENDER_QUEUE.dec()
             metrics.RENDER_SECONDS.observe(time.perf_counter() - start, kind=kind)
@@ -76,6 +81,13 @@ class Renderer:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _in_language(fn: Callable[..., bytes], lang: i18n.Language, *args: Any) -> bytes:
+    """``fn(*args)`` with its words in ``lang`` (a worker process does not share the
+    caller's context)."""
+    with i18n.language(lang):
+        return fn(*args)
 
 
 RENDER_NICENESS = 5

@@ -14,6 +14,7 @@ from functools import cache
 
 from discord.utils import escape_markdown, escape_mentions
 
+from bot import i18n
 from bot.i18n import N_, Language, _, _n
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.events import (
@@ -655,7 +656,7 @@ def final_text(view: PublicView) -> str:
             parts.append(_("most tickets +{n}", n=p.most_tickets_bonus))
         if p.unused_stations_bonus:
             parts.append(_("stations +{n}", n=p.unused_stations_bonus))
-        parts.extend(f"{label} {points:+d}" for label, points in p.extras.items())
+        parts.extend(f"{i18n.text(e.text())} {e.points:+d}" for e in p.extras)
         crown = " 👑" if p.seat in final.winners else ""
         lines.append(f"{p.rank}. **{safe_name(p.name)}** {p.total}{crown} — {', '.join(parts)}")
     for p in sorted(final.players, key=lambda p: p.seat):

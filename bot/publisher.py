@@ -199,7 +199,7 @@ class DiscordPublisher:
         await self.publish(dataclasses.replace(update, repost=True, lines=[], dms=[]))
 
     async def _render_board(self, update: Update) -> bytes:
-        return await self.renderer.draw_board(update.view, update.last)
+        return await self.renderer.draw_board(update.view, update.last, lang=update.language)
 
     async def _files(self, update: Update, board: asyncio.Future[bytes] | None
                      ) -> list[discord.File]:
@@ -270,7 +270,7 @@ class DiscordPublisher:
     async def _final(self, update: Update, channel: discord.PartialMessageable) -> None:
         files = []
         try:
-            png = await self.renderer.draw_final(update.view)
+            png = await self.renderer.draw_final(update.view, lang=update.language)
             files.append(discord.File(io.BytesIO(png), filename="final.png"))
         except Exception:
             log.exception("game %s: rendering the final scores failed", update.game_id)
@@ -285,7 +285,7 @@ class DiscordPublisher:
         storage = self._service().storage
         try:
             found = await storage.player_thread(hand.game_id, hand.user_id)
-            png = await self.renderer.draw_hand(hand.private, hand.map_id)
+            png = await self.renderer.draw_hand(hand.private, hand.map_id, lang=hand.language)
             with i18n.language(hand.language):
                 controls = (components.private_view_controls(
                     hand.game_id, hand.map_id, hand.private, hand.public, hand.version,
@@ -326,7 +326,7 @@ class DiscordPublisher:
             sent = await service.storage.post(dm.game_id, dm.version, target)
             if sent is not None and sent.message_id is not None:
                 return None
-            png = await self.renderer.draw_hand(dm.private, dm.map_id)
+            png = await self.renderer.draw_hand(dm.private, dm.map_id, lang=dm.language)
             channel = await self.client.create_dm(discord.Object(dm.user_id))
             with i18n.language(dm.language):
                 controls = (components.private_view_controls(

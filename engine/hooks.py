@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from engine.actions import Action
 from engine.errors import Text
 from engine.events import Event
+from engine.extras import ExtraPoints
 from engine.state import GameState
 
 Handler = Callable[[GameState, int, Action], list[Event]]
@@ -75,9 +76,9 @@ class RuleModule:
         """Route indexes of other players that count for ``seat``'s tickets at the end."""
         return []
 
-    def final_points(self, state: GameState) -> list[dict[str, int]]:
-        """Per seat, the map's extra points at the end, by a label players read."""
-        return [{} for _ in range(state.n_players)]
+    def final_points(self, state: GameState) -> list[list[ExtraPoints]]:
+        """Per seat, the map's extra points at the end, each with what it is for."""
+        return [[] for _ in range(state.n_players)]
 
     def public_fields(self, state: GameState) -> dict[str, Any]:
         """Fields of ``PublicView`` this module fills (public facts only)."""

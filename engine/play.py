@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     for p in final.players:
         if p.extras:
-            print(f"   {p.name}: " + ", ".join(f"{k} {v:+}" for k, v in p.extras.items()))
+            print(f"   {p.name}: " + ", ".join(f"{e} {e.points:+}" for e in p.extras))
     print("winner: " + ", ".join(state.config.players[s] for s in final.winners))
     return 0
 

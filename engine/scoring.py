@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.extras import ExtraPoints
 from engine.graph import components, longest_trail, trail_in_order
 from engine.hooks import rule_modules
 from engine.state import GameState
@@ -32,7 +33,7 @@ class PlayerScore(_Scores):
     most_tickets_bonus: int
     stations_used: int
     unused_stations_bonus: int
-    extras: dict[str, int] = {}  # the map's own points by label (e.g. "PRR shares, 1st")
+    extras: list[ExtraPoints] = []  # the map's own points (e.g. "PRR shares (1st)")
     total: int
     rank: int  # 1 = winner; equal ranks share the place
 
@@ -106,10 +107,10 @@ def final_scores(state: GameState) -> FinalScores:
     best_path, most_done = max(longest), max(completed)
     stations_per = rules.stations.per_player if rules.stations else 0
     unused_points = rules.stations.unused_points if rules.stations else 0
-    extras: list[dict[str, int]] = [{} for _ in range(n)]
+    extras: list[list[ExtraPoints]] = [[] for _ in range(n)]
     for module in rule_modules(state):
         for seat, points in enumerate(module.final_points(state)):
-            extras[seat].update(points)
+            extras[seat] += points
     rows: list[PlayerScore] = []
     for seat in range(n):
         tickets = [
@@ -132,7 +133,7 @@ def final_scores(state: GameState) -> FinalScores:
             + path_bonus
             + tickets_bonus
             + unused * unused_points
-            + sum(extras[seat].values())
+            + sum(e.points for e in extras[seat])
         )
         rows.append(
             PlayerScore(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+from engine import extras
+from engine.extras import ExtraPoints
 from engine.views import (
     FinalScores,
     PlayerScore,
@@ -164,22 +166,21 @@ def _stacks(m: MapData, rng: random.Random | None, players: int) -> dict[str, ob
     return {"share_stacks": stacks, "neutral_shares": pile}
 
 
-def _share_points(m: MapData, players: int, rng: random.Random) -> list[dict[str, int]]:
-    """Per seat, share points by the engine's labels ('PRR shares (1st)'), places dealt
-    at random among the players."""
-    out: list[dict[str, int]] = [{} for _ in range(players)]
+def _share_points(m: MapData, players: int, rng: random.Random) -> list[list[ExtraPoints]]:
+    """Per seat, share points ('PRR shares (1st)'), places dealt at random among the
+    players."""
+    out: list[list[ExtraPoints]] = [[] for _ in range(players)]
     if m.rules.shares is None:
         return out
-    places = ("1st", "2nd", "3rd", "4th", "5th")
     for c in m.rules.shares.companies:
         seats = rng.sample(range(players), min(players, len(c.scores)))
         for place, seat in enumerate(seats[: rng.randrange(0, len(seats) + 1)]):
-            out[seat][f"{c.id} shares ({places[place]})"] = c.scores[place]
+            out[seat].append(extras.share_points(c.id, place + 1, c.scores[place]))
     return out
 
 
-def _map_points(m: MapData, view: PublicView, rng: random.Random) -> list[dict[str, int]]:
-    """Per seat, the map's own final points by the engine's labels: share majorities,
+def _map_points(m: MapData, view: PublicView, rng: random.Random) -> list[list[ExtraPoints]]:
+    """Per seat, the map's own final points as the engine labels them: share majorities,
     festival sets ('Valencia festival (3 cards)'), harbors and Rails & Sails penalties."""
     players = len(view.players)
     out = _share_points(m, players, rng)
@@ -188,8 +189,7 @@ def _map_points(m: MapData, view: PublicView, rng: random.Random) -> list[dict[s
         for seat in range(players):
             for pile in rng.sample(fest.piles, rng.randrange(0, 4)):
                 n = rng.randrange(1, pile.cards + 1)
-                label = f"{pile.name} festival ({n} card{'s' * (n > 1)})"
-                out[seat][label] = fest.points(pile.id, n)
+                out[seat].append(extras.festival_points(pile.name, n, fest.points(pile.id, n)))
     rs = m.rules.rails_and_sails
     if rs is not None:
         names = {c.id: c.name for c in m.cities}
@@ -197,14 +197,16 @@ def _map_points(m: MapData, view: PublicView, rng: random.Random) -> list[dict[s
             named = rng.randrange(0, 4)
             if named:
                 value = rs.harbor_points[min(named, len(rs.harbor_points)) - 1]
-                out[seat][f"harbor {names[city]} ({named} tickets)"] = value
+                out[seat].append(extras.harbor_points(names[city], named, value))
         for seat in range(players):
             unbuilt = rs.harbors_per_player - sum(1 for s in view.harbors.values() if s == seat)
             if unbuilt:
-                out[seat]["harbors not built"] = unbuilt * rs.unbuilt_harbor_points
+                out[seat].append(extras.unbuilt_harbors(unbuilt,
+                                                        unbuilt * rs.unbuilt_harbor_points))
             exchanged = rng.randrange(0, 4)
             if exchanged:
-                out[seat]["pieces exchanged"] = exchanged * rs.exchange_points_per_piece
+                out[seat].append(extras.exchanged_pieces(
+                    exchanged, exchanged * rs.exchange_points_per_piece))
     return out
 
 
@@ -225,7 +227,7 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
     per = m.rules.stations.per_player if m.rules.stations else 0
     unused_pts = m.rules.stations.unused_points if m.rules.stations else 0
     results = []
-    extras = _map_points(m, mid, rng)
+    points = _map_points(m, mid, rng)
     for p, tickets in scores:
         bonus = m.rules.longest_path_bonus if p.seat == longest else 0
         stations_bonus = p.stations * unused_pts
@@ -234,7 +236,7 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
             + sum(t.points for t in tickets)
             + bonus
             + stations_bonus
-            + sum(extras[p.seat].values())
+            + sum(e.points for e in points[p.seat])
         )
         results.append(
             PlayerScore(
@@ -248,7 +250,7 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
                 most_tickets_bonus=0,
                 stations_used=per - p.stations,
                 unused_stations_bonus=stations_bonus,
-                extras=extras[p.seat],
+                extras=points[p.seat],
                 total=total,
                 rank=0,
             )

@@ -1,14 +1,16 @@
 """The map's own final points as chips (Iberia's festival sets, Rails & Sails' harbors and
-penalties), read from the engine's labels: 'Valencia festival (7 cards)',
-'harbor Perth (1 tickets)', 'harbors not built', 'pieces exchanged'."""
+penalties), from the engine's ``ExtraPoints``: 'Valencia ×7', 'Perth, 1 ticket',
+'2 harbors not built', '3 pieces exchanged'."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
+from bot.i18n import _n
+from engine.extras import ExtraPoints
 from maps.model import MapData
 
 from .board import paste
@@ -20,8 +22,6 @@ GOOD: RGB = hex_rgb("#a77bdb")  # as the map points' part of the score bars
 BAD: RGB = hex_rgb("#e0564a")
 CHIP_H = 28
 ROW_GAP = 6
-_FESTIVAL = re.compile(r"^(?P<name>.+) festival \((?P<n>\d+) cards?\)$")
-_HARBOR = re.compile(r"^harbor (?P<name>.+) \((?P<n>\d+) tickets?\)$")
 
 
 @dataclass(frozen=True)
@@ -41,38 +41,30 @@ class Chip:
         )
 
 
-def chip_of(label: str, points: int, m: MapData) -> Chip:
-    if found := _FESTIVAL.match(label):
-        return Chip("tent", f"{found['name']} ×{found['n']}", points)
-    if found := _HARBOR.match(label):
-        n = int(found["n"])
-        return Chip("anchor", f"{found['name']}, {n} ticket{'s' * (n != 1)}", points)
-    rs = m.rules.rails_and_sails
-    if rs is not None:  # say how many: the points are a count times the map's rate
-        per = {
-            "harbors not built": rs.unbuilt_harbor_points,
-            "pieces exchanged": rs.exchange_points_per_piece,
-        }.get(label)
-        if per and points % per == 0:
-            n = points // per
-            noun = label.split()[0]
-            return Chip("", f"{n} {noun[:-1] if n == 1 else noun} {label.split(' ', 1)[1]}", points)
-    return Chip("", label, points)
+def chip_of(extra: ExtraPoints) -> Chip:
+    fields = extra.fields
+    if extra.kind == "festival":
+        return Chip("tent", f"{fields['city']} ×{fields['n']}", extra.points)
+    if extra.kind == "harbor":
+        n = int(fields["n"])
+        return Chip("anchor", _n("{city}, {n} ticket", "{city}, {n} tickets", n,
+                                 city=fields["city"]), extra.points)
+    return Chip("", i18n.text(extra.text()), extra.points)
 
 
-def chips_of(extras: dict[str, int], m: MapData) -> list[Chip]:
+def chips_of(extras: list[ExtraPoints]) -> list[Chip]:
     """Gains first (largest first), then losses."""
-    chips = [chip_of(label, points, m) for label, points in extras.items()]
+    chips = [chip_of(extra) for extra in extras]
     return sorted(chips, key=lambda c: (c.points < 0, -abs(c.points), c.text))
 
 
-def extras_note(extras: dict[str, int], m: MapData) -> str:
+def extras_note(extras: list[ExtraPoints], m: MapData) -> str:
     """The small note beside the map-points total in the score table."""
     if m.rules.festivals is not None:
-        cards = sum(int(f["n"]) for label in extras if (f := _FESTIVAL.match(label)))
-        return f"{cards} cards" if cards else ""
+        cards = sum(int(e.fields["n"]) for e in extras if e.kind == "festival")
+        return _n("{n} card", "{n} cards", cards) if cards else ""
     if m.rules.rails_and_sails is not None:
-        harbors = sum(1 for label in extras if _HARBOR.match(label))
+        harbors = sum(1 for e in extras if e.kind == "harbor")
         return f"{harbors} ⚓" if harbors else ""
     return f"{len(extras)}" if extras else ""
 

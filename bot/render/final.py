@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, _, _n
 from engine.views import FinalScores, PlayerScore, PublicView
 from maps.model import MapData
 
@@ -22,9 +23,9 @@ from .palette import (
     player_shape,
     shade,
 )
-from .panel import fit_text, section_heading
+from .panel import fit_font, fit_text, section_heading
 from .shapes import mark_sprite
-from .shares import companies, company_fill, draw_tag, split_extra
+from .shares import companies, company_fill, draw_tag, place_text
 
 WIDTH = 1600
 PAD = 32
@@ -34,7 +35,8 @@ GOOD: RGB = hex_rgb("#3fb16a")
 BAD: RGB = hex_rgb("#e0564a")
 MEDALS: dict[int, RGB] = {1: hex_rgb("#f5c542"), 2: hex_rgb("#c9ced6"), 3: hex_rgb("#cd8a4f")}
 MAX_HEIGHT = 2150  # the map shrinks to keep the whole image under this (if it can)
-REASONS = {"trains": "a player ran low on trains", "stalled": "no one could make a move"}
+REASONS = {"trains": N_("a player ran low on trains"), "stalled": N_("no one could make a move"),
+           "pieces": N_("a player ran low on pieces")}
 
 
 SHARES: RGB = hex_rgb("#a77bdb")  # the share points' part of a score bar
@@ -42,25 +44,36 @@ SHARES: RGB = hex_rgb("#a77bdb")  # the share points' part of a score bar
 
 def _extras_title(m: MapData) -> str:
     if m.rules.shares is not None:
-        return "Shares"
+        return _("Shares")
     if m.rules.festivals is not None:
-        return "Festivals"
+        return _("Festivals")
     if m.rules.rails_and_sails is not None:
-        return "Harbors & pieces"
-    return "Map bonus"
+        return _("Harbors & pieces")
+    return _("Map bonus")
+
+
+# The breakdown table's columns: (key, width); headings by key in ``_heading``.
+EXTRAS = "extras"
+
+
+def _heading(column: str, m: MapData) -> str:
+    headings = {"routes": N_("Routes"), "won": N_("Tickets done"),
+                "failed": N_("Tickets failed"), "path": N_("Longest path"),
+                "most": N_("Most tickets"), "stations": N_("Stations"), "total": N_("Total")}
+    return _extras_title(m) if column == EXTRAS else _(headings[column])
 
 
 def _columns(final: FinalScores, m: MapData) -> list[tuple[str, int]]:
-    cols = [("Routes", 110), ("Tickets done", 160), ("Tickets failed", 160)]
+    cols = [("routes", 110), ("won", 160), ("failed", 160)]
     if m.rules.longest_path_bonus or any(p.longest_path_bonus for p in final.players):
-        cols.append(("Longest path", 160))
+        cols.append(("path", 160))
     if any(p.most_tickets_bonus for p in final.players):
-        cols.append(("Most tickets", 140))
+        cols.append(("most", 140))
     if any(p.unused_stations_bonus or p.stations_used for p in final.players):
-        cols.append(("Stations", 140))
+        cols.append(("stations", 140))
     if any(p.extras for p in final.players):
-        cols.append((_extras_title(m), 170))
-    cols.append(("Total", 120))
+        cols.append((EXTRAS, 170))
+    cols.append(("total", 120))
     return cols
 
 
@@ -68,32 +81,32 @@ def _cells(p: PlayerScore, cols: list[tuple[str, int]], m: MapData) -> list[tupl
     """(main text, small text, colour) per column."""
     won = [t.points for t in p.tickets if t.points > 0]
     lost = [t.points for t in p.tickets if t.points < 0]
-    extra = sum(p.extras.values())
+    extra = sum(e.points for e in p.extras)
     values: dict[str, tuple[str, str, RGB]] = {
-        "Routes": (str(p.routes), "", PANEL_FG),
-        "Tickets done": (f"+{sum(won)}", f"{len(won)}", GOOD),
-        "Tickets failed": (
+        "routes": (str(p.routes), "", PANEL_FG),
+        "won": (f"+{sum(won)}", f"{len(won)}", GOOD),
+        "failed": (
             f"{sum(lost)}" if lost else "0",
             f"{len(lost)}",
             BAD if lost else PANEL_DIM,
         ),
-        "Longest path": (
+        "path": (
             f"+{p.longest_path_bonus}" if p.longest_path_bonus else "0",
-            f"{p.longest_path} long",
+            _("{n} long", n=p.longest_path),
             ACCENT if p.longest_path_bonus else PANEL_DIM,
         ),
-        "Most tickets": (
+        "most": (
             f"+{p.most_tickets_bonus}" if p.most_tickets_bonus else "0",
             "",
             ACCENT if p.most_tickets_bonus else PANEL_DIM,
         ),
-        "Stations": (f"+{p.unused_stations_bonus}", f"{p.stations_used} used", PANEL_FG),
-        _extras_title(m): (
+        "stations": (f"+{p.unused_stations_bonus}", _("{n} used", n=p.stations_used), PANEL_FG),
+        EXTRAS: (
             f"{extra:+d}" if extra else "0",
             extras_note(p.extras, m),
             SHARES if extra > 0 else (BAD if extra < 0 else PANEL_DIM),
         ),
-        "Total": (str(p.total), "", ACCENT if p.rank == 1 else PANEL_FG),
+        "total": (str(p.total), "", ACCENT if p.rank == 1 else PANEL_FG),
     }
     return [values[name] for name, _ in cols]
 
@@ -101,9 +114,9 @@ def _cells(p: PlayerScore, cols: list[tuple[str, int]], m: MapData) -> list[tupl
 def _bar_parts(p: PlayerScore) -> tuple[int, int, int, int, int]:
     """Routes, tickets won, bonuses, positive map points, and everything lost (as > 0)."""
     won = sum(max(0, t.points) for t in p.tickets)
-    lost = -sum(min(0, t.points) for t in p.tickets) - sum(min(0, v) for v in p.extras.values())
+    lost = -sum(min(0, t.points) for t in p.tickets) - sum(min(0, e.points) for e in p.extras)
     bonus = p.longest_path_bonus + p.most_tickets_bonus + max(0, p.unused_stations_bonus)
-    extra = sum(max(0, v) for v in p.extras.values())
+    extra = sum(max(0, e.points) for e in p.extras)
     return max(0, p.routes), won, bonus, extra, lost
 
 
@@ -120,8 +133,8 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
         return y
     d = ImageDraw.Draw(img)
     y += 30
-    section_heading(d, PAD, y, "Share majorities",
-                    "points by company; the place in the majority beside them")
+    section_heading(d, PAD, y, _("Share majorities"),
+                    _("points by company; the place in the majority beside them"))
     y += 44
     comps = companies(m)
     col_w = (WIDTH - 2 * PAD - 260) // len(comps)
@@ -139,11 +152,8 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
             fill=PANEL_FG,
             anchor="lm",
         )
-        scored: dict[str, tuple[int, str]] = {}
-        for label, points in p.extras.items():
-            found = split_extra(label, m)
-            if found is not None:
-                scored[found[0]] = (points, found[1])
+        scored = {str(e.fields["company"]): (e.points, place_text(int(e.fields["place"])))
+                  for e in p.extras if e.kind == "shares"}
         for i, c in enumerate(comps):
             cx = x0 + i * col_w + col_w // 2
             if c.id not in scored:
@@ -167,8 +177,9 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
 
 
 def _reason(reason: str, m: MapData) -> str:
-    text = REASONS.get(reason, reason)
-    return text.replace("trains", "pieces") if m.rules.rails_and_sails is not None else text
+    if reason == "trains" and m.rules.rails_and_sails is not None:
+        reason = "pieces"
+    return _(REASONS[reason]) if reason in REASONS else reason
 
 
 CHIPS_X = 260  # where the chips start, right of the player names
@@ -182,7 +193,7 @@ def _extra_chips_height(order: list[PlayerScore], m: MapData) -> int:
     if not _chip_maps(m) or not any(p.extras for p in order):
         return 0
     width = WIDTH - 2 * PAD - CHIPS_X
-    rows = sum(rows_needed(chips_of(p.extras, m), width) for p in order)
+    rows = sum(rows_needed(chips_of(p.extras), width) for p in order)
     return 30 + 40 + rows * (CHIP_H + ROW_GAP) + len(order) * 6
 
 
@@ -192,13 +203,13 @@ def _extra_chips(img: Image.Image, y: int, order: list[PlayerScore], m: MapData)
         return y
     d = ImageDraw.Draw(img)
     y += 30
-    title = "Festival sets" if m.rules.festivals is not None else "Harbors and pieces"
-    note = (
-        "cards held per festival city and what each set scored"
-        if m.rules.festivals is not None
-        else "harbors by the completed tickets naming their city; unbuilt harbors "
-        "and exchanged pieces cost points"
-    )
+    if m.rules.festivals is not None:
+        title = _("Festival sets")
+        note = _("cards held per festival city and what each set scored")
+    else:
+        title = _("Harbors and pieces")
+        note = _("harbors by the completed tickets naming their city; unbuilt harbors and "
+                 "exchanged pieces cost points")
     section_heading(d, PAD, y, title, note)
     y += 40
     width = WIDTH - 2 * PAD - CHIPS_X
@@ -210,7 +221,7 @@ def _extra_chips(img: Image.Image, y: int, order: list[PlayerScore], m: MapData)
             fill=PANEL_FG,
             anchor="lm",
         )
-        chips = chips_of(p.extras, m)
+        chips = chips_of(p.extras)
         if chips:
             y = draw_chips(img, PAD + CHIPS_X, y, width, chips, p.seat) + 6
         else:
@@ -251,32 +262,37 @@ def draw_final(view: PublicView) -> Image.Image:
     d = ImageDraw.Draw(img)
 
     # Title and winner.
-    d.text((PAD, PAD - 4), f"Game over — {base.map.name}", font=font(34, "title"), fill=PANEL_FG)
+    d.text((PAD, PAD - 4), _("Game over — {map}", map=base.map.name), font=font(34, "title"),
+           fill=PANEL_FG)
     names = [p.name for p in order if p.seat in final.winners]
     x = PAD
     for seat in final.winners:
         paste(img, mark_sprite(player_shape(seat), player_fill(seat), 32), x, PAD + 52)
         x += 38
     if len(names) == 1:
-        line = f"{names[0]} wins with {order[0].total} points"
+        line = _n("{name} wins with {n} point", "{name} wins with {n} points", order[0].total,
+                  name=names[0])
     else:
-        line = f"{' and '.join(names)} share the win with {order[0].total} points"
+        line = _n("{names} share the win with {n} point", "{names} share the win with {n} points",
+                  order[0].total, names=_(" and ").join(names))
     d.text((x + 6, PAD + 52), line, font=font(26, "bold"), fill=ACCENT)
     d.text(
         (x + 6 + font(26, "bold").getlength(line) + 16, PAD + 60),
-        f"(the game ended: {_reason(final.reason, base.map)})",
+        _("(the game ended: {reason})", reason=_reason(final.reason, base.map)),
         font=font(16),
         fill=PANEL_DIM,
     )
 
     # Breakdown table.
     y = PAD + 110
-    name_w = WIDTH - 2 * PAD - 60 - sum(w for _, w in cols)
+    name_w = WIDTH - 2 * PAD - 60 - sum(w for _column, w in cols)
     cx0 = PAD + 60 + name_w
-    d.text((PAD + 60, y), "Player", font=font(15, "bold"), fill=PANEL_DIM)
+    d.text((PAD + 60, y), _("Player"), font=font(15, "bold"), fill=PANEL_DIM)
     cx = cx0
-    for name, w in cols:
-        d.text((cx + w // 2, y), name, font=font(15, "bold"), fill=PANEL_DIM, anchor="ma")
+    for column, w in cols:
+        heading = _heading(column, base.map)
+        d.text((cx + w // 2, y), heading, font=fit_font(heading, 15, "bold", w - 8),
+               fill=PANEL_DIM, anchor="ma")
         cx += w
     y += 30
     for p in order:
@@ -304,7 +320,7 @@ def draw_final(view: PublicView) -> Image.Image:
         )
         cx = cx0
         for (main, small, col), (name, w) in zip(_cells(p, cols, base.map), cols, strict=True):
-            big = font(22 if name == "Total" else 19, "bold")
+            big = font(22 if name == "total" else 19, "bold")
             if small:
                 tw = big.getlength(main) + 8 + font(13).getlength(small)
                 left = cx + (w - tw) / 2
@@ -327,13 +343,13 @@ def draw_final(view: PublicView) -> Image.Image:
     # Score bars: what each total is made of (failed tickets go left of zero).
     y += 30
     parts_legend: list[tuple[str, RGB]] = [
-        ("routes", player_fill(order[0].seat)),
-        ("tickets", GOOD),
-        ("bonuses", ACCENT),
-        ("failed", BAD),
+        (_("routes"), player_fill(order[0].seat)),
+        (_("tickets"), GOOD),
+        (_("bonuses"), ACCENT),
+        (_("failed"), BAD),
     ]
     if any(p.extras for p in order):
-        parts_legend.insert(3, (_extras_title(base.map).lower(), SHARES))
+        parts_legend.insert(3, (_extras_title(base.map), SHARES))
     lx = PAD
     for label, swatch in parts_legend:
         d.rounded_rectangle((lx, y + 2, lx + 16, y + 16), radius=3, fill=swatch)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import _, _n
 from engine.views import PrivateView, TicketView
 from maps.model import MapData
 
@@ -34,7 +35,7 @@ from .palette import (
     player_shape,
     shade,
 )
-from .panel import fit_text, sails, section_heading
+from .panel import fit_font, fit_text, sails, section_heading
 from .shapes import mark_sprite
 from .shares import company_fill, draw_tag, tag_width
 
@@ -64,10 +65,6 @@ def _thumb(map_id: str) -> Image.Image:
             size = (round(img.width * k), round(img.height * k))
             found = _thumbs[map_id] = img.resize(size, Image.Resampling.LANCZOS)
         return found
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def _heading(d: ImageDraw.ImageDraw, x: int, y: int, text: str, color: RGB = PANEL_DIM) -> None:
@@ -113,10 +110,10 @@ def _tile_frame(
 
 def _status(t: TicketView, offered: bool) -> tuple[str, RGB]:
     if offered:
-        return "on offer", ACCENT
+        return _("on offer"), ACCENT
     if t.connected:
-        return "✓ connected", DONE
-    return "not yet connected", PANEL_DIM
+        return _("✓ connected"), DONE
+    return _("not yet connected"), PANEL_DIM
 
 
 def _value_badge(d: ImageDraw.ImageDraw, bx: int, by: int, t: TicketView) -> None:
@@ -146,9 +143,11 @@ def _ticket_tile(
         ]
     )
     for i, line in enumerate(lines[:2]):
-        d.text((cx, y + 14 + i * 25), fit_text(line, 20, "bold", text_w), font=f, fill=PANEL_FG)
+        # A long city name is set smaller rather than cut.
+        d.text((cx, y + 14 + i * 25), line, font=fit_font(line, 20, "bold", text_w, 14),
+               fill=PANEL_FG)
     status, col = _status(t, offered)
-    tag = f"{status}   #{t.id}" + ("   long" if t.long else "")
+    tag = f"{status}   #{t.id}" + (_("   long") if t.long else "")
     d.text(
         (cx, y + TILE_H - 30), tag, font=font(15, "bold" if t.connected else "regular"), fill=col
     )
@@ -163,11 +162,11 @@ def _tour_tile(
     w = WIDTH - 2 * PAD
     names = {c.id: c.name for c in m.cities}
     d = ImageDraw.Draw(img)
-    cx, _ = _tile_frame(img, x, y, w, t, map_id, offered)
+    cx, _width = _tile_frame(img, x, y, w, t, map_id, offered)
     printed = next((p for p in m.tickets if p.id == t.id), None)
     values_w = 190
     text_w = x + w - 84 - values_w - cx
-    d.text((cx, y + 10), "TOUR, in this order", font=font(12, "bold"), fill=PANEL_DIM)
+    d.text((cx, y + 10), _("TOUR, in this order"), font=font(12, "bold"), fill=PANEL_DIM)
     # Cities as numbered steps, wrapped over two lines if needed.
     f, small = font(18, "bold"), font(12, "bold")
     px, py = cx, y + 30
@@ -193,9 +192,9 @@ def _tour_tile(
     if printed is not None and printed.points_any_order is not None:
         vx = x + w - 84
         rows = [
-            (f"in order  +{t.points}", ACCENT),
-            (f"any order  +{printed.points_any_order}", PANEL_FG),
-            (f"missed  −{printed.fail_points}", hex_rgb("#e0564a")),
+            (_("in order  +{n}", n=t.points), ACCENT),
+            (_("any order  +{n}", n=printed.points_any_order), PANEL_FG),
+            (_("missed  −{n}", n=printed.fail_points), hex_rgb("#e0564a")),
         ]
         for i, (text, colour) in enumerate(rows):
             d.text((vx, y + 24 + i * 22), text, font=font(15, "bold"), fill=colour, anchor="ra")
@@ -233,7 +232,7 @@ def _card_groups(view: PrivateView, m: MapData) -> list[tuple[str, list[str]]]:
 
     if not sails(m):
         known = [c for c in CARD_ORDER if c in held]
-        return [("Train cards", known + sorted(c for c in held if c not in CARD_ORDER))]
+        return [(_("Train cards"), known + sorted(c for c in held if c not in CARD_ORDER))]
     trains = sorted((c for c in held if card_parts(c)[1] in ("train", "harbor")), key=suit_key)
     ships = sorted(
         (c for c in held if card_parts(c)[1] in ("ship", "double")),
@@ -243,9 +242,10 @@ def _card_groups(view: PrivateView, m: MapData) -> list[tuple[str, list[str]]]:
     n = view.hand
     worth = sum(n[c] * (2 if card_parts(c)[1] == "double" else 1) for c in ships)
     groups = [
-        (f"Train cards  ({sum(n[c] for c in trains)})", trains),
-        (f"Jokers  ({sum(n[c] for c in jokers)})", jokers),
-        (f"Ship cards  ({sum(n[c] for c in ships)} cards = {worth} ships)", ships),
+        (_("Train cards  ({n})", n=sum(n[c] for c in trains)), trains),
+        (_("Jokers  ({n})", n=sum(n[c] for c in jokers)), jokers),
+        (_("Ship cards  ({n} cards = {ships} ships)", n=sum(n[c] for c in ships), ships=worth),
+         ships),
     ]
     return [(h, cards) for h, cards in groups if cards]
 
@@ -256,8 +256,8 @@ def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     jokers = sails(m)
     groups = _card_groups(view, m)
     if not groups:
-        _heading(d, PAD, y, "Train cards")
-        d.text((PAD, y + 40), "No cards in hand.", font=font(18), fill=PANEL_DIM)
+        _heading(d, PAD, y, _("Train cards"))
+        d.text((PAD, y + 40), _("No cards in hand."), font=font(18), fill=PANEL_DIM)
         return y + 90
     per_row = (WIDTH - 2 * PAD + 14) // CARD_STEP
     x, row_y, slot_h = PAD, y, 30 + CARD_H + 44
@@ -285,8 +285,8 @@ def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     if jokers:
         d.text(
             (PAD, y - 8),
-            "⚓ harbor symbol (harbors need 2 train + 2 ship cards with it)  ·  "
-            "×2 double ship  ·  a Joker stands for any card",
+            _("⚓ harbor symbol (harbors need 2 train + 2 ship cards with it)  ·  ×2 double ship"
+              "  ·  a Joker stands for any card"),
             font=font(14),
             fill=PANEL_DIM,
         )
@@ -303,10 +303,9 @@ def _shares(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
     held = [(c, sorted(n)) for c, n in view.shares.items() if n]
     if held:
-        total = sum(len(n) for _, n in held)
-        _heading(
-            d, PAD, y, f"Shares  ({total} in {len(held)} compan{'y' if len(held) == 1 else 'ies'})"
-        )
+        total = sum(len(numbers) for _company, numbers in held)
+        _heading(d, PAD, y, _n("Shares  ({total} in {n} company)",
+                               "Shares  ({total} in {n} companies)", len(held), total=total))
         y += 34
         for i, (company, numbers) in enumerate(held):
             col, row = i % CHIPS_PER_ROW, i // CHIPS_PER_ROW
@@ -333,7 +332,7 @@ def _shares(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
             )
         y += -(-len(held) // CHIPS_PER_ROW) * (CHIP_H + 12) + 8
     if view.share_options:
-        label = "Share choice waiting:"
+        label = _("Share choice waiting:")
         d.text((PAD, y + 12), label, font=font(18, "bold"), fill=ACCENT, anchor="lm")
         x = PAD + int(font(18, "bold").getlength(label)) + 14
         for company in view.share_options:
@@ -358,13 +357,13 @@ def _festivals(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     held = sorted(
         ((p, n) for p, n in view.festival_cards.items() if n), key=lambda pn: (-pn[1], pn[0])
     )
-    total = sum(n for _, n in held)
-    _heading(d, PAD, y, f"Festival cards  ({total})" if held else "Festival cards")
+    total = sum(n for _pile, n in held)
+    _heading(d, PAD, y, _("Festival cards  ({n})", n=total) if held else _("Festival cards"))
     y += 34
     if not held:
         d.text(
             (PAD, y),
-            "None yet: claim a route into a festival city to take the cards lying there.",
+            _("None yet: claim a route into a festival city to take the cards lying there."),
             font=font(16),
             fill=PANEL_DIM,
         )
@@ -392,13 +391,13 @@ def _festivals(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
         points = fest.points(pile, n)
         d.text(
             (x + 60 + font(20, "bold").getlength(count), cy + 34),
-            f"= {points} pt{'s' * (points != 1)} now",
+            _n("= {n} pt now", "= {n} pts now", points),
             font=font(14),
             fill=PANEL_DIM,
         )
     y += -(-len(held) // CHIPS_PER_ROW) * (CHIP_H + 12) + 8 if held else 0
     if view.festival_options:
-        label = "Festival choice waiting: take the cards of"
+        label = _("Festival choice waiting: take the cards of")
         d.text((PAD, y + 12), label, font=font(18, "bold"), fill=ACCENT, anchor="lm")
         x = PAD + int(font(18, "bold").getlength(label)) + 14
         options = view.festival_options
@@ -406,8 +405,9 @@ def _festivals(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
             name = _pile_name(m, pile)
             x += draw_tag(d, x, y, name, FESTIVAL, size=15) + 8
             if i < len(options) - 1:
-                d.text((x + 4, y + 12), "or", font=font(16), fill=PANEL_DIM, anchor="lm")
-                x += 30
+                word = _("or")
+                d.text((x + 4, y + 12), word, font=font(16), fill=PANEL_DIM, anchor="lm")
+                x += int(font(16).getlength(word)) + 12
         y += 44
     return y + 6
 
@@ -420,13 +420,15 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
     p = view.pieces
     trains, ships = p.get("trains", 0), p.get("ships", 0)
-    _heading(d, PAD, y, "Your pieces  (secret: the board shows only their total)")
+    _heading(d, PAD, y, _("Your pieces  (secret: the board shows only their total)"))
     y += 32
     if trains + ships == 0:
         d.text(
             (PAD, y + 4),
-            f"Choose your pieces: {rs.pieces} in all, at most {rs.max_trains} trains and "
-            f"{rs.max_ships} ships (suggested {rs.suggested_trains} + {rs.suggested_ships}).",
+            _("Choose your pieces: {n} in all, at most {trains} trains and {ships} ships "
+              "(suggested {suggested_trains} + {suggested_ships}).", n=rs.pieces,
+              trains=rs.max_trains, ships=rs.max_ships, suggested_trains=rs.suggested_trains,
+              suggested_ships=rs.suggested_ships),
             font=font(17, "bold"),
             fill=ACCENT,
         )
@@ -438,8 +440,10 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     def icon(kind: str) -> Callable[[int, int], None]:
         return lambda x, cy: paste(img, piece_sprite(kind, seat, 52), x, cy + 14)
 
-    chips.append((icon("train"), _count(trains, "train"), f"reserve {p.get('reserve_trains', 0)}"))
-    chips.append((icon("ship"), _count(ships, "ship"), f"reserve {p.get('reserve_ships', 0)}"))
+    chips.append((icon("train"), _n("{n} train", "{n} trains", trains),
+                  _("reserve {n}", n=p.get("reserve_trains", 0))))
+    chips.append((icon("ship"), _n("{n} ship", "{n} ships", ships),
+                  _("reserve {n}", n=p.get("reserve_ships", 0))))
 
     def anchors(x: int, cy: int) -> None:
         for i in range(rs.harbors_per_player):  # one anchor per harbor; built ones dimmed
@@ -447,7 +451,8 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
             paste(img, anchor_badge(24, fill), x + (i % 2) * 26, cy + 6 + (i // 2) * 26)
 
     built = rs.harbors_per_player - view.harbors_left
-    chips.append((anchors, f"{_count(view.harbors_left, 'harbor')} left", f"{built} built"))
+    chips.append((anchors, _n("{n} harbor left", "{n} harbors left", view.harbors_left),
+                   _("{n} built", n=built)))
     for i, (draw_icon, big, small) in enumerate(chips):
         x = PAD + i * (chip_w + 12)
         d.rounded_rectangle(
@@ -463,29 +468,32 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
 
 
 def _summary(view: PrivateView, m: MapData) -> str:
-    parts = [m.name, f"{sum(view.hand.values())} cards", f"{len(view.tickets)} tickets"]
+    cards = sum(view.hand.values())
+    parts = [m.name, _n("{n} card", "{n} cards", cards),
+             _n("{n} ticket", "{n} tickets", len(view.tickets))]
     shares = sum(len(n) for n in view.shares.values())
     if shares:
-        parts.append(f"{shares} shares")
+        parts.append(_n("{n} share", "{n} shares", shares))
     festival = sum(view.festival_cards.values())
     if festival:
-        parts.append(_count(festival, "festival card"))
+        parts.append(_n("{n} festival card", "{n} festival cards", festival))
     if view.pieces:
         p = view.pieces
-        parts.append(f"{_count(p.get('trains', 0), 'train')} + {_count(p.get('ships', 0), 'ship')}")
+        parts.append(_n("{n} train", "{n} trains", p.get("trains", 0)) + " + "
+                     + _n("{n} ship", "{n} ships", p.get("ships", 0)))
     return "  ·  ".join(parts)
 
 
 def _offer_heading(view: PrivateView) -> str:
     low, high = view.keep_min, view.keep_max
     if high is not None and high == low:
-        keep = f"keep exactly {low}"
+        keep = _("keep exactly {n}", n=low)
     elif high is not None:
-        keep = f"keep {low} to {high}"
+        keep = _("keep {low} to {high}", low=low, high=high)
     else:
-        keep = f"keep at least {low}"
+        keep = _("keep at least {n}", n=low)
     draft = view.keep_max is not None and not view.draft_packet
-    return f"Ticket draft: {keep}" if draft else f"On offer: {keep}"
+    return _("Ticket draft: {keep}", keep=keep) if draft else _("On offer: {keep}", keep=keep)
 
 
 def _height_bound(view: PrivateView) -> int:
@@ -502,7 +510,7 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
     img = Image.new("RGBA", (WIDTH, _height_bound(view)), (*PANEL_BG, 255))
     d = ImageDraw.Draw(img)
     paste(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
-    d.text((PAD + 54, PAD - 2), "Your hand", font=font(30, "title"), fill=PANEL_FG)
+    d.text((PAD + 54, PAD - 2), _("Your hand"), font=font(30, "title"), fill=PANEL_FG)
     d.text(
         (PAD + 56, PAD + 36),
         fit_text(_summary(view, m), 16, "regular", WIDTH - 2 * PAD - 56),
@@ -515,17 +523,18 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
     if view.shares or view.share_options:
         y = _shares(img, y, view, m)
     done = sum(1 for t in view.tickets if t.connected)
-    _heading(d, PAD, y, f"Tickets  ({done} of {len(view.tickets)} connected)")
+    _heading(d, PAD, y, _("Tickets  ({done} of {n} connected)", done=done, n=len(view.tickets)))
     y += 34
     if not view.tickets:
-        d.text((PAD, y + 10), "No tickets kept yet.", font=font(18), fill=PANEL_DIM)
+        d.text((PAD, y + 10), _("No tickets kept yet."), font=font(18), fill=PANEL_DIM)
         y += 60
     else:
         y = _tickets(img, y, view.tickets, map_id, offered=False)
     if view.draft_packet:
         y += 16
-        section_heading(d, PAD, y, "Ticket draft: pick one",
-                        "the rest of the packet passes to your neighbour", size=22, fill=ACCENT)
+        section_heading(d, PAD, y, _("Ticket draft: pick one"),
+                        _("the rest of the packet passes to your neighbour"), size=22,
+                        fill=ACCENT)
         y += 44
         y = _tickets(img, y, view.draft_packet, map_id, offered=True)
     if view.offered:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, _, _n
 from engine.views import PublicPlayer, PublicView
 from maps.model import MapData, Route
 
 from .board import paste
 from .cards import card_parts, card_sprite
-from .fonts import Face, font
+from .fonts import Face, Font, font
 from .icons import FESTIVAL, anchor_badge, tent_sprite
 from .palette import (
     ACCENT,
@@ -30,20 +31,22 @@ CARD_W, CARD_H = 54, 78
 
 def phase_text(view: PublicView) -> str:
     who = view.players[view.current].name if view.current is not None else ""
-    return {
-        "choose_initial_tickets": "Everyone is choosing tickets",
-        "turn": f"{who} to play",
-        "second_draw": f"{who} draws a second card",
-        "choose_tickets": f"{who} is choosing tickets",
-        "tunnel": f"{who} decides whether to pay for a tunnel",
-        "choose_share": f"{who} is choosing a share",
-        "choose_neutral_share": f"{who} gives the neutral investor a share",
-        "draft": "Ticket draft: everyone picks a ticket and passes the rest on",
-        "draft_keep": "Ticket draft: everyone chooses the tickets to keep",
-        "choose_festival": f"{who} chooses which city's festival cards to take",
-        "choose_pieces": "Everyone is choosing their split of trains and ships",
-        "game_over": "Game over",
-    }.get(view.phase, view.phase)
+    texts = {
+        "choose_initial_tickets": N_("Everyone is choosing tickets"),
+        "turn": N_("{who} to play"),
+        "second_draw": N_("{who} draws a second card"),
+        "choose_tickets": N_("{who} is choosing tickets"),
+        "tunnel": N_("{who} decides whether to pay for a tunnel"),
+        "choose_share": N_("{who} is choosing a share"),
+        "choose_neutral_share": N_("{who} gives the neutral investor a share"),
+        "draft": N_("Ticket draft: everyone picks a ticket and passes the rest on"),
+        "draft_keep": N_("Ticket draft: everyone chooses the tickets to keep"),
+        "choose_festival": N_("{who} chooses which city's festival cards to take"),
+        "choose_pieces": N_("Everyone is choosing their split of trains and ships"),
+        "game_over": N_("Game over"),
+    }
+    found = texts.get(view.phase)
+    return _(found, who=who) if found else view.phase
 
 
 # Phases where every player decides at once: no one is "to play".
@@ -63,10 +66,13 @@ def sails(m: MapData) -> bool:
 def deck_lines(view: PublicView, m: MapData) -> list[str]:
     if sails(m):
         return [
-            f"Decks: {view.deck} train, {view.ship_deck} ship  ·  Tickets {view.tickets_left}",
-            f"Discards: {view.discards} train, {view.ship_discards} ship",
+            _("Decks: {trains} train, {ships} ship  ·  Tickets {tickets}", trains=view.deck,
+              ships=view.ship_deck, tickets=view.tickets_left),
+            _("Discards: {trains} train, {ships} ship", trains=view.discards,
+              ships=view.ship_discards),
         ]
-    return [f"Deck {view.deck}  ·  Discards {view.discards}  ·  Tickets {view.tickets_left}"]
+    return [_("Deck {deck}  ·  Discards {discards}  ·  Tickets {tickets}", deck=view.deck,
+              discards=view.discards, tickets=view.tickets_left)]
 
 
 def _banner(d: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: RGB) -> int:
@@ -85,6 +91,14 @@ def fit_text(text: str, size: int, face: Face, width: float) -> str:
     while text and f.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
+
+
+def fit_font(text: str, size: int, face: Face, width: float, smallest: int = 10) -> Font:
+    """The largest font up to ``size`` in which ``text`` fits ``width`` px (at least
+    ``smallest``): a longer word (German) is set smaller rather than cut."""
+    while size > smallest and font(size, face).getlength(text) > width:
+        size -= 1
+    return font(size, face)
 
 
 def section_heading(
@@ -107,7 +121,7 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     d.text((x, y + (32 - size) // 2), name, font=title, fill=PANEL_FG)
     d.text(
         (x + title.getlength(name) + 16, y + 28),
-        f"Turn {view.turn}" if view.turn > 0 else "Setup",
+        _("Turn {n}", n=view.turn) if view.turn > 0 else _("Setup"),
         font=font(20, "bold"),
         fill=ACCENT,
         anchor="ls",
@@ -118,9 +132,9 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     if seat is not None:
         paste(img, mark_sprite(player_shape(seat), player_fill(seat), 22), x, y)
         indent = 30
-    f = font(18, "bold")
-    for line in _wrap(phase_text(view), 18, w - indent, "bold", " ")[:2]:
-        d.text((x + indent, y + 1), fit_text(line, 18, "bold", w - indent), font=f, fill=PANEL_FG)
+    size, lines = fit_lines(phase_text(view), 18, w - indent, 2, "bold", " ")
+    for line in lines:
+        d.text((x + indent, y + 1), line, font=font(size, "bold"), fill=PANEL_FG)
         y += 25
     y += 6
     for line in deck_lines(view, m):
@@ -129,9 +143,9 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     y += 4
     banners = []
     if view.phase in ("draft", "draft_keep"):
-        banners.append(("TICKET DRAFT", FESTIVAL))
+        banners.append((_("TICKET DRAFT"), FESTIVAL))
     if view.last_round and view.phase != "game_over":
-        banners.append(("LAST ROUND", (196, 58, 44)))
+        banners.append((_("LAST ROUND"), (196, 58, 44)))
     bx = x
     for text, fill in banners:  # side by side
         bottom = _banner(d, bx, y, text, fill)
@@ -139,16 +153,25 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     return bottom if banners else y
 
 
-def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, int | str]]:
-    pieces: tuple[str, int | str] = ("Pieces" if sails(m) else "Trains", p.trains)
+def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, str, str]]:
+    """(column heading, value, the value with its noun for the narrow panel) per figure."""
+    if sails(m):
+        pieces = (_("Pieces"), str(p.trains), _n("{n} piece", "{n} pieces", p.trains))
+    else:
+        pieces = (_("Trains"), str(p.trains), _n("{n} train", "{n} trains", p.trains))
     if view.piece_split:  # Rails & Sails, once everyone has chosen: the split is public
         split = view.piece_split[p.seat]
-        pieces = ("Trains/Ships", f"{split['trains']}/{split['ships']}")
-    out = [("Score", p.score), pieces, ("Cards", p.hand_size), ("Tickets", p.tickets)]
+        both = f"{split['trains']}/{split['ships']}"
+        pieces = (_("Trains/Ships"), both, _("{n} trains/ships", n=both))
+    out = [(_("Score"), str(p.score), _n("{n} point", "{n} points", p.score)), pieces,
+           (_("Cards"), str(p.hand_size), _n("{n} card", "{n} cards", p.hand_size)),
+           (_("Tickets"), str(p.tickets), _n("{n} ticket", "{n} tickets", p.tickets))]
     if m.rules.stations is not None:
-        out.insert(2, ("Stations", p.stations))
+        out.insert(2, (_("Stations"), str(p.stations),
+                       _n("{n} station", "{n} stations", p.stations)))
     if sails(m):  # after Cards: a narrow label beside the wide Trains/Ships
-        out.insert(3, ("Harbors", sum(1 for s in view.harbors.values() if s == p.seat)))
+        harbors = sum(1 for s in view.harbors.values() if s == p.seat)
+        out.insert(3, (_("Harbors"), str(harbors), _n("{n} harbor", "{n} harbors", harbors)))
     return out
 
 
@@ -162,10 +185,12 @@ def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m:
     row_h = 58 if compact else 32
     small = font(14, "bold")
     if not compact:
-        for i, (label, _) in enumerate(_stats(view.players[0], view, m) if view.players else []):
+        for i, (label, *_values) in enumerate(
+                _stats(view.players[0], view, m) if view.players else []):
             cx = x + 40 + name_w + i * num_w + num_w // 2
-            d.text((cx, y), label, font=small, fill=PANEL_DIM, anchor="ma")
-        d.text((x + 40, y), "Player", font=small, fill=PANEL_DIM)
+            d.text((cx, y), label, font=fit_font(label, 14, "bold", num_w - 4), fill=PANEL_DIM,
+                   anchor="ma")
+        d.text((x + 40, y), _("Player"), font=small, fill=PANEL_DIM)
         y += 22
     body, bold = font(18), font(18, "bold")
     for p in view.players:
@@ -183,14 +208,13 @@ def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m:
             x,
             y + (row_h - 28) // 2,
         )
-        name = p.name + ("  (choosing)" if p.deciding else "")
+        name = _("{name}  (choosing)", name=p.name) if p.deciding else p.name
         stats = _stats(p, view, m)
         if compact:
             d.text((x + 40, y + 6), fit_text(name, 18, "bold", w - 44), font=bold, fill=PANEL_FG)
             cx = x + 40
-            for i, (label, v) in enumerate(stats):
+            for i, (_label, _value, text) in enumerate(stats):
                 f = font(16, "bold") if i == 0 else font(15)
-                text = f"{v} {'points' if i == 0 else label.lower()}"
                 d.text((cx, y + 31), text, font=f, fill=ACCENT if i == 0 else PANEL_DIM)
                 cx += int(f.getlength(text)) + 14
         else:
@@ -201,11 +225,11 @@ def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m:
                 fill=PANEL_FG,
                 anchor="lm",
             )
-            for i, (_, v) in enumerate(stats):
+            for i, (_label, v, _text) in enumerate(stats):
                 cx = x + 40 + name_w + i * num_w + num_w // 2
                 d.text(
                     (cx, y + row_h // 2),
-                    str(v),
+                    v,
                     font=bold if i == 0 else body,
                     fill=ACCENT if i == 0 else PANEL_FG,
                     anchor="mm",
@@ -222,10 +246,11 @@ def market_width(view: PublicView) -> int:
 def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     d = ImageDraw.Draw(img)
     jokers = sails(m)
-    title = "Face-up cards"
+    title = _("Face-up cards")
     if jokers:
         ships = sum(1 for c in view.market if c and card_parts(c)[1] in ("ship", "double"))
-        title += f"  ({len(view.market) - ships} train, {ships} ship)"
+        title = _("Face-up cards  ({trains} train, {ships} ship)",
+                  trains=len(view.market) - ships, ships=ships)
     d.text((x, y), title, font=font(14, "bold"), fill=PANEL_DIM)
     y += 22
     n = max(1, len(view.market))
@@ -236,9 +261,12 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: 
     if view.tunnel is not None:
         t = view.tunnel
         who = view.players[t.seat].name if t.seat < len(view.players) else "?"
+        colour = (_n("locomotive", "locomotives", t.extra) if t.color == "locomotive"
+                  else _(t.color))
         d.text(
             (x, y),
-            fit_text(f"Tunnel ({who}): +{t.extra} {t.color}", 15, "bold", w),
+            fit_text(_("Tunnel ({who}): +{n} {colour}", who=who, n=t.extra, colour=colour),
+                     15, "bold", w),
             font=font(15, "bold"),
             fill=ACCENT,
         )
@@ -252,7 +280,7 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: 
 def stacks_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     """Pennsylvania: the share stacks left on the table (public), wrapped into ``w`` px."""
     d = ImageDraw.Draw(img)
-    label = "Share stacks"
+    label = _("Share stacks")
     d.text((x, y + 12), label, font=font(14, "bold"), fill=PANEL_DIM, anchor="lm")
     cx, top = x + int(font(14, "bold").getlength(label)) + 14, y
     tags: list[tuple[str, RGB, bool]] = []
@@ -261,7 +289,7 @@ def stacks_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: 
         tags.append((f"{c.id}  {left}", company_fill(m, c.id), left == 0))
     shares = m.rules.shares
     if view.neutral_shares or (shares and len(view.players) in shares.neutral_investor_players):
-        tags.append((f"neutral pile  {view.neutral_shares}", shade(PANEL_BG, 1.6), False))
+        tags.append((_("neutral pile  {n}", n=view.neutral_shares), shade(PANEL_BG, 1.6), False))
     for text, fill, empty in tags:
         tw = tag_width(text)
         if cx + tw > x + w:  # wrap under the first tag
@@ -278,7 +306,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
     from .shapes import house_sprite, space_sprite
 
     d = ImageDraw.Draw(img)
-    d.text((x, y), "How to read the board", font=font(14, "bold"), fill=PANEL_DIM)
+    d.text((x, y), _("How to read the board"), font=font(14, "bold"), fill=PANEL_DIM)
     y += 26
     sample = m.routes[0]
     rows: list[tuple[Route, str, str]] = [
@@ -286,19 +314,19 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
             sample.model_copy(
                 update={"color": "red", "tunnel": False, "ferry_locomotives": 0, "kind": "train"}
             ),
-            "free route, red cards",
+            _("free route, red cards"),
             "free",
         ),
         (
             sample.model_copy(update={"kind": "train"}),
-            "claimed: owner's colour and shape",
+            _("claimed: owner's colour and shape"),
             "claimed",
         ),
         (
             sample.model_copy(
                 update={"color": "gray", "tunnel": False, "ferry_locomotives": 0, "kind": "train"}
             ),
-            "gray: any one colour",
+            _("gray: any one colour"),
             "free",
         ),
     ]
@@ -313,7 +341,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
                         "kind": "train",
                     }
                 ),
-                "tunnel (dashed edge)",
+                _("tunnel (dashed edge)"),
                 "free",
             )
         )
@@ -328,7 +356,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
                         "kind": "train",
                     }
                 ),
-                "ferry: locomotive needed",
+                _("ferry: locomotive needed"),
                 "free",
             )
         )
@@ -343,7 +371,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
                         "kind": "ship",
                     }
                 ),
-                "ship route",
+                _("ship route"),
                 "free",
             )
         )
@@ -356,15 +384,14 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         y += 30
     if any(c.harbor for c in m.cities):
         paste(img, anchor_badge(24, player_fill(0), halo=True), x + 14, y)
-        d.text(
-            (x + 64, y + 12), "harbor (owner's colour)", font=font(15), fill=PANEL_FG, anchor="lm"
-        )
+        d.text((x + 64, y + 12), _("harbor (owner's colour)"), font=font(15), fill=PANEL_FG,
+               anchor="lm")
         y += 30
     if any(c.festival_pile for c in m.cities):
         paste(img, tent_sprite(26), x + 13, y - 2)
         d.text(
             (x + 64, y + 12),
-            "festival city; badge = cards there",
+            _("festival city; badge = cards there"),
             font=font(15),
             fill=PANEL_FG,
             anchor="lm",
@@ -372,11 +399,10 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         y += 30
     if m.rules.stations is not None:
         paste(img, house_sprite(player_fill(0), 24), x + 14, y)
-        d.text(
-            (x + 64, y + 12), "station (owner's colour)", font=font(15), fill=PANEL_FG, anchor="lm"
-        )
+        d.text((x + 64, y + 12), _("station (owner's colour)"), font=font(15), fill=PANEL_FG,
+               anchor="lm")
         y += 30
-    letters = "  ".join(f"{SUIT_LETTER[s]} {s}" for s in m.rules.deck.colors)
+    letters = "  ".join(f"{SUIT_LETTER[s]} {_(s)}" for s in m.rules.deck.colors)
     for line in _wrap(letters, 15, w):
         d.text((x, y + 4), line, font=font(15), fill=PANEL_DIM)
         y += 22
@@ -395,21 +421,36 @@ def _wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "
     return lines
 
 
+def fit_lines(text: str, size: int, width: int, most: int, face: Face = "regular",
+              sep: str = "  ", smallest: int = 10) -> tuple[int, list[str]]:
+    """``text`` broken at ``sep`` into at most ``most`` lines of ``width`` px: the largest
+    font size down to ``smallest`` that does it (longer German words are set smaller);
+    failing that, the last line ends in an ellipsis."""
+    for n in range(size, smallest - 1, -1):
+        lines = _wrap(text, n, width, face, sep)
+        if len(lines) <= most and all(font(n, face).getlength(s) <= width for s in lines):
+            return n, lines
+    lines = _wrap(text, smallest, width, face, sep)
+    kept = [*lines[: most - 1], sep.join(lines[most - 1 :])]
+    return smallest, [fit_text(line, smallest, face, width) for line in kept]
+
+
 def key_line(img: Image.Image, x: int, y: int, w: int, m: MapData) -> None:
     """A two-line reminder of the symbols, for the narrow header of landscape boards."""
     d = ImageDraw.Draw(img)
-    parts = ["K = black, other letters = colour"]
+    parts = [_("K = black, other letters = colour")]
     if any(r.tunnel for r in m.routes):
-        parts.append("dashed = tunnel")
+        parts.append(_("dashed = tunnel"))
     if any(r.ferry_locomotives for r in m.routes):
-        parts.append("engine = ferry")
+        parts.append(_("engine = ferry"))
     if any(r.kind == "ship" for r in m.routes):
-        parts.append("hull = ship route")
+        parts.append(_("hull = ship route"))
     if any(c.harbor for c in m.cities):
-        parts.append("⚓ = harbor city, owner's colour once built")
+        parts.append(_("⚓ = harbor city, owner's colour once built"))
     if any(c.festival_pile for c in m.cities):
-        parts.append("tent = festival city, badge = cards lying there")
-    parts.append("shape = owner")
-    for line in _wrap("  ·  ".join(parts), 13, w, "regular", "  ·  ")[:3]:
-        d.text((x, y), line, font=font(13), fill=PANEL_DIM)
-        y += 18
+        parts.append(_("tent = festival city, badge = cards lying there"))
+    parts.append(_("shape = owner"))
+    size, lines = fit_lines("  ·  ".join(parts), 13, w, 3, "regular", "  ·  ")
+    for line in lines:
+        d.text((x, y), line, font=font(size), fill=PANEL_DIM)
+        y += size + 5

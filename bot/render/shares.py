@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
+from bot.i18n import N_, _
 from maps.model import Company, MapData
 
 from .fonts import font
@@ -50,11 +51,10 @@ def draw_tag(
     return w
 
 
-def split_extra(label: str, m: MapData) -> tuple[str, str] | None:
-    """('PRR', '1st') for the engine's share label 'PRR shares (1st)'; None for other extras."""
-    for c in companies(m):
-        prefix = f"{c.id} shares"
-        if label.startswith(prefix):
-            place = label[len(prefix) :].strip(" ()")
-            return c.id, place
-    return None
+# A place in a company's majority, as the share grid of the final scores shows it.
+PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
+
+
+def place_text(place: int) -> str:
+    """'1st' for the majority (``place`` 1), in the current language."""
+    return _(PLACES[place - 1]) if 1 <= place <= len(PLACES) else str(place)

@@ -26,6 +26,7 @@ from engine.events import (
     TicketDraftStarted,
     TicketsKept,
 )
+from engine.extras import ExtraPoints, festival_points
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
 from engine.turns import chosen_tickets, end_turn, first_turn, next_turn, require_turn
@@ -295,20 +296,16 @@ class Festivals(RuleModule):
             return True
         return False
 
-    def final_points(self, state: GameState) -> list[dict[str, int]]:
+    def final_points(self, state: GameState) -> list[list[ExtraPoints]]:
         config = _config(state)
-        out: list[dict[str, int]] = []
-        for held in _ext(state)["held"]:
-            out.append(
-                {
-                    f"{_pile_name(state, pile)} festival ({n} card{'s' * (n > 1)})": config.points(
-                        pile, n
-                    )
-                    for pile, n in held.items()
-                    if n
-                }
-            )
-        return out
+        return [
+            [
+                festival_points(_pile_name(state, pile), n, config.points(pile, n))
+                for pile, n in held.items()
+                if n
+            ]
+            for held in _ext(state)["held"]
+        ]
 
     def public_fields(self, state: GameState) -> dict[str, Any]:
         ext = _ext(state)

@@ -54,6 +54,12 @@ from engine.events import (
     PiecesExchanged,
     RouteClaimed,
 )
+from engine.extras import (
+    ExtraPoints,
+    exchanged_pieces,
+    harbor_points,
+    unbuilt_harbors,
+)
 from engine.hooks import Handler, RuleModule
 from engine.scoring import connected_tickets
 from engine.state import GameState
@@ -704,12 +710,12 @@ class RailsAndSails(RuleModule):
         out += [blind(k) for k in refills]
         return out
 
-    def final_points(self, state: GameState) -> list[dict[str, int]]:
+    def final_points(self, state: GameState) -> list[list[ExtraPoints]]:
         board, ext, config = state.board, _ext(state), _config(state)
-        out: list[dict[str, int]] = []
+        out: list[list[ExtraPoints]] = []
         for seat in range(state.n_players):
             done = connected_tickets(state, seat)
-            points: dict[str, int] = {}
+            points: list[ExtraPoints] = []
             for city_key, owner in ext["harbors"].items():
                 if owner != seat:
                     continue
@@ -717,15 +723,12 @@ class RailsAndSails(RuleModule):
                 named = sum(1 for t in done if city_id in board.map.tickets[t].cities)
                 if named:
                     value = config.harbor_points[min(named, len(config.harbor_points)) - 1]
-                    points[f"harbor {board.city_names[int(city_key)]} ({named} tickets)"] = value
-            if ext["harbors_left"][seat]:
-                points["harbors not built"] = (
-                    ext["harbors_left"][seat] * config.unbuilt_harbor_points
-                )
-            if ext["exchanged"][seat]:
-                points["pieces exchanged"] = (
-                    ext["exchanged"][seat] * config.exchange_points_per_piece
-                )
+                    points.append(harbor_points(board.city_names[int(city_key)], named, value))
+            if unbuilt := ext["harbors_left"][seat]:
+                points.append(unbuilt_harbors(unbuilt, unbuilt * config.unbuilt_harbor_points))
+            if exchanged := ext["exchanged"][seat]:
+                points.append(exchanged_pieces(
+                    exchanged, exchanged * config.exchange_points_per_piece))
             out.append(points)
         return out
 

@@ -16,12 +16,11 @@ from typing import Any, ClassVar
 from engine.actions import Action, DeclineShare, GiveNeutralShare, TakeShare
 from engine.errors import IllegalAction, Text
 from engine.events import Event, ShareTaken
+from engine.extras import ExtraPoints, share_points
 from engine.hooks import Handler, RuleModule
 from engine.state import GameState
 from engine.turns import end_turn, require_turn
 from maps.model import Shares as SharesConfig
-
-PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
 def _config(state: GameState) -> SharesConfig:
@@ -159,9 +158,9 @@ class Shares(RuleModule):
         state.rng.shuffle(pile)
         ext["revealed"] = pile[: math.ceil(len(pile) * _config(state).neutral_reveal_fraction)]
 
-    def final_points(self, state: GameState) -> list[dict[str, int]]:
+    def final_points(self, state: GameState) -> list[list[ExtraPoints]]:
         ext = _ext(state)
-        out: list[dict[str, int]] = [{} for _ in range(state.n_players)]
+        out: list[list[ExtraPoints]] = [[] for _ in range(state.n_players)]
         for company in _config(state).companies:
             # (shares held, first share number, seat); the neutral investor is seat -1.
             investors = []
@@ -171,7 +170,7 @@ class Shares(RuleModule):
                     investors.append((-len(numbers), min(numbers), seat))
             for place, (_, _, seat) in enumerate(sorted(investors)):
                 if seat >= 0 and place < len(company.scores):
-                    out[seat][f"{company.id} shares ({PLACES[place]})"] = company.scores[place]
+                    out[seat].append(share_points(company.id, place + 1, company.scores[place]))
         return out
 
     def public_fields(self, state: GameState) -> dict[str, Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from engine.extras import ExtraPoints
+
 
 async def test_two_player_usa_game_to_the_end(table):
     await table.open_game(["Ana", "Ben"], "usa")
@@ -99,9 +101,10 @@ async def test_two_player_pennsylvania_with_shares_and_the_neutral_investor(tabl
     extras = {p["seat"]: p["extras"] for p in view["final"]["players"]}
     assert any(extras.values())
     for p in view["final"]["players"]:
-        for label, points in p["extras"].items():
-            assert f"{label} +{points}" in final.content
-            assert " shares (" in label
+        for e in p["extras"]:
+            extra = ExtraPoints.model_validate(e)
+            assert f"{extra} +{extra.points}" in final.content
+            assert " shares (" in str(extra)
 
 
 async def test_three_player_pennsylvania_has_no_neutral_investor(table):
@@ -118,5 +121,5 @@ async def test_three_player_pennsylvania_has_no_neutral_investor(table):
     assert table.counts["share_lines_checked"] > 0
     table.assert_hands_show_shares(state)
     final, view = _final(table)
-    assert sum(sum(p["extras"].values()) for p in view["final"]["players"]) > 0
+    assert sum(e["points"] for p in view["final"]["players"] for e in p["extras"]) > 0
     assert "shares (1st)" in final.content

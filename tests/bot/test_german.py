@@ -3,6 +3,7 @@ German, the secret scan passing, and no English left in the texts players read m
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -21,6 +22,10 @@ async def test_a_whole_german_game(table, map_id):
     state = await table.play_to_end()
     assert state.phase == "game_over"
     table.assert_no_secrets_before_final()
+    # The scan followed the map's own secrets in German words too.
+    followed = {"iberia": "festival_lines_checked", "pennsylvania": "share_lines_checked",
+                "world": "piece_lines_checked"}.get(map_id)
+    assert followed is None or table.counts.get(followed, 0) > 0, table.counts
     public = table.fake.channel_messages()
     (final,) = [s for s in public if "🏁 **Endwertung**" in s.content]
     assert "Sieger:" in final.content and "Zielkarten von" in final.content
@@ -28,8 +33,19 @@ async def test_a_whole_german_game(table, map_id):
     assert any("🚂 Spielplan" in s.content or "beginnt!" in s.content for s in public)
     for s in public:
         assert not ENGLISH.search(s.content), s.content
+    # The words on every image: boards and final scores in the channel, hands in the DMs.
+    images = [data for s in public for _name, data in s.files]
     for uid in table.users.values():
         dms = table.fake.dms(uid)
         assert dms and all("**Deine Hand:**" in d.content for d in dms if d.content)
         for d in dms:
             assert not ENGLISH.search(d.content), d.content
+        images += [data for d in dms for _name, data in d.files]
+    kinds = {data[:4] for data in images}
+    assert {b"BOAR", b"FINA", b"HAND"} <= kinds
+    assert all(_image(data)["language"] == "de" for data in images)
+
+
+def _image(data: bytes) -> dict:
+    """What the test renderer drew: b'BOARD', b'FINAL' or b'HAND', then the view as JSON."""
+    return json.loads(data[4:] if data.startswith(b"HAND") else data[5:])

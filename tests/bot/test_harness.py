@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from bot import i18n
 from bot.images import Renderer
 from bot.testing import FakeDiscord
 from tests.bot.conftest import make_bot
@@ -57,5 +58,13 @@ async def test_the_process_pool_renderer_draws_what_the_renderer_draws():
         assert await pooled.draw_board(view) == render_board(view)
         hand = hand_view("usa", seed=4)
         assert await pooled.draw_hand(hand, "usa") == render_hand(hand, "usa")
+        # The worker draws the words in the language asked for (it has no caller context).
+        german = await pooled.draw_hand(hand, "usa", lang="de")
+        with i18n.language("de"):
+            assert german == render_hand(hand, "usa")
+        assert german != render_hand(hand, "usa")
+        with i18n.language("de"):  # by default, the language of the caller's block
+            assert await pooled.draw_board(view) == render_board(view)
+        assert render_board(view) != await pooled.draw_board(view, lang="de")
     finally:
         pooled.close()

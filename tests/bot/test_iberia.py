@@ -10,6 +10,7 @@ import engine
 from bot.presenters import choice_label
 from bot.service import draft_round
 from engine import DraftPick
+from engine.extras import ExtraPoints
 
 
 async def _round_dms(table, state):
@@ -65,7 +66,8 @@ async def test_three_player_iberia_game_to_the_end(table):
     table.assert_hands_show_shares(state)  # every private image went to its own player
     final = next(s for s in public if "Final scores" in s.content)
     view = json.loads(final.files[0][1][5:])
-    labels = [label for p in view["final"]["players"] for label in p["extras"]]
+    labels = [str(ExtraPoints.model_validate(e)) for p in view["final"]["players"]
+              for e in p["extras"]]
     assert any(" festival (" in label for label in labels)
     assert all(f"{label} " in final.content for label in labels)
 

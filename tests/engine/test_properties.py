@@ -212,7 +212,7 @@ def play_checked(
             + player.longest_path_bonus
             + player.most_tickets_bonus
             + player.unused_stations_bonus
-            + sum(player.extras.values())
+            + sum(e.points for e in player.extras)
         )
         assert parts == player.total
     return state, log

@@ -231,8 +231,8 @@ def test_festival_sets_score_by_the_table_seed_examples():
     state = started_iberia()
     setup_position(state, Position(festival_cards={0: {"sevilla": 3}, 1: {"valencia": 7}}))
     rows = final_scores(state).players
-    assert sum(rows[0].extras.values()) == 6
-    assert sum(rows[1].extras.values()) == 22
+    assert sum(e.points for e in rows[0].extras) == 6
+    assert sum(e.points for e in rows[1].extras) == 22
 
 
 def test_no_bonuses_and_ties_shared_after_tickets():

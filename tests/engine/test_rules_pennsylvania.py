@@ -20,7 +20,12 @@ from engine import (
     setup_position,
 )
 from engine.events import ShareTaken
-from engine.scoring import connected_tickets, final_scores
+from engine.scoring import PlayerScore, connected_tickets, final_scores
+
+
+def labelled(row: PlayerScore) -> dict[str, int]:
+    """A player's map points by their English label."""
+    return {str(e): e.points for e in row.extras}
 
 
 def claim(state, seat, route_id, cards):
@@ -154,8 +159,8 @@ def test_seed_example_neutral_investor_takes_second_place(started):
     hold_shares(state, 1, "B&O", [6])
     state.ext["shares"]["revealed"] = [["B&O", 2], ["B&O", 4]]
     points = final_scores(state).players
-    assert points[0].extras == {"B&O shares (1st)": 20}
-    assert points[1].extras == {"B&O shares (3rd)": 9}
+    assert labelled(points[0]) == {"B&O shares (1st)": 20}
+    assert labelled(points[1]) == {"B&O shares (3rd)": 9}
 
 
 def test_share_ties_go_to_the_earlier_investor(started):
@@ -164,9 +169,9 @@ def test_share_ties_go_to_the_earlier_investor(started):
     hold_shares(state, 1, "PRR", [1, 7])
     hold_shares(state, 2, "PRR", [3])
     points = final_scores(state).players
-    assert points[1].extras == {"PRR shares (1st)": 30}
-    assert points[0].extras == {"PRR shares (2nd)": 21}
-    assert points[2].extras == {"PRR shares (3rd)": 14}
+    assert labelled(points[1]) == {"PRR shares (1st)": 30}
+    assert labelled(points[0]) == {"PRR shares (2nd)": 21}
+    assert labelled(points[2]) == {"PRR shares (3rd)": 14}
 
 
 def test_places_beyond_the_table_score_nothing(started):
@@ -176,9 +181,9 @@ def test_places_beyond_the_table_score_nothing(started):
     hold_shares(state, 2, "WM", [3])
     hold_shares(state, 0, "WM", [4])
     points = final_scores(state).players
-    assert points[1].extras == {"WM shares (1st)": 9}
-    assert points[2].extras == {"WM shares (2nd)": 5}
-    assert points[0].extras == {"BR&P shares (1st)": 7}  # 3rd WM place: no value
+    assert labelled(points[1]) == {"WM shares (1st)": 9}
+    assert labelled(points[2]) == {"WM shares (2nd)": 5}
+    assert labelled(points[0]) == {"BR&P shares (1st)": 7}  # 3rd WM place: no value
 
 
 def test_half_the_neutral_pile_is_revealed_rounded_up(started):
@@ -200,10 +205,10 @@ def test_share_points_are_in_the_total_and_globetrotter_is_15(started, own, hold
     setup_position(state, Position(tickets={1: [], 2: []}))
     hold_shares(state, 0, "RDG", [1])
     row = final_scores(state).players[0]
-    assert row.most_tickets_bonus == 15 and row.extras == {"RDG shares (1st)": 14}
+    assert row.most_tickets_bonus == 15 and labelled(row) == {"RDG shares (1st)": 14}
     assert final_scores(state).players[1].most_tickets_bonus == 0
     assert row.total == row.routes + sum(t.points for t in row.tickets) + row.most_tickets_bonus \
-        + sum(row.extras.values())
+        + sum(e.points for e in row.extras)
     assert row.longest_path_bonus == 0
 
 

@@ -26,9 +26,14 @@ from engine import (
 )
 from engine.cards import CARD_INDEX, DOUBLE_SHIP, HARBOR_TRAIN, LOCO, SHIP
 from engine.modules.rails_and_sails import cheapest_payments
-from engine.scoring import final_scores
+from engine.scoring import PlayerScore, final_scores
 
 WHITE, YELLOW, PURPLE = CARD_INDEX["white"], CARD_INDEX["yellow"], CARD_INDEX["purple"]
+
+
+def labelled(row: PlayerScore) -> dict[str, int]:
+    """A player's map points by their English label."""
+    return {str(e): e.points for e in row.extras}
 
 
 def new(players=2, seed=3):
@@ -272,9 +277,9 @@ def test_harbor_scoring_buenos_aires_is_worth_30(started, own, ticket):
             harbors={"buenos_aires": 0},
         ),
     )
-    extras = final_scores(state).players[0].extras
+    extras = labelled(final_scores(state).players[0])
     assert extras["harbor Buenos Aires (2 tickets)"] == 30
-    assert extras["harbors not built"] == -8
+    assert extras["2 harbors not built"] == -8
 
 
 def _shortest_routes(board, a, b):
@@ -311,7 +316,7 @@ def test_exchange_pieces_costs_a_point_each_within_the_reserve(started, illegal)
     assert (rs["trains"][seat], rs["ships"][seat]) == (22, 38)
     assert (rs["box_trains"][seat], rs["box_ships"][seat]) == (3, 12)
     assert state.scores[seat] == -2
-    assert final_scores(state).players[seat].extras["pieces exchanged"] == -2
+    assert labelled(final_scores(state).players[seat])["2 pieces exchanged"] == -2
 
 
 def test_exchange_never_above_25_trains(started, illegal):

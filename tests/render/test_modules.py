@@ -32,6 +32,7 @@ from bot.render.layout import festival_badge_spot, harbor_spot
 from bot.render.palette import player_fill
 from engine import GameConfig, GameState, apply, new_game, private_view, public_view, waiting_for
 from engine.agents import random_action
+from engine.extras import exchanged_pieces, harbor_points, unbuilt_harbors
 from engine.views import PlayerScore, PrivateView, PublicView, TicketView
 
 RGB = tuple[int, int, int]
@@ -191,7 +192,7 @@ def test_hand_shows_festival_cards_the_draft_packet_and_the_festival_choice() ->
 def test_final_shows_the_festival_points() -> None:
     end = _stages("iberia", 3)["game_over"][0]
     assert end.final is not None
-    assert any("festival" in label for p in end.final.players for label in p.extras)
+    assert any(e.kind == "festival" for p in end.final.players for e in p.extras)
     bare = end.model_copy(
         update={
             "final": end.final.model_copy(
@@ -207,7 +208,7 @@ def test_final_shows_the_festival_points() -> None:
 
 
 def _no_extras(p: PlayerScore) -> PlayerScore:
-    return p.model_copy(update={"extras": {}, "total": p.total - sum(p.extras.values())})
+    return p.model_copy(update={"extras": [], "total": p.total - sum(e.points for e in p.extras)})
 
 
 # Rails & Sails ----------------------------------------------------------------------------
@@ -329,9 +330,10 @@ def test_world_final_shows_harbor_points_and_penalties() -> None:
     end = _stages("world", 3)["game_over"][0]
     assert end.final is not None
     seat = end.final.players[0].seat
-    extras = {"harbor Perth (1 tickets)": 20, "harbors not built": -8, "pieces exchanged": -3}
+    extras = [harbor_points("Perth", 1, 20), unbuilt_harbors(2, -8), exchanged_pieces(3, -3)]
     players = [
-        p.model_copy(update={"extras": extras, "total": p.total - sum(p.extras.values()) + 9})
+        p.model_copy(update={"extras": extras,
+                             "total": p.total - sum(e.points for e in p.extras) + 9})
         if p.seat == seat
         else _no_extras(p)
         for p in end.final.players

@@ -255,13 +255,13 @@ def test_final_scores_break_down_the_share_points() -> None:
     view = final_view("pennsylvania", seed=5, players=3)
     assert view.final is not None and any(p.extras for p in view.final.players)
     bare = view.model_copy(update={"final": view.final.model_copy(update={
-        "players": [p.model_copy(update={"extras": {}}) for p in view.final.players]})})
+        "players": [p.model_copy(update={"extras": []}) for p in view.final.players]})})
     with_extras, without = _open(render_final(view)), _open(render_final(bare))
     assert with_extras.height > without.height  # the share majorities table
     top = (0, 0, with_extras.width, with_extras.height - 900)  # above the map
     assert _near(with_extras, SHARES, top) > 2000  # share points and bar segments
     assert _near(without, SHARES, top) == 0
-    scored = {label.split()[0] for p in view.final.players for label in p.extras}
+    scored = {str(e.fields["company"]) for p in view.final.players for e in p.extras}
     for company in scored:  # each company's tag heads its column
         assert _near(with_extras, _company(company), top) > 100, company
 

@@ -1,0 +1,136 @@
+"""Labels on the images fit, in English and in German (issue 13: German words are longer).
+
+Every word an image module draws is measured as it is drawn: its text box must lie inside
+the image it is drawn on, overlap no other text there, and not have been cut short with
+an ellipsis. Checked on every map: the board's panel in every phase, the hand and the
+final scores. (The map's city names follow the board's own spelling in both languages,
+so the map layer is not measured here.)
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+import maps
+from bot import i18n
+from bot.render import final as final_module
+from bot.render import panel_image
+from bot.render.demo import empty_view, final_view, hand_view, mid_view
+from bot.render.final import draw_final
+from bot.render.hand import draw_hand
+from engine.views import PendingTunnel
+
+# The modules that draw words (the map layer, cards and symbols are measured elsewhere).
+WORDS = {"bot.render.panel", "bot.render.final", "bot.render.hand", "bot.render.extras",
+         "bot.render.shares", "bot.render.highlight"}
+
+
+@dataclass(frozen=True)
+class Label:
+    where: str  # the function that drew it
+    text: str
+    box: tuple[int, int, int, int]
+    image: Any  # the image drawn on (its core object)
+
+
+@pytest.fixture
+def labels(monkeypatch: pytest.MonkeyPatch) -> list[Label]:
+    """Every text the word-drawing modules draw, with its box, from now on."""
+    drawn: list[Label] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, text: Any, fill: Any = None,
+             font: Any = None, anchor: Any = None, *args: Any, **kwargs: Any) -> None:
+        caller = sys._getframe(1)
+        if caller.f_globals["__name__"] in WORDS:
+            box = self.textbbox(xy, text, font=font, anchor=anchor,
+                                stroke_width=kwargs.get("stroke_width", 0))
+            drawn.append(Label(caller.f_code.co_name, str(text),
+                               tuple(round(v) for v in box), self.im))  # type: ignore[arg-type]
+        original(self, xy, text, fill, font, anchor, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    return drawn
+
+
+def problems(labels: list[Label]) -> list[str]:
+    """What does not fit: outside the image, over another text, or cut short."""
+    found = []
+    for i, a in enumerate(labels):
+        width, height = a.image.size
+        x0, y0, x1, y1 = a.box
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            found.append(f"{a.where}: {a.text!r} {a.box} leaves its {width}x{height} image")
+        if a.text.endswith("…"):
+            found.append(f"{a.where}: {a.text!r} is cut short")
+        for b in labels[i + 1:]:
+            if b.image is a.image and (a.box[0] < b.box[2] - 1 and b.box[0] < a.box[2] - 1
+                                       and a.box[1] < b.box[3] - 1 and b.box[1] < a.box[3] - 1):
+                found.append(f"{a.where}: {a.text!r} overlaps {b.where}: {b.text!r}")
+    labels.clear()
+    return found
+
+
+# Every phase the panel describes, and the moments with more to say (a tunnel, the last round).
+PHASES = ["choose_initial_tickets", "turn", "second_draw", "choose_tickets", "choose_share",
+          "choose_neutral_share", "draft", "draft_keep", "choose_festival", "choose_pieces",
+          "game_over"]
+
+
+@pytest.fixture
+def blank_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The final image's map drawn blank: only its labels are measured here (quicker)."""
+    def blank(view: Any, *args: Any) -> Image.Image:
+        from bot.render.board import base_for
+        lay = base_for(view.map_id).layout
+        return Image.new("RGBA", (lay.width, lay.height))
+
+    monkeypatch.setattr(final_module, "draw_map", blank)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_every_label_fits(labels: list[Label], blank_maps: None, map_id: str,
+                          lang: i18n.Language) -> None:
+    found: list[str] = []
+    with i18n.language(lang):
+        mid = mid_view(map_id, players=5)
+        for phase in PHASES:
+            panel_image(mid.model_copy(update={"phase": phase}))
+        for colour in ("purple", "locomotive"):
+            tunnel = PendingTunnel(seat=2, route=0, color=colour, extra=2,
+                                   revealed=["purple", "locomotive", "red"])
+            panel_image(mid.model_copy(update={"phase": "tunnel", "last_round": True,
+                                               "tunnel": tunnel}))
+        panel_image(empty_view(map_id, players=2))
+        found += problems(labels)
+        draw_hand(hand_view(map_id), map_id)
+        found += problems(labels)
+        for players in (2, 5):
+            draw_final(final_view(map_id, players=players))
+            found += problems(labels)
+    assert labels == [] and not found, "\n".join(found)
+
+
+def test_the_measure_finds_a_label_that_does_not_fit(labels: list[Label],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check itself: a word past the edge, two words on top of each other, an ellipsis."""
+    from bot.render.fonts import font
+    from bot.render.panel import fit_text
+
+    monkeypatch.setattr(sys.modules[__name__], "WORDS", WORDS | {__name__})
+    d = ImageDraw.Draw(Image.new("RGB", (100, 40)))
+    d.text((60, 5), "Zielkarten", font=font(15))
+    d.text((2, 5), "Wagen", font=font(15))
+    d.text((2, 8), "Lok", font=font(15))
+    d.text((2, 22), fit_text("Schiffskarten", 15, "regular", 60), font=font(15))
+    found = problems(labels)
+    assert any("'Zielkarten'" in f and "leaves" in f for f in found), found
+    assert any("'Wagen'" in f and "overlaps" in f and "'Lok'" in f for f in found), found
+    assert any("cut short" in f for f in found), found
+    assert len(found) == 3, found
