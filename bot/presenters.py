@@ -623,11 +623,14 @@ def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
             "{n} train", "{n} trains", p.trains)
         if view.piece_split:  # Rails & Sails, once everyone has chosen
             split = view.piece_split[p.seat]
-            pieces += f" ({_n('{n} train', '{n} trains', split['trains'])}, " \
-                      f"{_n('{n} ship', '{n} ships', split['ships'])})"
-        lines.append(f"• {safe_name(p.name)}: {_n('{n} point', '{n} points', p.score)}, "
-                     f"{pieces}{station}{harbor}, {_n('{n} card', '{n} cards', p.hand_size)}, "
-                     f"{_n('{n} ticket', '{n} tickets', p.tickets)}")
+            trains = _n("{n} train", "{n} trains", split["trains"])
+            ships = _n("{n} ship", "{n} ships", split["ships"])
+            pieces += f" ({trains}, {ships})"
+        points = _n("{n} point", "{n} points", p.score)
+        cards = _n("{n} card", "{n} cards", p.hand_size)
+        tickets = _n("{n} ticket", "{n} tickets", p.tickets)
+        lines.append(f"• {safe_name(p.name)}: {points}, {pieces}{station}{harbor}, {cards}, "
+                     f"{tickets}")
     return "\n".join(lines)
 
 

@@ -1,35 +1,42 @@
 """Text for players about past play: history pages, replays, the games list, statistics and
-the leaderboard. All of it is public (built from the public log and final scores)."""
+the leaderboard. All of it is public (built from the public log and final scores), and in
+the current language (``bot.i18n``: the asker's); a history's lines are given as the
+channel saw them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot import presenters
+from bot.i18n import N_, _, _n
 from bot.stats import Rated, Summary
 from bot.storage import ResultRow
 from maps import load_map
 
 # Refusals (the reply a player gets; nothing changes).
-NO_GAME_HERE = "There is no game in this channel: name one (`/ttr games` lists this server's)."
-NOT_STARTED = "Game #{game} has not started, so it has no history yet."
-NOTHING_YET = "Nothing has happened in game #{game} yet."
-UNKNOWN_GAME = "There is no game #{game} on this server (`/ttr games` lists them)."
-NO_TURNS = "Game #{game} has no turns to replay yet: the first turn has not begun."
-BAD_TURN = "Game #{game} has turns 1 to {last}: choose one of those."
-NO_GAMES = "No games on this server yet: start one with `/ttr new`."
+# Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller
+# with ``_``.
+NO_GAME_HERE = N_("There is no game in this channel: name one (`/ttr games` lists this "
+                  "server's).")
+NOT_STARTED = N_("Game #{game} has not started, so it has no history yet.")
+NOTHING_YET = N_("Nothing has happened in game #{game} yet.")
+UNKNOWN_GAME = N_("There is no game #{game} on this server (`/ttr games` lists them).")
+NO_TURNS = N_("Game #{game} has no turns to replay yet: the first turn has not begun.")
+BAD_TURN = N_("Game #{game} has turns 1 to {last}: choose one of those.")
+NO_GAMES = N_("No games on this server yet: start one with `/ttr new`.")
 
 STATUS = {
-    "lobby": "lobby", "running": "running", "finished": "finished", "cancelled": "cancelled",
-    "ended": "ended early", "abandoned": "abandoned",
+    "lobby": N_("lobby"), "running": N_("running"), "finished": N_("finished"),
+    "cancelled": N_("cancelled"), "ended": N_("ended early"), "abandoned": N_("abandoned"),
 }
 
 
 def turn_heading(turn: int, who: Sequence[str], continued: bool = False) -> str:
     """'**Turn 12** · Ana', '**Setup** · Ana, Ben' (a history page's heading of a turn)."""
-    head = f"**Turn {turn}**" if turn else "**Setup**"
+    head = _("**Turn {n}**", n=turn) if turn else _("**Setup**")
     names = f" · {', '.join(who)}" if who else ""
-    return f"{head}{names}{' (continued)' if continued else ''}"
+    more = _(" (continued)") if continued else ""
+    return f"{head}{names}{more}"
 
 
 def log_line(line: str) -> str:
@@ -38,53 +45,60 @@ def log_line(line: str) -> str:
 
 
 def history_page(game: int, map_id: str, page: int, pages: int, lines: Sequence[str]) -> str:
-    head = f"📜 **Game #{game} — {load_map(map_id).name}**: history, page {page} of {pages}"
+    head = _("📜 **Game #{game} — {map}**: history, page {page} of {pages}", game=game,
+             map=load_map(map_id).name, page=page, pages=pages)
     return "\n".join([head, *lines])
 
 
 def replay_caption(game: int, map_id: str, turn: int, last: int, who: Sequence[str],
                    lines: Sequence[str]) -> str:
     """The words with a replayed board: whose turn began and what they did in it."""
-    head = (f"⏪ **Game #{game} — {load_map(map_id).name}** as turn {turn} of {last} began"
-            f"{' (' + ', '.join(who) + ')' if who else ''}.")
+    name = load_map(map_id).name
+    if who:
+        head = _("⏪ **Game #{game} — {map}** as turn {turn} of {last} began ({who}).",
+                 game=game, map=name, turn=turn, last=last, who=", ".join(who))
+    else:
+        head = _("⏪ **Game #{game} — {map}** as turn {turn} of {last} began.", game=game,
+                 map=name, turn=turn, last=last)
     if not lines:
         return head
-    return "\n".join([head, f"In turn {turn}:", *(log_line(x) for x in lines)])
+    return "\n".join([head, _("In turn {n}:", n=turn), *(log_line(x) for x in lines)])
 
 
 def won_by(names: Sequence[str]) -> str:
-    return f"won by {', '.join(names)}"
+    return _("won by {names}", names=", ".join(names))
 
 
 def games_list(entries: Sequence[tuple[int, str, str, int, float, Sequence[str], str]]) -> str:
     """This server's games: (id, map, status, channel, last change, players, result)."""
     if not entries:
-        return NO_GAMES
-    lines = ["🚂 **Games on this server**"]
+        return _(NO_GAMES)
+    lines = [_("🚂 **Games on this server**")]
     for game, map_id, status, channel, when, players, result in entries:
-        who = ", ".join(players) or "nobody"
+        who = ", ".join(players) or _("nobody")
         tail = f" — {result}" if result else ""
-        lines.append(f"**#{game}** {load_map(map_id).name} · {STATUS.get(status, status)} · "
+        shown = _(STATUS[status]) if status in STATUS else status
+        lines.append(f"**#{game}** {load_map(map_id).name} · {shown} · "
                      f"<#{channel}> · <t:{int(when)}:R> · {who}{tail}")
     return "\n".join(lines)
 
 
 # -- statistics and the leaderboard ---------------------------------------------------------
 
-NO_RESULTS = "No finished games on this server{where} yet."
-NO_RESULTS_FOR = "{name} has no finished games on this server{where} yet."
+NO_RESULTS = N_("No finished games on this server{where} yet.")
+NO_RESULTS_FOR = N_("{name} has no finished games on this server{where} yet.")
 LEADERS_SHOWN = 15
 
 
 def where(map_id: str | None) -> str:
     """' on USA', or nothing for every map."""
-    return f" on {load_map(map_id).name}" if map_id else ""
+    return _(" on {map}", map=load_map(map_id).name) if map_id else ""
 
 
 def player_label(name: str, computer: bool, player: str) -> str:
     """A member's name, or 'Computer (hard) 🤖': a computer level is one rated player."""
     if computer:
-        return f"Computer ({player.partition(':')[2]}) 🤖"
+        return _("Computer ({level}) 🤖", level=_(player.partition(":")[2]))
     return name
 
 
@@ -96,32 +110,36 @@ def _route_text(map_id: str, route: int, several_maps: bool) -> str:
 def stats_text(title: str, summary: Summary, *, player: bool) -> str:
     """A player's (``player``) or a server's statistics."""
     maps = " · ".join(
-        f"{load_map(m).name} {games}" + (f"/{won} won" if player else "")
+        f"{load_map(m).name} {games}" + (_("/{n} won", n=won) if player else "")
         for m, (games, won) in summary.per_map.items())
-    played = (f"{summary.games} played, {summary.wins} won" if player
-              else f"{summary.games} finished")
+    played = (_("{games} played, {wins} won", games=summary.games, wins=summary.wins)
+              if player else _("{n} finished", n=summary.games))
     best, longest = summary.best, summary.longest
 
     def by(r: ResultRow) -> str:
-        return f" (game #{r.game_id})" if player else f" by {r.name} (game #{r.game_id})"
+        return (_(" (game #{game})", game=r.game_id) if player
+                else _(" by {name} (game #{game})", name=r.name, game=r.game_id))
 
     several = len(summary.per_map) > 1
     routes = " · ".join(f"{_route_text(m, r, several)} ×{n}" for m, r, n in summary.routes)
     return "\n".join([
         f"📊 **{title}**",
-        f"Games: {played} — {maps}",
-        f"Score: average {summary.average:.1f}, best {best.score}{by(best)}",
-        f"Tickets: {summary.tickets_completed} completed, {summary.tickets_failed} failed",
-        f"Longest path: {longest.longest_path}{by(longest)}",
-        f"Most claimed routes: {routes or 'none'}",
+        _("Games: {played} — {maps}", played=played, maps=maps),
+        _("Score: average {average}, best {best}{by}", average=f"{summary.average:.1f}",
+          best=best.score, by=by(best)),
+        _("Tickets: {done} completed, {failed} failed", done=summary.tickets_completed,
+          failed=summary.tickets_failed),
+        _("Longest path: {n}{by}", n=longest.longest_path, by=by(longest)),
+        _("Most claimed routes: {routes}", routes=routes or _("none")),
     ])
 
 
 def leaderboard_text(map_id: str | None, rated: Sequence[Rated]) -> str:
-    lines = [f"🏆 **Leaderboard{where(map_id)}** — rating = μ − 3σ (openskill)"]
+    lines = [_("🏆 **Leaderboard{where}** — rating = μ − 3σ (openskill)", where=where(map_id))]
     for i, r in enumerate(rated[:LEADERS_SHOWN], start=1):
+        games = _n("{n} game", "{n} games", r.games)
         lines.append(
             f"{i}. **{player_label(r.name, r.computer, r.player)}** {r.ordinal:.1f} "
-            f"(μ {r.mu:.1f} ± {r.sigma:.1f}) · {r.games} game{'s' * (r.games != 1)}, "
-            f"{r.wins} won")
+            f"(μ {r.mu:.1f} ± {r.sigma:.1f}) · "
+            + _("{games}, {wins} won", games=games, wins=r.wins))
     return "\n".join(lines)

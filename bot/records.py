@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import components, history, record_texts, stats
+from bot import components, history, i18n, record_texts, stats
 from bot.components import ControlId
 from bot.handlers import Responder, bot_of, guarded
 from bot.history import TurnLog
@@ -48,20 +48,22 @@ async def find_game(interaction: discord.Interaction[Any], game: int | None) -> 
         return row
     row = await storage.game(game) if 0 < game < 2**63 else None
     if row is None or row.guild_id is None or row.guild_id != interaction.guild_id:
-        raise Refusal(record_texts.UNKNOWN_GAME.format(game=game))
+        raise Refusal(_(record_texts.UNKNOWN_GAME, game=game))
     return row
 
 
 async def _told(storage: Storage, row: GameRow) -> tuple[list[str], list[ActionRow],
                                                          list[TurnLog]]:
-    """The players' names, the actions the channel has heard of, and those turn by turn."""
+    """The players' names, the actions the channel has heard of, and those turn by turn
+    (their lines in the game's language, as the channel saw them)."""
     if row.config is None:
-        raise Refusal(record_texts.NOT_STARTED.format(game=row.id))
+        raise Refusal(_(record_texts.NOT_STARTED, game=row.id))
     config = GameConfig.model_validate_json(row.config)
     names = config.players
     rows = [a for a in await storage.actions(row.id) if a.version <= row.posted_version]
-    opening = opening_lines(row.map_id, names, engine.new_game(config))
-    return names, rows, history.turn_logs(row.map_id, names, rows, opening)
+    with i18n.language(await storage.game_language(row)):
+        opening = opening_lines(row.map_id, names, engine.new_game(config))
+        return names, rows, history.turn_logs(row.map_id, names, rows, opening)
 
 
 async def show_history(interaction: discord.Interaction[Any], game: int | None,
@@ -71,7 +73,7 @@ async def show_history(interaction: discord.Interaction[Any], game: int | None,
     names, _told_texts, logs = await _told(_storage(interaction), row)
     book = history.pages(logs, names)
     if not book:
-        raise Refusal(record_texts.NOTHING_YET.format(game=row.id))
+        raise Refusal(_(record_texts.NOTHING_YET, game=row.id))
     page = len(book) if page is None else min(max(page, 1), len(book))
     text = record_texts.history_page(row.id, row.map_id, page, len(book), book[page - 1])
     await Responder(interaction, edit=edit).send(
@@ -85,10 +87,10 @@ async def show_replay(interaction: discord.Interaction[Any], game: int | None, t
     names, rows, logs = await _told(_storage(interaction), row)
     last = max((log.turn for log in logs), default=0)
     if last < 1:
-        raise Refusal(record_texts.NO_TURNS.format(game=row.id))
+        raise Refusal(_(record_texts.NO_TURNS, game=row.id))
     log = history.turn_at(logs, turn) if 1 <= turn <= last else None
     if log is None:
-        raise Refusal(record_texts.BAD_TURN.format(game=row.id, last=last))
+        raise Refusal(_(record_texts.BAD_TURN, game=row.id, last=last))
     responder = Responder(interaction, edit=edit)
     await responder.defer()  # replaying and drawing can take longer than Discord waits
     assert row.config is not None
@@ -134,7 +136,7 @@ async def _results(interaction: discord.Interaction[Any], responder: Responder,
                    map_id: str | None) -> list[ResultRow]:
     """This server's finished games' results (of one map), derived on demand."""
     if interaction.guild_id is None:
-        raise Refusal(record_texts.NO_RESULTS.format(where=""))
+        raise Refusal(_(record_texts.NO_RESULTS, where=""))
     await _synced(interaction, responder)
     return await _storage(interaction).results(interaction.guild_id, map_id)
 
@@ -149,14 +151,13 @@ async def show_stats(interaction: discord.Interaction[Any], member: discord.abc.
         results = [r for r in results if r.user_id == member.id]
         summary = stats.summarize(results)
         if summary is None:
-            raise Refusal(record_texts.NO_RESULTS_FOR.format(name=member.display_name,
-                                                              where=where))
+            raise Refusal(_(record_texts.NO_RESULTS_FOR, name=member.display_name, where=where))
         title = f"{member.display_name}{where}"
     else:
         summary = stats.summarize(results)
         if summary is None:
-            raise Refusal(record_texts.NO_RESULTS.format(where=where))
-        title = f"This server{where}"
+            raise Refusal(_(record_texts.NO_RESULTS, where=where))
+        title = _("This server{where}", where=where)
     await responder.send(record_texts.stats_text(title, summary, player=member is not None))
 
 
@@ -164,7 +165,7 @@ async def show_leaderboard(interaction: discord.Interaction[Any], map_id: str | 
     responder = Responder(interaction, public=True)
     rated = stats.ratings(await _results(interaction, responder, map_id))
     if not rated:
-        raise Refusal(record_texts.NO_RESULTS.format(where=record_texts.where(map_id)))
+        raise Refusal(_(record_texts.NO_RESULTS, where=record_texts.where(map_id)))
     await responder.send(record_texts.leaderboard_text(map_id, rated))
 
 

@@ -402,7 +402,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         d.text((x + 64, y + 12), _("station (owner's colour)"), font=font(15), fill=PANEL_FG,
                anchor="lm")
         y += 30
-    letters = "  ".join(f"{SUIT_LETTER[s]} {_(s)}" for s in m.rules.deck.colors)
+    letters = "  ".join(SUIT_LETTER[s] + " " + _(s) for s in m.rules.deck.colors)
     for line in _wrap(letters, 15, w):
         d.text((x, y + 4), line, font=font(15), fill=PANEL_DIM)
         y += 22

@@ -49,3 +49,39 @@ async def test_a_whole_german_game(table, map_id):
 def _image(data: bytes) -> dict:
     """What the test renderer drew: b'BOARD', b'FINAL' or b'HAND', then the view as JSON."""
     return json.loads(data[4:] if data.startswith(b"HAND") else data[5:])
+
+
+async def test_records_in_the_askers_language_with_the_lines_the_channel_saw(table):
+    """History, replay, games, stats and leaderboard answer in the asker's language; a
+    history's lines stay as the (German) channel told them."""
+    await table.open_game(["Ana", "Ben"], "usa", language="de")
+    await table.play_to_end()
+    table.fake.locales[table.users["Ben"]] = "en-US"  # Ben's Discord is in English
+    channel = "\n".join(s.content for s in table.fake.channel_messages())
+
+    def told(text: str) -> list[str]:
+        return [line[2:] for line in text.splitlines() if line.startswith("• ")]
+
+    ana = (await table.slash("Ana", "history")).reply.content
+    ben = (await table.slash("Ben", "history")).reply.content
+    assert "Verlauf, Seite" in ana and "**Zug " in ana
+    assert "history, page" in ben and "**Turn " in ben
+    assert told(ana) and told(ana) == told(ben)
+    assert all(line in channel for line in told(ana))
+    ana_turn = await table.slash("Ana", "replay", turn=3)
+    ben_turn = await table.slash("Ben", "replay", turn=3)
+    assert "zu Beginn von Zug 3" in ana_turn.reply.content
+    assert "as turn 3 of" in ben_turn.reply.content
+    assert told(ana_turn.reply.content) == told(ben_turn.reply.content)
+    assert _image(ana_turn.reply.files[0][1])["language"] == "de"
+    assert _image(ben_turn.reply.files[0][1])["language"] == "en"
+
+    assert "**Spiele auf diesem Server**" in (await table.slash("Ana", "games")).reply.content
+    games = (await table.slash("Ben", "games")).reply.content
+    assert "**Games on this server**" in games and "finished" in games
+    stats = (await table.slash("Ana", "stats")).reply.content
+    assert "Dieser Server" in stats and "Zielkarten:" in stats and "erfüllt" in stats
+    assert "Rangliste" in (await table.slash("Ana", "leaderboard")).reply.content
+    assert "Leaderboard" in (await table.slash("Ben", "leaderboard")).reply.content
+    refused = await table.slash("Ana", "replay", turn=999)
+    assert "wähle einen davon" in refused.reply.content

@@ -3,6 +3,7 @@ and both languages fill in the same fields; the command tree's German names are 
 
 from __future__ import annotations
 
+import ast
 import re
 import string
 
@@ -40,6 +41,21 @@ def test_no_message_is_missing_in_german(german, used):
 def test_no_german_message_is_unused(german, used):
     unused = sorted(map(str, german.keys() - used))
     assert not unused, f"run `python -m bot.catalog`: {unused[:10]}"
+
+
+def test_no_message_hides_in_an_f_string():
+    """Babel's extractor does not look inside f-strings: a ``_("...")`` there would miss
+    the catalog (and stay English) without the tests above noticing."""
+    hidden = []
+    for package in ("bot", "engine"):
+        for path in sorted((catalog.ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.JoinedStr):
+                    hidden += [f"{path.relative_to(catalog.ROOT)}:{call.lineno}"
+                               for call in ast.walk(node) if isinstance(call, ast.Call)
+                               and getattr(call.func, "id", None) in catalog.KEYWORDS]
+    assert not hidden, hidden
 
 
 def test_every_german_message_is_translated_and_not_fuzzy():
