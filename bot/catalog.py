@@ -1,7 +1,8 @@
 """The message catalog's upkeep: which messages the code uses, and the German ``.po`` file.
 
 ``python -m bot.catalog`` extracts every message id from the code (``_``, ``_n``, ``N_``
-in ``bot/``; ``IllegalAction``, ``Text`` and ``Plural`` in ``engine/``) and from the command tree
+in ``bot/``; ``IllegalAction``, ``Text`` and ``Plural`` in ``engine/``; a
+``StorageError``'s reason) and from the command tree
 (names, descriptions, choices: what discord.py asks the ``CommandTranslator`` for) and the
 server settings' descriptions, then
 updates ``bot/locale/de/LC_MESSAGES/messages.po`` with Babel: new ids come in empty,
@@ -29,7 +30,7 @@ from bot.service import supported_maps
 ROOT = Path(__file__).resolve().parent.parent
 # Functions whose string arguments are message ids: (singular, plural) for ``_n``.
 KEYWORDS: dict[str, Any] = {"_": None, "_n": (1, 2), "N_": None, "IllegalAction": None,
-                            "Text": None, "Plural": (1, 2)}
+                            "Text": None, "Plural": (1, 2), "StorageError": None}
 
 # A message id: (context or None, id or (singular, plural)).
 MessageId = tuple[str | None, str | tuple[str, str]]

@@ -12,6 +12,7 @@ import functools
 import io
 import logging
 import zoneinfo
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -30,6 +31,8 @@ from maps import load_map
 log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 EARLY_ENDS = ("ended", "abandoned")  # games stopped before their end: no board, no turn
+Suggest = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[str]]]]
+
 # Each language by its own name.
 LANGUAGE_CHOICES = [Choice(name="English", value="en"), Choice(name="Deutsch", value="de")]
 
@@ -77,19 +80,36 @@ async def _legal(interaction: discord.Interaction[Any]) -> tuple[str, list[Actio
     return map_id, engine.legal_actions(state, seat)
 
 
+def in_member_language(suggest: Suggest) -> Suggest:
+    """An autocomplete callback whose suggestions are in the member's language (discord.py
+    calls it directly, outside ``handlers.guarded``)."""
+    @functools.wraps(suggest)
+    async def localized(interaction: discord.Interaction[Any],
+                        current: str) -> list[Choice[str]]:
+        with i18n.language(await handlers.private_language(interaction)):
+            return await suggest(interaction, current)
+    return localized
+
+
+def _colour_name(map_id: str, colour: str) -> str:
+    """A payment's colour ('red', 'locomotive') as players read it."""
+    return presenters.card_label(map_id, colour) if colour == "locomotive" else _(colour)
+
+
 def _match(current: str, label: str) -> bool:
     words = current.lower().replace("-", " ").replace("–", " ").split()
     low = label.lower()
     return all(w in low for w in words)
 
 
+@in_member_language
 async def route_autocomplete(interaction: discord.Interaction[Any],
                              current: str) -> list[Choice[str]]:
     map_id, legal = await _legal(interaction)
     colours: dict[int, list[str]] = {}
     for a in legal:
         if isinstance(a, Claim):
-            paint = claim_colour(a.cards)
+            paint = _colour_name(map_id, claim_colour(a.cards))
             if presenters.two_decks(map_id):  # trains or ships, doubles, jokers: say how
                 paint = f"{paint}: {presenters.cards_text(map_id, a.cards)}"
             colours.setdefault(a.route, []).append(paint)
@@ -99,6 +119,7 @@ async def route_autocomplete(interaction: discord.Interaction[Any],
             if _match(current, label)][:25]
 
 
+@in_member_language
 async def colour_autocomplete(interaction: discord.Interaction[Any],
                               current: str) -> list[Choice[str]]:
     """Colours for the route (``/ttr claim``) or city (``/ttr station``, ``/ttr harbor``)
@@ -111,9 +132,11 @@ async def colour_autocomplete(interaction: discord.Interaction[Any],
         if (isinstance(a, Claim) and str(a.route) == route) or (
                 isinstance(a, BuildStation | BuildHarbor) and a.city == city):
             colour = claim_colour(a.cards)
-            if current.lower() in colour:
-                paying = presenters.cards_text(map_id, a.cards)
-                out.append(Choice(name=f"{colour} (pay {paying})"[:100], value=colour))
+            name = _colour_name(map_id, colour)
+            if current.lower() in colour or current.lower() in name.lower():
+                label = _("{colour} (pay {cards})", colour=name,
+                          cards=presenters.cards_text(map_id, a.cards))
+                out.append(Choice(name=label[:100], value=colour))
     return out[:25]
 
 
@@ -125,28 +148,31 @@ async def _cities(interaction: discord.Interaction[Any], current: str,
     return [Choice(name=n, value=c) for n, c in named if _match(current, n)][:25]
 
 
+@in_member_language
 async def city_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
     return await _cities(interaction, current, BuildStation)
 
 
+@in_member_language
 async def harbor_city_autocomplete(interaction: discord.Interaction[Any],
                                    current: str) -> list[Choice[str]]:
     return await _cities(interaction, current, BuildHarbor)
 
 
+@in_member_language
 async def card_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
     found = await _my_game(interaction)
     if found is not None and presenters.two_decks(found[0]):
-        options = [Choice(name="The train deck (blind)", value="train"),
-                   Choice(name="The ship deck (blind)", value="ship")]
+        options = [Choice(name=_("The train deck (blind)"), value="train"),
+                   Choice(name=_("The ship deck (blind)"), value="ship")]
     else:
-        options = [Choice(name="The deck (blind)", value="deck")]
+        options = [Choice(name=_("The deck (blind)"), value="deck")]
     if found is not None:
         market = engine.public_view(found[1]).market
-        options += [Choice(name=f"Slot {i + 1}: {presenters.card_label(found[0], c)}",
-                           value=str(i + 1))
+        options += [Choice(name=_("Slot {n}: {card}", n=i + 1,
+                                  card=presenters.card_label(found[0], c)), value=str(i + 1))
                     for i, c in enumerate(market) if c]
     return [c for c in options if _match(current, c.name)]
 
@@ -183,6 +209,7 @@ def build_admin_group() -> app_commands.Group:
     return group
 
 
+@in_member_language
 async def seat_autocomplete(interaction: discord.Interaction[Any],
                             current: str) -> list[Choice[str]]:
     try:

@@ -242,8 +242,10 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
     target_id = channel.id
     if thread and isinstance(channel, discord.TextChannel):
         await interaction.response.defer(thinking=True)
-        name = _("Ticket to Ride – {map}", map=load_map(map_id).name) \
-            if map_id in service.maps else "TtR"
+        # The thread is the game's: named in the game's language.
+        with i18n.language((settings.language if settings else None) or server.language):
+            name = _("Ticket to Ride – {map}", map=load_map(map_id).name) \
+                if map_id in service.maps else "TtR"
         try:
             made = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
@@ -775,12 +777,6 @@ async def tickets(interaction: discord.Interaction[Any], game_id: int) -> None:
 # -- settings -------------------------------------------------------------------------------
 
 
-def _problem(exc: ValidationError) -> str:
-    """The first thing pydantic found wrong, in words a member can read."""
-    errors = exc.errors()
-    return str(errors[0]["msg"]) if errors else str(exc)
-
-
 async def my_settings(interaction: discord.Interaction[Any], *, reminders: bool | None,
                       dm_every_turn: bool | None, timezone: str | None,
                       quiet_from: int | None, quiet_to: int | None,
@@ -805,7 +801,7 @@ async def my_settings(interaction: discord.Interaction[Any], *, reminders: bool 
             settings = PlayerSettings.model_validate({**settings.model_dump(), **changes})
         except ValidationError as exc:
             raise Refusal(presenters.invalid_setting(
-                str(exc.errors()[0]["loc"][0]), _problem(exc))) from None
+                str(exc.errors()[0]["loc"][0]), presenters.setting_problem(exc))) from None
         await storage.save_player_settings(user_id, settings)
     # The answer is in the language just chosen.
     with i18n.language(await private_language(interaction)):
@@ -832,7 +828,8 @@ async def server_config(interaction: discord.Interaction[Any], setting: str | No
         try:
             settings = settings.with_value(setting, value)
         except ValidationError as exc:
-            raise Refusal(presenters.invalid_setting(setting, _problem(exc))) from None
+            raise Refusal(presenters.invalid_setting(
+                setting, presenters.setting_problem(exc))) from None
         except ValueError:  # not a setting (the choices offer only settings)
             raise Refusal(_("There is no setting `{name}`.", name=setting[:40])) from None
         await storage.save_server_settings(guild_id, settings)

@@ -15,12 +15,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from bot.i18n import Language
+from bot.i18n import N_, Language
+from engine.errors import Text
 from maps import map_ids
 
 # When the channel gets a new board image: after turns that changed the board (claims,
 # stations, harbors), after every turn, or never (the table message's image is replaced).
 BoardPosts = Literal["changes", "every_turn", "table_only"]
+
+
+class Invalid(ValueError):
+    """A setting's value a member gave wrong; ``text`` says why, for their language."""
+
+    def __init__(self, message: str, /, **fields: object) -> None:
+        self.text = Text(message, **fields)
+        super().__init__(str(self.text))
 
 
 class _Settings(BaseModel):
@@ -80,7 +89,7 @@ class ServerSettings(_Settings):
             return None
         unknown = [m for m in maps if m not in map_ids()]
         if unknown or not maps:
-            raise ValueError(f"name maps from: {', '.join(map_ids())}")
+            raise Invalid(N_("name maps from: {maps}"), maps=", ".join(map_ids()))
         return list(dict.fromkeys(maps))
 
     def offers(self, map_id: str) -> bool:
@@ -122,7 +131,7 @@ class PlayerSettings(_Settings):
     @classmethod
     def _hours(cls, hours: tuple[int, int] | None) -> tuple[int, int] | None:
         if hours is not None and not all(0 <= h <= 23 for h in hours):
-            raise ValueError("quiet hours are whole hours from 0 to 23")
+            raise Invalid(N_("quiet hours are whole hours from 0 to 23"))
         return hours
 
     def quiet_until(self, now: float) -> float | None:
@@ -173,5 +182,5 @@ def zone_of(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ValueError(f"unknown time zone {name[:40]!r} (use a name like Europe/Berlin)"
-                         ) from None
+        raise Invalid(N_("unknown time zone {name} (use a name like Europe/Berlin)"),
+                      name=repr(name[:40])) from None

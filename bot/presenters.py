@@ -13,9 +13,11 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from discord.utils import escape_markdown, escape_mentions
+from pydantic import ValidationError
 
 from bot import i18n
 from bot.i18n import N_, Language, _, _n
+from bot.preferences import Invalid
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.events import (
     CardDrawn,
@@ -1048,6 +1050,39 @@ CONFIG_REFUSED = N_("Only members with the Manage Server permission can change t
                     "settings.")
 
 
+# What pydantic found wrong with a setting's value, by its error type (fields: its context).
+SETTING_PROBLEMS = {
+    "literal_error": N_("use {expected}"),
+    "bool_parsing": N_("use 'true' or 'false'"),
+    "int_parsing": N_("give a whole number"),
+    "int_from_float": N_("give a whole number"),
+    "float_parsing": N_("give a number"),
+    "greater_than": N_("give more than {gt}"),
+    "greater_than_equal": N_("give at least {ge}"),
+    "less_than": N_("give less than {lt}"),
+    "less_than_equal": N_("give at most {le}"),
+}
+
+
+def setting_problem(exc: ValidationError) -> str:
+    """The first thing pydantic found wrong with a setting, in words a member can read (in
+    their language; pydantic's own message only for a case not foreseen here)."""
+    errors = exc.errors()
+    if not errors:
+        return str(exc)
+    error = errors[0]
+    context = dict(error.get("ctx") or {})
+    cause = context.get("error")
+    if isinstance(cause, Invalid):
+        return i18n.text(cause.text)
+    template = SETTING_PROBLEMS.get(error["type"])
+    if template is None:
+        return str(error["msg"])
+    if "expected" in context:  # pydantic's "'en' or 'de'"
+        context["expected"] = str(context["expected"]).replace(" or ", _(" or "))
+    return _(template, **context)
+
+
 def invalid_setting(name: str, problem: str) -> str:
     return _("That is not a valid value for `{name}`: {problem}.", name=name[:40],
              problem=problem[:200])
@@ -1112,7 +1147,8 @@ def computer_level_label(level: str) -> str:
 
 
 def computer_name(level: str, number: int) -> str:
-    return f"Bot {number} ({level})"
+    """A computer player's seat name ('Bot 2 (hard)'), kept for the whole game."""
+    return _("Bot {number} ({level})", number=number, level=_(level))
 
 
 def autopilot_already(on: bool) -> str:

@@ -567,7 +567,7 @@ class GameService:
             try:
                 await self.storage.add_seat(game_id, user_id, name)
             except StorageError as exc:
-                raise Refusal(i18n._("You cannot join: {why}.", why=exc)) from None
+                raise Refusal(i18n._("You cannot join: {why}.", why=i18n.text(exc.text))) from None
             self._forget(game_id)
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
@@ -577,7 +577,7 @@ class GameService:
             try:
                 await self.storage.remove_seat(game_id, user_id)
             except StorageError as exc:
-                raise Refusal(i18n._("You cannot leave: {why}.", why=exc)) from None
+                raise Refusal(i18n._("You cannot leave: {why}.", why=i18n.text(exc.text))) from None
             self._forget(game_id)
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
@@ -608,7 +608,7 @@ class GameService:
                     game_id, config=config.model_dump_json(), seats=seats, version=state.version,
                     state=json.dumps(state.to_snapshot()))
             except StorageError as exc:
-                raise Refusal(i18n._("Cannot start: {why}.", why=exc)) from None
+                raise Refusal(i18n._("Cannot start: {why}.", why=i18n.text(exc.text))) from None
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
@@ -988,7 +988,8 @@ class GameService:
                 by_user=by_user, detail={**detail, "was": old.controller,
                                          "from_user": old.user_id, "from_name": old.name})
         except StorageError as exc:
-            raise Refusal(i18n._("Cannot change the seat: {why}.", why=exc)) from None
+            raise Refusal(i18n._("Cannot change the seat: {why}.",
+                                 why=i18n.text(exc.text))) from None
         finally:
             self._forget(game.id)
         game = await self._load(game.id)
@@ -1007,12 +1008,14 @@ class GameService:
             if user_id != game.row.host_id:
                 raise Refusal(presenters.only_host(self._host_name(game), "add computer players"))
             number = sum(1 for s in game.seats if not s.person) + 1
+            with i18n.language(await self.storage.game_language(game.row)):  # all read it
+                name = presenters.computer_name(level, number)
             try:
-                await self.storage.add_seat(
-                    game_id, self._nobody(game), presenters.computer_name(level, number),
-                    controller=f"computer:{level}")
+                await self.storage.add_seat(game_id, self._nobody(game), name,
+                                            controller=f"computer:{level}")
             except StorageError as exc:
-                raise Refusal(i18n._("Cannot add a computer player: {why}.", why=exc)) from None
+                raise Refusal(i18n._("Cannot add a computer player: {why}.",
+                                     why=i18n.text(exc.text))) from None
             finally:
                 self._forget(game_id)
             game = await self._load(game_id)
@@ -1148,7 +1151,7 @@ class GameService:
         try:
             await self.storage.end_game(game.id, status, by_user=by_user, detail=detail)
         except StorageError as exc:
-            raise Refusal(i18n._("Cannot end the game: {why}.", why=exc)) from None
+            raise Refusal(i18n._("Cannot end the game: {why}.", why=i18n.text(exc.text))) from None
         finally:
             self._forget(game.id)
         view = standings(game.state, game.names)
@@ -1188,7 +1191,7 @@ class GameService:
                     new_version=state.version, user_id=user_id,
                     detail={"voters": None if free else list(vote.voters)})
             except StorageError as exc:
-                raise Refusal(i18n._("Cannot undo: {why}.", why=exc)) from None
+                raise Refusal(i18n._("Cannot undo: {why}.", why=i18n.text(exc.text))) from None
             finally:
                 self._forget(game_id)
             await self.storage.clear_votes(game_id, "undo")

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from bot.clock import Clock, SystemClock
 from bot.i18n import Language
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
+from engine.errors import Text
 from engine.players import LEVELS
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
@@ -261,7 +262,15 @@ MIGRATIONS: tuple[str, ...] = (
 
 
 class StorageError(Exception):
-    """A write that would break an invariant (busy channel, stale version, full lobby)."""
+    """A write that would break an invariant (busy channel, stale version, full lobby).
+
+    ``text`` is the reason as a template with fields (a catalog message id, as an
+    ``engine.errors.Text``), for the players' language; ``str(exc)`` is the English."""
+
+    def __init__(self, message: str, /, **fields: object) -> None:
+        self.text = Text(message, **fields)
+        # (an operator's message may hold braces of its own: formatted only with fields)
+        super().__init__(message.format(**fields) if fields else message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,7 +576,7 @@ class Storage(ABC):
             if row[4]:
                 raise StorageError("you already have a seat in this game")
             if row[2] >= row[1]:
-                raise StorageError(f"the game is full ({row[1]} players)")
+                raise StorageError("the game is full ({n} players)", n=row[1])
             await db.execute(
                 "INSERT INTO seats (game_id, seat, user_id, name, controller) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -643,7 +652,8 @@ class Storage(ABC):
                 (after, now, "finished" if finished else "running", game_id, before),
             )
             if changed != 1:
-                raise StorageError(f"game {game_id} is not at version {before}")
+                raise StorageError("game {game} is not at version {version}", game=game_id,
+                                   version=before)
             await db.execute(
                 "INSERT INTO actions (game_id, version, seat, action, events, created_at, "
                 "user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -688,7 +698,8 @@ class Storage(ABC):
                 "WHERE id = ? AND version = ? AND status = 'running'",
                 (new_version, new_version, new_version, self.clock.now(), game_id, version))
             if changed != 1 or last is None:
-                raise StorageError(f"game {game_id} is not at version {version}")
+                raise StorageError("game {game} is not at version {version}", game=game_id,
+                                   version=version)
             await db.execute("DELETE FROM actions WHERE game_id = ? AND version = ?",
                              (game_id, version))
             await db.execute(
@@ -723,7 +734,7 @@ class Storage(ABC):
             except self._INTEGRITY_ERRORS:
                 raise StorageError("that member already has a seat in this game") from None
             if changed != 1:
-                raise StorageError(f"there is no seat {seat + 1}")
+                raise StorageError("there is no seat {n}", n=seat + 1)
             # A host who left the table passes the role on to the first member seated.
             await db.execute(
                 "UPDATE games SET updated_at = ?, host_id = CASE WHEN host_id IN "

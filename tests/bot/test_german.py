@@ -85,3 +85,45 @@ async def test_records_in_the_askers_language_with_the_lines_the_channel_saw(tab
     assert "Leaderboard" in (await table.slash("Ben", "leaderboard")).reply.content
     refused = await table.slash("Ana", "replay", turn=999)
     assert "wähle einen davon" in refused.reply.content
+
+
+async def test_the_last_english_corners_speak_german(table):
+    """Suggestions, computer seat names, storage refusals, thread names and a setting's
+    problem reach a German member in German (issue 13: every player-facing text)."""
+    fake = table.fake
+    ana, ben, cy = fake.add_user("Ana"), fake.add_user("Ben"), fake.add_user("Cy")
+    for user in (ben, cy):
+        fake.locales[user] = "de"
+    fake.locales[ana] = "en-US"  # the host speaks English; the game's posts are German
+    ex = await fake.slash(table.bot, ana, "new", map="usa", players=3, thread=True,
+                          language="de")
+    (thread,) = [ch for ch in fake.channels.values() if ch["type"] == 11]
+    assert thread["name"] == "Zug um Zug – USA"  # in the game's language
+    table.users.update(Ana=ana, Ben=ben, Cy=cy)
+    channel = int(thread["id"])
+    await fake.slash(table.bot, ben, "join", channel_id=channel)
+    ex = await fake.slash(table.bot, ben, "join", channel_id=channel)
+    assert "du hast schon einen Platz in diesem Spiel" in ex.text
+    ex = await fake.slash(table.bot, ana, "addbot", level="hard", channel_id=channel)
+    assert "Bot 1 (schwer)" in ex.text
+    ex = await fake.slash(table.bot, cy, "join", channel_id=channel)
+    assert "das Spiel ist voll (3 Spieler)" in ex.text
+    await fake.slash(table.bot, ana, "start", channel_id=channel)
+    # Autocomplete: Discord asks while a member types; the choices are in their language.
+    named = [c["name"] for c in await fake.autocomplete(table.bot, ben, "draw", "card",
+                                                        card="", channel_id=channel)]
+    assert "Der Stapel (verdeckt)" in named and any(n.startswith("Platz 1: ") for n in named)
+    named = [c["name"] for c in await fake.autocomplete(table.bot, ana, "draw", "card",
+                                                        card="", channel_id=channel)]
+    assert "The deck (blind)" in named
+    ex = await fake.slash(table.bot, ana, "config", group="ttr-admin", setting="reminder_hours",
+                          value="soon")
+    assert ex.text.endswith("give a number.")
+    ex = await fake.slash(table.bot, ben, "settings", timezone="Mars/Olympus")
+    assert "unbekannte Zeitzone 'Mars/Olympus'" in ex.text
+    ex = await fake.slash(table.bot, ben, "settings", quiet_from=25, quiet_to=3)
+    assert "Ruhezeiten sind volle Stunden von 0 bis 23" in ex.text
+    fake.locales[ana] = "de"
+    ex = await fake.slash(table.bot, ana, "config", group="ttr-admin",
+                          setting="kick_after_expiries", value="99")
+    assert ex.text.endswith("gib höchstens 20 an.")
