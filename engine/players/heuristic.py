@@ -21,6 +21,7 @@ from engine.actions import (
     BuildStation,
     ChoosePieces,
     Claim,
+    DeclineShare,
     DeclineTunnel,
     DraftPick,
     DrawBlind,
@@ -55,10 +56,13 @@ class Style:
     block: bool = False  # take a route a leader clearly needs
     stations: bool = False  # Europe: a station to bridge a blocked ticket
     long_routes: bool = False  # a racer: long routes first, tickets second
-    fill_longest: bool = True  # with the tickets done, aim at the longest routes
+    # With the tickets done: "points" aims at the most valuable routes, "network" claims
+    # whatever it can afford next to its own network, "any" whatever it can afford.
+    fill: str = "points"
     early_tickets: int = 0  # draw more tickets while the plan lacks at most this many pieces
     turn_cost: float = 0.0  # > 0: plans count turns and points, so they prefer long routes
     hand_aware: float = 0.0  # plans prefer routes the hand can already pay (cost per card short)
+    weigh_shares: bool = False  # Pennsylvania, 2 players: decline a share that feeds the neutral
 
 
 def _logistic(x: float) -> float:
@@ -205,9 +209,101 @@ class _Decision:
             c = companies[company]
             return c.scores[0] * (len(held.get(company, [])) + 1) / c.shares
 
+        weigh = self.style.weigh_shares and self.sit.n in shares.neutral_investor_players
         if neutral:  # the neutral investor competes where this seat has the least at stake
+            if weigh:
+                value = self._share_margins([(None, g) for g in options])
+                return GiveNeutralShare(company=max(options, key=lambda g: (value[(None, g)], g)))
             return GiveNeutralShare(company=min(options, key=lambda c: (stake(c), c)))
-        return TakeShare(company=max(options, key=lambda c: (stake(c), c)))
+        take = TakeShare(company=max(options, key=lambda c: (stake(c), c)))
+        if weigh:
+            return self._take_or_decline(options, take)
+        return take
+
+    def _take_or_decline(self, options: Sequence[str], take: TakeShare) -> Action:
+        """Two players and a neutral investor: a share taken also feeds the neutral pile,
+        half of which is revealed at the end and takes places, and a bigger pile reveals
+        each of its shares less surely. Take the company that leaves the best share
+        margin (the neutral's share then going where it hurts least), or decline when
+        declining is clearly better."""
+        shares = self.board.rules.shares
+        assert shares is not None
+        pub = self.obs.public
+        stacks = {c.id: pub.share_stacks.get(c.id, c.shares) for c in shares.companies}
+        choices: list[tuple[str | None, str | None]] = [(None, None)]
+        for company in options:
+            left = [x for x in options if stacks[x] - (x == company) > 0]
+            choices += [(company, g) for g in left] or [(company, None)]
+        margins = self._share_margins(choices)
+        # Taking is worth its best neutral share: this seat chooses where that one goes.
+        value = {c: max(m for (mine, _), m in margins.items() if mine == c) for c in options}
+        best = max(options, key=lambda c: (value[c], c == take.company))
+        if margins[(None, None)] > value[best] + 1.0:  # clearly: shares to come favour taking
+            return DeclineShare()
+        return TakeShare(company=best)
+
+    def _share_margins(
+        self, choices: Sequence[tuple[str | None, str | None]]
+    ) -> dict[tuple[str | None, str | None], float]:
+        """Expected share points, this seat's minus the opponent's, after this seat takes
+        the share of the first company of each choice and the neutral investor that of the
+        second (None: no share). The shares this seat has not seen are split between the
+        opponent and the neutral pile at random (only the pile's size is public), and
+        the pile's revealed half is sampled."""
+        shares = self.board.rules.shares
+        assert shares is not None
+        pub = self.obs.public
+        companies = {c.id: c for c in shares.companies}
+        mine = {c: list(n) for c, n in self.obs.private.shares.items()}
+        taken = {c.id: c.shares - pub.share_stacks.get(c.id, c.shares) for c in shares.companies}
+        unseen = [
+            (c, n) for c, count in taken.items() for n in range(1, count + 1)
+            if n not in mine.get(c, [])
+        ]
+        pile = min(pub.neutral_shares, len(unseen))
+        rng = random.Random(f"{self.obs.seed}:{self.obs.seat}:{pub.turn}:shares")
+
+        def margin(me: dict[str, list[int]], opp: list[tuple[str, int]],
+                   revealed: list[tuple[str, int]]) -> float:
+            total = 0.0
+            for c in companies.values():
+                investors = []
+                for who, numbers in (
+                    (1, me.get(c.id, [])),
+                    (-1, [n for x, n in opp if x == c.id]),
+                    (0, [n for x, n in revealed if x == c.id]),
+                ):
+                    if numbers:
+                        investors.append((-len(numbers), min(numbers), who))
+                for place, (_, _, who) in enumerate(sorted(investors)):
+                    if place < len(c.scores):
+                        total += who * c.scores[place]
+            return total
+
+        def outcome(extra_mine: str | None, extra_neutral: str | None,
+                    opp: list[tuple[str, int]], neutral: list[tuple[str, int]]) -> float:
+            me = {c: list(n) for c, n in mine.items()}
+            pile_now = list(neutral)
+            next_number = dict(taken)
+            if extra_mine is not None:
+                next_number[extra_mine] += 1
+                me.setdefault(extra_mine, []).append(next_number[extra_mine])
+            if extra_neutral is not None:
+                next_number[extra_neutral] += 1
+                pile_now.append((extra_neutral, next_number[extra_neutral]))
+            shown = rng.sample(pile_now, math.ceil(len(pile_now) * shares.neutral_reveal_fraction))
+            return margin(me, opp, shown)
+
+        samples = 60
+        totals = dict.fromkeys(choices, 0.0)
+        for _ in range(samples):
+            rng.shuffle(unseen)
+            neutral, opp = unseen[:pile], unseen[pile:]
+            for mine_company, neutral_company in choices:
+                totals[(mine_company, neutral_company)] += (
+                    outcome(mine_company, neutral_company, opp, neutral) / samples
+                )
+        return totals
 
     def festival(self) -> Action:
         festivals = self.board.rules.festivals
@@ -307,9 +403,8 @@ class _Decision:
                 return station
         if not targets:
             targets = self._fill_targets()
-            if not style.fill_longest and claims:
-                # A beginner's habit: with its tickets done, claim whatever it can afford.
-                r = self.rng.choice(sorted(claims))
+            if style.fill != "points" and claims:
+                r = self._casual_fill(claims)
                 return self.claim(r, claims[r], targets)
             fill = [r for r in targets if r in claims]
             if fill:
@@ -317,6 +412,18 @@ class _Decision:
                 if board.r_len[r] >= 3 or turns < 4:
                     return self.claim(r, claims[r], targets)
         return self.draw(second=False, targets=targets)
+
+    def _casual_fill(self, claims: dict[int, list[list[int]]]) -> int:
+        """A casual habit, with the tickets done: claim whatever it can afford now, at random
+        ("any") or the longest route touching its own network ("network")."""
+        if self.style.fill == "any":
+            return self.rng.choice(sorted(claims))
+        board, mine = self.board, self.sit.mine
+        nodes = {n for r, m in enumerate(mine) if m for n in (board.r_na[r], board.r_nb[r])}
+        return max(
+            claims,
+            key=lambda r: (board.r_na[r] in nodes or board.r_nb[r] in nodes, board.r_len[r], -r),
+        )
 
     def _spare_claim(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action | None:
         """In the last turns: a route off the plan paid only with cards the plan does not
@@ -606,7 +713,7 @@ EASY = Style(
     keep="cheap",
     more_tickets=False,
     careless=0.35,
-    fill_longest=False,
+    fill="any",
 )
 NORMAL = Style(
     name="normal",
@@ -614,6 +721,7 @@ NORMAL = Style(
     more_tickets=True,
     more_tickets_trains=22,
     endgame=True,
+    fill="network",
 )
 HARD = Style(
     name="hard",
@@ -628,6 +736,7 @@ HARD = Style(
     endgame=True,
     block=True,
     stations=True,
+    weigh_shares=True,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)
@@ -639,7 +748,8 @@ def easy(seat: int) -> HeuristicPlayer:
 
 
 def normal(seat: int) -> HeuristicPlayer:
-    """Keeps tickets it is confident about, plans shortest paths, draws for its plan."""
+    """Keeps tickets it is confident about, plans shortest paths, draws for its plan; with
+    its tickets done, extends its network with whatever it can afford."""
     return HeuristicPlayer(NORMAL)
 
 

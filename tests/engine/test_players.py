@@ -10,14 +10,19 @@ import pytest
 
 from engine import (
     Claim,
+    DeclineShare,
     DrawFaceUp,
     DrawTickets,
     GameConfig,
     GameState,
     IllegalAction,
     KeepTickets,
+    Position,
+    ShareChoice,
+    TakeShare,
     apply,
     new_game,
+    setup_position,
     waiting_for,
 )
 from engine.cards import SHIP, SPECIAL
@@ -280,3 +285,54 @@ def test_every_level_keeps_a_ticket_its_network_already_completes(
         action = choose_action(level, state, seat)
         assert isinstance(action, KeepTickets)
         assert board.t_ids[done] in action.tickets, level
+
+
+def _share_choice(players: int) -> tuple[GameState, int]:
+    """Pennsylvania: seat 0 claimed a route showing only PRR and chooses its share. It
+    already holds PRR's first five shares (first place, whatever comes); the other two
+    WM shares lie with an opponent and the neutral investor (seat 0 sees only counts)."""
+    state = new_game(GameConfig(map_id="pennsylvania", players=["A", "B", "C"][:players], seed=1))
+    route = next(r for r in state.board.map.routes if r.shares == ["PRR"])
+    setup_position(
+        state,
+        Position(
+            phase="choose_share",
+            current=0,
+            offered={s: [] for s in range(players)},
+            owners={route.id: 0},
+            share_choice=ShareChoice(route=route.id),
+            shares={0: {"PRR": [1, 2, 3, 4, 5]}, 1: {"WM": [2]}},
+            neutral_shares={"WM": [1]},
+        ),
+    )
+    return state, 0
+
+
+def test_hard_declines_a_share_that_only_feeds_the_neutral_investor() -> None:
+    """With two players, a PRR share gains seat 0 nothing, while the neutral's share it
+    brings doubles the neutral pile, so the pile's WM share (which keeps the opponent
+    second in WM) is revealed only half the time. Hard declines; normal, which does not
+    weigh it, takes; with three players (no neutral investor) hard takes."""
+    state, seat = _share_choice(2)
+    assert choose_action("hard", state, seat) == DeclineShare()
+    assert choose_action("normal", state, seat) == TakeShare(company="PRR")
+    state, seat = _share_choice(3)
+    assert choose_action("hard", state, seat) == TakeShare(company="PRR")
+
+
+def test_with_its_tickets_done_normal_extends_its_network_and_hard_saves_for_long_routes(
+    started: Any, own: Any, set_hand: Any
+) -> None:
+    state = started("usa", 2)
+    seat = state.current
+    own(state, seat, ("denver", "santa_fe"))
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    set_hand(state, seat, {"blue": 2})
+    board = state.board
+    network = {board.city_index["denver"], board.city_index["santa_fe"]}
+    action = choose_action("normal", state, seat)
+    assert isinstance(action, Claim)
+    r = board.route_index[action.route]
+    assert {board.r_a[r], board.r_b[r]} & network
+    assert not isinstance(choose_action("hard", state, seat), Claim)
