@@ -34,7 +34,14 @@ log = logging.getLogger(__name__)
 
 # bot_state key: the hash of the command tree last synced (and where to).
 SYNCED_KEY = "synced_commands"
-RESTARTING = "The bot is restarting: try again in a minute."
+RESTARTING = i18n.N_("The bot is restarting: try again in a minute.")
+NOT_RUN = i18n.N_("That command could not be run. Try `/ttr status` or `/ttr rules`.")
+
+
+def in_client_language(interaction: discord.Interaction[Any], message: str) -> str:
+    """``message`` in the language of the member's Discord client (for answers given
+    without the database: the bot stopping, a command that never ran)."""
+    return i18n.translate(message, {}, i18n.player_language(None, interaction.locale))
 
 
 class _Tree(app_commands.CommandTree["TTRBot"]):
@@ -173,7 +180,8 @@ class TTRBot(discord.AutoShardedClient):
         """Take an interaction in (and count it as in flight), unless the bot is stopping."""
         if self.stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
-                await handlers.refuse_late(interaction, RESTARTING)
+                await handlers.refuse_late(interaction,
+                                           in_client_language(interaction, RESTARTING))
             return False
         task = asyncio.current_task()
         if task is not None:
@@ -210,8 +218,7 @@ class TTRBot(discord.AutoShardedClient):
                                 error: app_commands.AppCommandError) -> None:
         # Outdated or malformed commands end here: log it, answer briefly, never a traceback.
         log.warning("command failed for %s: %r", interaction.user.id, error)
-        await handlers.refuse_late(interaction, "That command could not be run. "
-                                   "Try `/ttr status` or `/ttr rules`.")
+        await handlers.refuse_late(interaction, in_client_language(interaction, NOT_RUN))
 
     async def close(self) -> None:
         await super().close()

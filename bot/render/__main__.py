@@ -1,4 +1,5 @@
-"""``python -m bot.render --map europe --out out/``: render boards, a hand and final scores.
+"""``python -m bot.render --map europe --out out/``: render boards, a hand and final scores
+(``--language de``: their words in German).
 
 Without ``--seed`` the mid-game and final pictures come from hand-made views;
 with ``--seed N [--turns K]`` a random engine game is played and pictured
@@ -12,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot import i18n
 from maps import map_ids
 
 from . import render_board, render_final, render_hand
@@ -26,7 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=40, help="picture the game after this turn")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--format", default="PNG", choices=["PNG", "WEBP"])
+    parser.add_argument("--language", default=i18n.DEFAULT, choices=i18n.LANGUAGES)
     args = parser.parse_args(argv)
+    with i18n.language(args.language):
+        return _render(args, parser)
+
+
+def _render(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     maps = map_ids() if args.map == "all" else [args.map]
     for m in maps:
         if m not in map_ids():

@@ -352,6 +352,9 @@ async def test_a_stopping_bot_takes_no_new_interaction(table):
     assert ex.text == RESTARTING
     ex = await table.click("Ana", table.fake.last_board(), label="My hand")
     assert ex.text == RESTARTING
+    table.fake.locales[table.users["Ben"]] = "de"  # the answer follows their Discord
+    ex = await table.slash("Ben", "status")
+    assert ex.text == "Der Bot startet neu: versuche es in einer Minute noch einmal."
     assert (await table.stored_state()).version == version
 
 
