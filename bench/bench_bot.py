@@ -39,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -49,13 +50,37 @@ import engine
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres, open_storage
-from bot.images import cores, default_renderer
+from bot.images import Renderer, cores, default_renderer
 from bot.lifecycle import tune_interpreter
 from bot.service import GameService
 from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeDiscord
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
 from tests.postgres import PgServer
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux ``/proc``; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu(renderer: Renderer) -> dict[int, float]:
+    """CPU seconds so far of each render worker process, by pid."""
+    processes = getattr(renderer.pool, "_processes", None) or {}
+    return {pid: cpu_seconds(pid) for pid in processes}
+
+
+@dataclass
+class Run:
+    """What one concurrent run measured."""
+
+    times: list[tuple[float, bool]] = field(default_factory=list)  # (seconds, posted?)
+    bot_cpu: float = 0.0  # CPU seconds of the bot's process (every thread) over the run
+    workers_cpu: float = 0.0  # CPU seconds of the render workers over the run
 
 
 def pct(values: list[float], q: float) -> float:
@@ -127,23 +152,30 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int,
 
 
 async def bench_actions(concurrent: int, actions: int, database: str,
-                        threads: bool = False) -> list[tuple[float, bool]]:
+                        threads: bool = False) -> Run:
     fake = FakeDiscord()
     renderer = default_renderer(processes=0 if threads else cores())
     settings = (Settings(token="bench", database_url=database) if is_postgres(database)
                 else Settings(token="bench", db_path=database))
     bot = TTRBot(settings, renderer=renderer)
     await fake.connect(bot)
-    times: list[tuple[float, bool]] = []
+    run = Run()
     try:
-        # As at the bot's start-up: the workers fork warm (bases and pieces built).
+        # As at the bot's start-up: every worker forks warm (bases and pieces built).
         if renderer.pool is not None:
-            await asyncio.wait_for(asyncio.wrap_future(renderer.pool.submit(int)), 600)
-        await asyncio.gather(*(_play(fake, bot, i, actions, times) for i in range(concurrent)))
+            jobs = [renderer.pool.submit(int) for _ in range(cores())]
+            await asyncio.wait_for(asyncio.gather(*map(asyncio.wrap_future, jobs)), 600)
+        workers_before = workers_cpu(renderer)
+        bot_before = time.process_time()
+        await asyncio.gather(*(_play(fake, bot, i, actions, run.times)
+                               for i in range(concurrent)))
+        run.bot_cpu = time.process_time() - bot_before
+        run.workers_cpu = sum(cpu - workers_before.get(pid, 0.0)
+                              for pid, cpu in workers_cpu(renderer).items())
         assert not fake.unexpected
     finally:
         await bot.close()
-    return times
+    return run
 
 
 async def bench_storage(games: int, samples: int, database: str
@@ -276,9 +308,10 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
     with Databases(backend, tmp) as databases:
         load = os.getloadavg()[0]
         started = time.perf_counter()
-        times = asyncio.run(bench_actions(args.concurrent, args.actions,
-                                          databases.new("actions"), args.threads))
+        run = asyncio.run(bench_actions(args.concurrent, args.actions,
+                                        databases.new("actions"), args.threads))
         wall = time.perf_counter() - started
+        times = run.times
         where = "threads" if args.threads else f"{cores()} worker processes"
         ms = [t * 1000 for t, _ in times]
         quiet = [t * 1000 for t, posted in times if not posted]
@@ -289,7 +322,13 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
             f"{len(quiet)} actions that post nothing: p50 {pct(quiet, 0.5):.0f} ms, "
             f"p99 {pct(quiet, 0.99):.0f} ms; {len(ms) / wall:.1f} actions/s over the "
             f"whole run (start-up included); machine load average {load:.1f} before, "
-            f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs"]
+            f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs",
+            f"CPU per action over the same run (games opened and the driver's own choices "
+            f"included): bot process {run.bot_cpu / len(ms) * 1000:.1f} ms, render workers "
+            f"{run.workers_cpu / len(ms) * 1000:.1f} ms, together "
+            f"{(run.bot_cpu + run.workers_cpu) / len(ms) * 1000:.1f} ms"]
+        if args.actions_only:
+            return lines
         reads, writes, acts = asyncio.run(bench_storage(args.games, args.samples,
                                                         databases.new("many")))
         lines.append(
@@ -312,6 +351,8 @@ def main() -> None:
     parser.add_argument("--threads", action="store_true",
                         help="draw in threads of the bot's process, not worker processes "
                              "(for comparison)")
+    parser.add_argument("--actions-only", action="store_true",
+                        help="only the concurrent games (part 1), not the storage figures")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--writers", type=int, default=8,

@@ -53,10 +53,9 @@ def encode(img: Image.Image, fmt: str = "PNG", palette: Image.Image | None = Non
     if fmt.upper() == "WEBP":
         rgb.save(buf, "WEBP", quality=90, method=2)
     elif fmt.upper() == "PNG":
-        if palette is not None:
-            pal = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-        else:
-            pal = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        if palette is not None:  # our writer: no per-row filter search, unchanged rows kept
+            return encode_indexed(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
+        pal = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         pal.save(buf, "PNG", compress_level=3)
     else:
         raise ValueError(f"unknown image format {fmt!r}; use PNG or WEBP")

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from functools import partial
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.i18n import _, _n
 from engine.views import PrivateView, TicketView
 from maps.model import MapData
@@ -201,6 +204,37 @@ def _tour_tile(
     _value_badge(d, x + w - 42, y + TILE_H // 2, t)
 
 
+# Tiles drawn already, by everything they show: a player's tickets come back in every
+# hand they are sent. Sized for the tickets of a few dozen games at once (~200 KB each).
+TILE_CACHE = 512
+_tiles_lock = threading.Lock()
+_tiles: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+
+
+def _shown(t: TicketView) -> tuple[object, ...]:
+    """Everything of a ticket its tile shows."""
+    return t.id, tuple(t.cities), t.points, t.long, t.connected
+
+
+def _tile(img: Image.Image, x: int, y: int, w: int, key: tuple[object, ...],
+          draw: Callable[[Image.Image], None]) -> None:
+    """A ticket tile of width ``w`` at (x, y): ``draw`` draws it at (0, 0) on a tile of the
+    panel's background, kept by ``key`` (with the language: a tile holds text)."""
+    key = (*key, w, i18n.current())
+    with _tiles_lock:
+        tile = _tiles.get(key)
+        if tile is not None:
+            _tiles.move_to_end(key)
+    if tile is None:
+        tile = Image.new("RGBA", (w + 1, TILE_H + 1), (*PANEL_BG, 255))
+        draw(tile)
+        with _tiles_lock:
+            _tiles[key] = tile
+            while len(_tiles) > TILE_CACHE:
+                _tiles.popitem(last=False)
+    img.paste(tile, (x, y))  # opaque: the tile's corners are the panel's background
+
+
 def _tickets(
     img: Image.Image, y: int, tickets: list[TicketView], map_id: str, offered: bool
 ) -> int:
@@ -209,11 +243,14 @@ def _tickets(
     tours = [t for t in tickets if len(t.cities) > 2]
     pairs = [t for t in tickets if len(t.cities) <= 2]
     for t in tours:
-        _tour_tile(img, PAD, y, t, m, map_id, offered)
+        _tile(img, PAD, y, WIDTH - 2 * PAD, (map_id, *_shown(t), offered),
+              partial(_tour_tile, x=0, y=0, t=t, m=m, map_id=map_id, offered=offered))
         y += TILE_H + 14
     for i, t in enumerate(pairs):
         col, row = i % 2, i // 2
-        _ticket_tile(img, PAD + col * (TILE_W + 20), y + row * (TILE_H + 14), t, map_id, offered)
+        _tile(img, PAD + col * (TILE_W + 20), y + row * (TILE_H + 14), TILE_W,
+              (map_id, *_shown(t), offered),
+              partial(_ticket_tile, x=0, y=0, t=t, map_id=map_id, offered=offered))
     return y + ((len(pairs) + 1) // 2) * (TILE_H + 14)
 
 

@@ -28,6 +28,8 @@ INSET_RATIO = 0.62  # height / width
 CAPTION_SIZE = 30
 BORDER = 6
 PAD = 14
+SHADOW = 6  # px the inset's shadow is offset by
+SHADE = (0, 0, 0, 90)
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,9 @@ def _inset(mp: Image.Image, view: PublicView, last: LastMove,
     """A zoomed copy of the spot with a caption, in the map corner farthest from it.
     Returns the box it drew in."""
     target_w = round(mp.width * INSET_SHARE)
-    crop = mp.crop(box)
+    # The map is opaque: zoomed and framed in RGB, the pixels are those of RGBA, for
+    # less work (resizing RGBA premultiplies and divides the alpha back).
+    crop = mp.crop(box).convert("RGB")
     scale = min(INSET_ZOOM_MAX, target_w / crop.width)
     zoomed = crop.resize((round(crop.width * scale), round(crop.height * scale)),
                          Image.Resampling.BICUBIC)
@@ -112,8 +116,8 @@ def _inset(mp: Image.Image, view: PublicView, last: LastMove,
     while caption and f.getlength(caption) > zoomed.width - 24:
         caption = caption[:-2] + "…" if len(caption) > 2 else ""
     bar = CAPTION_SIZE + 18
-    frame = Image.new("RGBA", (zoomed.width + 2 * BORDER, zoomed.height + bar + 2 * BORDER),
-                      (*colour, 255))
+    frame = Image.new("RGB", (zoomed.width + 2 * BORDER, zoomed.height + bar + 2 * BORDER),
+                      colour)
     frame.paste(zoomed, (BORDER, BORDER + bar))
     d = ImageDraw.Draw(frame)
     d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=INK, width=2)
@@ -123,10 +127,12 @@ def _inset(mp: Image.Image, view: PublicView, last: LastMove,
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     x = PAD if cx > mp.width / 2 else mp.width - frame.width - PAD
     y = PAD if cy > mp.height / 2 else mp.height - frame.height - PAD
-    shadow = Image.new("RGBA", frame.size, (0, 0, 0, 90))
-    mp.alpha_composite(shadow, (x + 6, y + 6))
-    mp.alpha_composite(frame, (x, y))
-    return x, y, min(mp.width, x + frame.width + 6), min(mp.height, y + frame.height + 6)
+    # A shadow offset by SHADOW down and right: only the strips the frame leaves visible.
+    fw, fh = frame.size
+    mp.alpha_composite(Image.new("RGBA", (SHADOW, fh), SHADE), (x + fw, y + SHADOW))
+    mp.alpha_composite(Image.new("RGBA", (fw - SHADOW, SHADOW), SHADE), (x + SHADOW, y + fh))
+    mp.paste(frame, (x, y))  # opaque
+    return x, y, min(mp.width, x + fw + SHADOW), min(mp.height, y + fh + SHADOW)
 
 
 def highlight(mp: Image.Image, base: Base, view: PublicView, last: LastMove) -> list[Box]:

@@ -106,3 +106,46 @@ def test_the_highlight_is_drawn_on_a_copy_and_glows_over_the_claim() -> None:
     rgb = sum(a != b for a, b in zip(board_image(view).getdata(),
                                      board_image(view, last).getdata(), strict=True))
     assert len(diff) < 1.5 * rgb
+
+
+def test_cached_fonts_draw_the_pixels_of_plain_fonts() -> None:
+    """A string a font drew before comes from its cache, pixel for pixel Pillow's own
+    drawing (anchors and fractional positions included)."""
+    from PIL import ImageDraw, ImageFont
+
+    from bot.render import fonts
+
+    cached = fonts.CachedFont(io.BytesIO(fonts.font_bytes("bold")), 22)
+    plain = ImageFont.FreeTypeFont(io.BytesIO(fonts.font_bytes("bold")), 22)
+    texts = [((10, 10), "Ana: Zürich – München ✓", None), ((300.5, 40.25), "× 12", "ma"),
+             ((200, 80), "#17   long", "mm")]
+    images = []
+    for font in (plain, cached, cached):  # the second time from the cache
+        img = Image.new("RGBA", (400, 120), (30, 30, 30, 255))
+        d = ImageDraw.Draw(img)
+        for xy, text, anchor in texts:
+            d.text(xy, text, font=font, fill=(240, 200, 10), anchor=anchor)
+        images.append(img.tobytes())
+    assert images[0] == images[1] == images[2]
+    assert len(cached._masks) == len(texts)
+    assert cached.getlength("× 12") == plain.getlength("× 12")
+
+
+def test_ticket_tiles_are_drawn_once_and_pasted_as_drawn() -> None:
+    """A hand's ticket tiles are kept (with the language they are in): the same hand drawn
+    with the tiles from the cache is the hand drawn with none."""
+    from bot import i18n
+    from bot.render import hand
+    from bot.render.demo import hand_view
+
+    view = hand_view("world", seed=3, seat=1)  # tours (full width) and two-city tickets
+    assert any(len(t.cities) > 2 for t in view.tickets)
+    hand._tiles.clear()
+    fresh = hand.draw_hand(view, "world").tobytes()
+    kept = len(hand._tiles)
+    assert kept == len(view.tickets) + len(view.offered)
+    assert hand.draw_hand(view, "world").tobytes() == fresh
+    assert len(hand._tiles) == kept  # every tile from the cache
+    with i18n.language("de"):
+        hand.draw_hand(view, "world")
+    assert len(hand._tiles) == 2 * kept  # another language: tiles of its own
