@@ -242,7 +242,8 @@ class DiscordPublisher:
         storage = self._service().storage
         gid, version = key
         content = presenters.clip(content)
-        row = await storage.post(gid, version, target)
+        row = await storage.post_intent(gid, version, target, getattr(channel, "id", 0),
+                                        content)
         if row is not None and row.message_id is not None:
             return row.message_id
         if row is not None:  # sent or not before a crash: look before sending again
@@ -251,8 +252,6 @@ class DiscordPublisher:
             if found is not None:
                 await storage.post_sent(gid, version, target, found)
                 return found
-        else:
-            await storage.post_intent(gid, version, target, getattr(channel, "id", 0), content)
         message = await channel.send(content, allowed_mentions=pinging(content), **kwargs)
         await storage.post_sent(gid, version, target, message.id)
         return message.id

@@ -31,6 +31,8 @@ from engine.errors import Text
 from engine.players import LEVELS
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
+K = TypeVar("K")
+V = TypeVar("V")
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
 # Who plays a seat: its person, the engine's safe automatic move, or a computer player.
@@ -42,6 +44,8 @@ CONTROLLERS = (HUMAN, AUTO, *(f"computer:{level}" for level in COMPUTER_LEVELS))
 LOBBY_IDLE_SECONDS = 24 * 3600
 # Interaction ids are remembered this long (Discord's tokens live 15 minutes).
 INTERACTION_MEMORY_SECONDS = 24 * 3600
+# ... and the older ones dropped at most this often (each process).
+INTERACTION_SWEEP_SECONDS = 600
 # A claimed job is its worker's this long; then another process may take it over (the
 # worker died). Longer than any job takes: a computer's turn is seconds.
 JOB_LEASE_SECONDS = 300.0
@@ -424,6 +428,22 @@ class Storage(ABC):
 
     # Whether several processes may use the database at once (their caches can go stale).
     shared: ClassVar[bool] = False
+    # Rows read back from memory when only this process writes them (each action reads
+    # them again): table messages by game, when users refused a DM.
+    _ROWS_CACHED: ClassVar[int] = 20_000
+    _tables: dict[int, TableRow | None]
+    _dm_refusals: dict[int, float | None]
+
+    def __init__(self) -> None:
+        self._tables = {}
+        self._dm_refusals = {}
+
+    def _remember(self, cache: dict[K, V], key: K, value: V) -> None:
+        if self.shared:
+            return
+        if len(cache) >= self._ROWS_CACHED:
+            cache.clear()
+        cache[key] = value
     # Constraint violations the driver raises (a busy channel, a member seated twice).
     _INTEGRITY_ERRORS: ClassVar[tuple[type[Exception], ...]] = ()
     # What stamps rows (created, updated, expired): the bot's clock, so a test's fake
@@ -707,6 +727,7 @@ class Storage(ABC):
                 (game_id, new_version, state))
             await db.execute("DELETE FROM posts WHERE game_id = ? AND version > ?",
                              (game_id, new_version))
+            self._tables.pop(game_id, None)
             await db.execute("UPDATE table_messages SET version = ? "
                              "WHERE game_id = ? AND version > ?",
                              (new_version, game_id, new_version))
@@ -805,16 +826,20 @@ class Storage(ABC):
 
     # -- interactions -------------------------------------------------------------------
 
+    # When this process last dropped the interaction ids older than the memory.
+    _interactions_swept: float = 0.0
+
     async def first_delivery(self, interaction_id: int) -> bool:
-        """Remember an interaction; False if it was handled before (a repeated delivery)."""
+        """Remember an interaction; False if it was handled before (a repeated delivery).
+        One write per interaction; the old ids are dropped now and then, not each time."""
         now = self.clock.now()
-        async with self._transaction() as db:
-            changed = await db.execute(
-                "INSERT INTO interactions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (interaction_id, now))
-            new = changed == 1
-            await db.execute("DELETE FROM interactions WHERE created_at < ?",
-                             (now - INTERACTION_MEMORY_SECONDS,))
+        new = await self._write(
+            "INSERT INTO interactions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (interaction_id, now)) == 1
+        if now - self._interactions_swept > INTERACTION_SWEEP_SECONDS:
+            self._interactions_swept = now
+            await self._write("DELETE FROM interactions WHERE created_at < ?",
+                              (now - INTERACTION_MEMORY_SECONDS,))
         return new
 
     # -- records: listing games (bot.records) ----------------------------------------
@@ -887,12 +912,14 @@ class Storage(ABC):
         return None if row is None else PostRow(*row)  # type: ignore[arg-type]
 
     async def post_intent(self, game_id: int, version: int, target: str, channel_id: int,
-                          content: str) -> None:
-        """Record that a message is about to be sent (before sending it)."""
-        await self._write(
+                          content: str) -> PostRow | None:
+        """Record that a message is about to be sent (before sending it): None if this is
+        the first time, else the row recorded before (a publish resumed after a crash)."""
+        added = await self._write(
             "INSERT INTO posts (game_id, version, target, channel_id, content) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, version, target, channel_id, content))
+        return None if added == 1 else await self.post(game_id, version, target)
 
     async def post_sent(self, game_id: int, version: int, target: str, message_id: int) -> None:
         await self._write(
@@ -900,12 +927,17 @@ class Storage(ABC):
             (message_id, game_id, version, target))
 
     async def table_message(self, game_id: int) -> TableRow | None:
+        if not self.shared and game_id in self._tables:
+            return self._tables[game_id]
         row = await self._one(
             "SELECT channel_id, message_id, head, line_id, line_text, version "
             "FROM table_messages WHERE game_id = ?", (game_id,))
-        return None if row is None else TableRow(*row)  # type: ignore[arg-type]
+        table = None if row is None else TableRow(*row)  # type: ignore[arg-type]
+        self._remember(self._tables, game_id, table)
+        return table
 
     async def set_table_message(self, game_id: int, table: TableRow) -> None:
+        self._tables.pop(game_id, None)  # whatever happens to the write below
         await self._write(
             "INSERT INTO table_messages (game_id, channel_id, message_id, head, "
             "line_id, line_text, version) VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -915,6 +947,7 @@ class Storage(ABC):
             "version = excluded.version",
             (game_id, table.channel_id, table.message_id, table.head, table.line_id,
              table.line_text, table.version))
+        self._remember(self._tables, game_id, table)
 
     async def player_thread(self, game_id: int, user_id: int) -> tuple[int, int | None] | None:
         row = await self._one(
@@ -935,14 +968,20 @@ class Storage(ABC):
     # -- users --------------------------------------------------------------------
 
     async def dm_refused_at(self, user_id: int) -> float | None:
+        if not self.shared and user_id in self._dm_refusals:
+            return self._dm_refusals[user_id]
         row = await self._one("SELECT dm_refused_at FROM users WHERE user_id = ?", (user_id,))
-        return None if row is None or row[0] is None else float(row[0])  # type: ignore[arg-type]
+        when = None if row is None or row[0] is None else float(row[0])  # type: ignore[arg-type]
+        self._remember(self._dm_refusals, user_id, when)
+        return when
 
     async def set_dm_refused(self, user_id: int, when: float | None) -> None:
+        self._dm_refusals.pop(user_id, None)
         await self._write(
             "INSERT INTO users (user_id, dm_refused_at) VALUES (?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET dm_refused_at = excluded.dm_refused_at",
             (user_id, when))
+        self._remember(self._dm_refusals, user_id, when)
 
     # -- settings -------------------------------------------------------------------
 
@@ -1191,6 +1230,7 @@ class SqliteStorage(Storage):
     _INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
 
     def __init__(self, conn: aiosqlite.Connection, *, migrations: Sequence[str] = MIGRATIONS):
+        super().__init__()
         self._conn = conn
         self._migrations = migrations
         # aiosqlite runs every call on one thread, but a transaction spans several

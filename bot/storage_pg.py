@@ -246,6 +246,7 @@ class PostgresStorage(Storage):
 
     def __init__(self, pool: asyncpg.Pool[Any], *,
                  migrations: Sequence[str] = PG_MIGRATIONS):
+        super().__init__()
         self._pool = pool
         self._migrations = migrations
         # The connection holding this task's game lock: every query of the change runs

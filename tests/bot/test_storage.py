@@ -166,3 +166,40 @@ def test_settings_ignore_unknown_keys_and_refuse_bad_values():
     assert settings.reminder_hours == 3
     with pytest.raises(ValidationError):
         ServerSettings(reminder_hours=0)
+
+
+async def test_old_interaction_ids_are_dropped_now_and_then(store):
+    """Each interaction is one write; the ids past their memory go at the first delivery of
+    a process and then once per sweep interval, not at every delivery."""
+    from bot.storage import INTERACTION_MEMORY_SECONDS
+
+    old = store.clock.now() - INTERACTION_MEMORY_SECONDS - 10
+    await store._write("INSERT INTO interactions (id, created_at) VALUES (?, ?)", (1, old))
+    assert await store.first_delivery(2) is True  # the first sweep drops id 1
+    await store._write("INSERT INTO interactions (id, created_at) VALUES (?, ?)", (3, old))
+    assert await store.first_delivery(4) is True  # no sweep yet: id 3 is remembered
+    assert await store.first_delivery(1) is True
+    assert await store.first_delivery(3) is False
+
+
+async def test_rows_read_back_from_memory_follow_every_change(store):
+    """Table messages and DM refusals are read from memory when only this process writes
+    them (from the database when it is shared), and every write and undo is seen."""
+    from bot.storage import TableRow
+
+    row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                  host_id=1, host_name="Ana")
+    await store.start_game(row.id, config="{}", seats=[], version=3, state="{}")
+    assert await store.table_message(row.id) is None
+    table = TableRow(10, 500, "head", None, "", 3)
+    await store.set_table_message(row.id, table)
+    assert await store.table_message(row.id) == table
+    assert (row.id in store._tables) is not store.shared
+    await store.record_action(row.id, seat=0, action="{}", events="[]", before=3, after=4,
+                              state="{}", finished=False)
+    await store.set_table_message(row.id, TableRow(10, 500, "head", None, "", 4))
+    await store.undo_last(row.id, version=4, state="{}", new_version=3, user_id=1, detail={})
+    assert (await store.table_message(row.id)).version == 3
+    await store.set_dm_refused(5, 9.0)
+    assert await store.dm_refused_at(5) == 9.0
+    assert (5 in store._dm_refusals) is not store.shared
