@@ -203,3 +203,26 @@ async def test_rows_read_back_from_memory_follow_every_change(store):
     await store.set_dm_refused(5, 9.0)
     assert await store.dm_refused_at(5) == 9.0
     assert (5 in store._dm_refusals) is not store.shared
+
+
+async def test_single_row_reads_run_on_the_loop_and_see_every_commit(tmp_path):
+    """SQLite's single-row reads use a read-only connection of their own, on the event
+    loop: each sees every write committed before it, a transaction's writes only once
+    it commits, and it can write nothing."""
+    import sqlite3
+
+    store = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
+    try:
+        assert store._reader is not None
+        row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                      host_id=1, host_name="Ana")
+        assert (await store.game(row.id)).status == "lobby"
+        async with store._transaction() as db:
+            await db.execute("UPDATE games SET status = 'cancelled' WHERE id = ?", (row.id,))
+            assert (await store.game(row.id)).status == "lobby"  # not committed yet
+        assert (await store.game(row.id)).status == "cancelled"
+        with pytest.raises(sqlite3.OperationalError):
+            store._reader.execute("DELETE FROM games")
+    finally:
+        await store.close()
+    assert store._reader is None
