@@ -13,7 +13,6 @@ from bot.stats import Rated, Summary
 from bot.storage import ResultRow
 from maps import load_map
 
-# Refusals (the reply a player gets; nothing changes).
 # Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller
 # with ``_``.
 NO_GAME_HERE = N_("There is no game in this channel: name one (`/ttr games` lists this "
