@@ -651,13 +651,30 @@ def resolve_routes(map_id: str, text: str) -> list[int]:
     return hits
 
 
+def typed_colour(map_id: str, text: str | None) -> str | None:
+    """The engine's colour for what a member typed: its id ('red'), or its name in any of
+    the bot's languages ('rot', 'Lokomotive'); else the text as typed, which the engine
+    then refuses with its own explanation."""
+    if not text or not text.strip():
+        return None
+    typed = text.strip().lower()
+    colours = [*load_map(map_id).rules.deck.colors, "locomotive"]
+    for lang in i18n.LANGUAGES:
+        with i18n.language(lang):
+            for colour in colours:
+                if typed in {colour, _(colour).lower(),
+                             presenters.card_label(map_id, colour).lower()}:
+                    return colour
+    return typed
+
+
 async def claim(interaction: discord.Interaction[Any], game_id: int, route_text: str,
                 colour: str | None, locomotives: int | None) -> None:
     info = await bot_of(interaction).service.info(game_id)
     seat, state = seated(info, interaction.user.id)
     rs = load_map(info.row.map_id).rules.rails_and_sails
     map_id = info.row.map_id
-    colour = colour.strip().lower() if colour else None
+    colour = typed_colour(map_id, colour)
     routes = resolve_routes(map_id, route_text)
     claims = [a for a in engine.legal_actions(state, seat) if isinstance(a, Claim)]
     # Typed names may fit both routes of a double: take the one that can be paid.
@@ -709,7 +726,7 @@ async def _build_in_city(interaction: discord.Interaction[Any], game_id: int, ci
     info = await bot_of(interaction).service.info(game_id)
     seat, state = seated(info, interaction.user.id)
     city_id = resolve_city(info.row.map_id, city)
-    colour = colour.strip().lower() if colour else None
+    colour = typed_colour(info.row.map_id, colour)
     legal = [a for a in engine.legal_actions(state, seat)
              if isinstance(a, kind) and a.city == city_id
              and (colour is None or claim_colour(a.cards) == colour)]

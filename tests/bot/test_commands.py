@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import engine
+from bot import i18n, presenters
 from bot.client import TTRBot
 from bot.config import Settings
+from bot.handlers import typed_colour
 from bot.testing import FakeDiscord
 from engine import BuildStation, Claim
 
@@ -72,6 +74,15 @@ async def test_autocomplete_offers_the_legal_claims_and_stations(table):
     assert market[0]["value"] == "deck" and len(market) >= 2
 
 
+def test_a_typed_colour_is_read_in_either_language():
+    assert typed_colour("usa", "red") == typed_colour("usa", " Rot ") == "red"
+    assert typed_colour("europe", "schwarz") == typed_colour("europe", "Black") == "black"
+    assert typed_colour("usa", "Lokomotive") == typed_colour("usa", "locomotive") == "locomotive"
+    assert typed_colour("world", "Joker") == "locomotive"
+    assert typed_colour("usa", "mauve") == "mauve"  # the engine refuses it, saying why
+    assert typed_colour("usa", "") is None and typed_colour("usa", None) is None
+
+
 async def test_a_claim_by_typed_city_names_with_locomotives(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await _turn(table)
@@ -85,9 +96,12 @@ async def test_a_claim_by_typed_city_names_with_locomotives(table):
     route = state.board.map.routes[state.board.route_index[action.route]]
     names = {c.id: c.name for c in state.board.map.cities}
     colour = next((c for c in action.cards if c != "locomotive"), "locomotive")
+    with i18n.language("de"):  # typed in German ("Rot", "Lokomotive"), not picked
+        typed = presenters.card_label("usa", colour).capitalize()
+    assert typed.lower() != colour
     user = table.seat_user(state, state.current)
     ex = await table.slash(user, "claim", route=f"{names[route.a]} {names[route.b]}",
-                           colour=colour, locomotives=action.cards["locomotive"])
+                           colour=typed, locomotives=action.cards["locomotive"])
     assert "You claimed" in ex.text or "tunnel" in ex.text.lower(), ex.text
     after = await table.stored_state()
     assert after.version == state.version + 1
