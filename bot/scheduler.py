@@ -178,6 +178,9 @@ class Scheduler:
     async def close_idle_lobbies(self) -> None:
         """Cancel the lobbies idle for ``LOBBY_IDLE_SECONDS`` and say so in their channels
         (their buttons then answer that the lobby is closed)."""
+        due = await self.storage.next_lobby_expiry()
+        if due is None or due > self.clock.now():
+            return  # every pass asks; a single-row read, not a write transaction
         for game in await self.storage.expire_lobbies():
             with i18n.language(await self.storage.game_language(game)):
                 text = presenters.lobby_expired(game.id, LOBBY_IDLE_SECONDS / HOUR)
