@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast
 
 import discord
 from pydantic import ValidationError
@@ -67,7 +67,6 @@ BUTTON_ACTIONS: dict[str, Callable[[], Action]] = {
 MISSING: Any = discord.utils.MISSING
 
 
-@runtime_checkable
 class BotLike(Protocol):
     service: GameService
     renderer: Renderer
@@ -75,8 +74,9 @@ class BotLike(Protocol):
 
 def bot_of(interaction: discord.Interaction[Any]) -> BotLike:
     client = interaction.client
-    assert isinstance(client, BotLike)
-    return client
+    # What ``isinstance(client, BotLike)`` checks, without its cost (~40 us a call).
+    assert hasattr(client, "service") and hasattr(client, "renderer"), client
+    return cast(BotLike, client)
 
 
 class Responder:

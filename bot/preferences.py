@@ -33,7 +33,9 @@ class Invalid(ValueError):
 
 
 class _Settings(BaseModel):
-    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+    # Frozen: a document read from storage is shared (storage keeps it in memory); a
+    # change is a new document (``with_value``, ``model_validate``), saved as a whole.
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class ServerSettings(_Settings):

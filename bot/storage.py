@@ -993,8 +993,8 @@ class Storage(ABC):
     }
 
     # Settings read back from memory (each action reads several): only this process
-    # writes them, unless the database is shared. Callers get copies (they may change one
-    # before saving it, or not save it after all).
+    # writes them, unless the database is shared. The documents are frozen: callers share
+    # them.
     _SETTINGS_CACHED: ClassVar[int] = 20_000
     _settings_cache: OrderedDict[tuple[type[BaseModel], int], BaseModel] | None = None
 
@@ -1006,7 +1006,7 @@ class Storage(ABC):
         found = None if cache is None else cache.get((kind, key))
         if found is not None:
             cache.move_to_end((kind, key))  # type: ignore[union-attr]
-            return found.model_copy(deep=True)  # type: ignore[return-value]
+            return found  # type: ignore[return-value]
         table, column = self._SETTINGS_HOMES[kind]
         row = await self._one(f"SELECT settings FROM {table} WHERE {column} = ?", (key,))
         settings = (kind() if row is None or row[0] is None
@@ -1019,7 +1019,7 @@ class Storage(ABC):
             return
         if self._settings_cache is None:
             self._settings_cache = OrderedDict()
-        self._settings_cache[(type(settings), key)] = settings.model_copy(deep=True)
+        self._settings_cache[(type(settings), key)] = settings
         while len(self._settings_cache) > self._SETTINGS_CACHED:
             self._settings_cache.popitem(last=False)
 

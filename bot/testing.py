@@ -194,6 +194,7 @@ class FakeDiscord:
         self.deleted: set[int] = set()  # ids of deleted messages
         self.thread_members: dict[int, set[int]] = {}  # thread id -> users added
         self.sent: list[Sent] = []
+        self._replies: dict[int, list[Sent]] = {}
         self.requests: list[tuple[str, str]] = []
         self.unexpected: list[tuple[str, str]] = []
         self.synced: list[Payload] = []
@@ -344,7 +345,7 @@ class FakeDiscord:
         ephemeral = bool(message["flags"] & EPHEMERAL)
         sent = Sent(kind, channel_id, message, files, ephemeral, user_id, interaction_id,
                     allowed_mentions=body.get("allowed_mentions"), uploaded=files)
-        self.sent.append(sent)
+        self._record(sent)
         self._messages[sent.id] = sent
         return sent
 
@@ -361,8 +362,13 @@ class FakeDiscord:
                     interaction_id, edit=True, allowed_mentions=body.get("allowed_mentions"),
                     uploaded=files)
         self._messages[message_id] = sent
-        self.sent.append(sent)
+        self._record(sent)
         return sent
+
+    def _record(self, sent: Sent) -> None:
+        self.sent.append(sent)
+        if sent.interaction_id is not None:  # an interaction's replies, without a scan
+            self._replies.setdefault(sent.interaction_id, []).append(sent)
 
     def message(self, message_id: int) -> Sent:
         """The current version of a message (after edits)."""
@@ -463,7 +469,7 @@ class FakeDiscord:
             _FEED.reset(token)
         await self.settle(iid)
         sent = [s for s in self.sent[start:] if s.feed in (iid, None)]
-        replies = [s for s in self.sent if s.interaction_id == iid]
+        replies = list(self._replies.get(iid, []))
         return Exchange(iid, replies, sent, self._callbacks.get(iid, []), self._choices.get(iid))
 
     async def settle(self, feed: int) -> None:
