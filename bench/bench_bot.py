@@ -81,6 +81,7 @@ class Run:
     times: list[tuple[float, bool]] = field(default_factory=list)  # (seconds, posted?)
     bot_cpu: float = 0.0  # CPU seconds of the bot's process (every thread) over the run
     workers_cpu: float = 0.0  # CPU seconds of the render workers over the run
+    trips: int | None = None  # SQLite: trips to the database's writer thread over the run
 
 
 def pct(values: list[float], q: float) -> float:
@@ -165,11 +166,15 @@ async def bench_actions(concurrent: int, actions: int, database: str,
         if renderer.pool is not None:
             jobs = [renderer.pool.submit(int) for _ in range(cores())]
             await asyncio.wait_for(asyncio.gather(*map(asyncio.wrap_future, jobs)), 600)
+        storage = bot.service.storage
+        trips_before = storage.trips if isinstance(storage, SqliteStorage) else 0
         workers_before = workers_cpu(renderer)
         bot_before = time.process_time()
         await asyncio.gather(*(_play(fake, bot, i, actions, run.times)
                                for i in range(concurrent)))
         run.bot_cpu = time.process_time() - bot_before
+        if isinstance(storage, SqliteStorage):
+            run.trips = storage.trips - trips_before
         run.workers_cpu = sum(cpu - workers_before.get(pid, 0.0)
                               for pid, cpu in workers_cpu(renderer).items())
         assert not fake.unexpected
@@ -326,7 +331,10 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
             f"CPU per action over the same run (games opened and the driver's own choices "
             f"included): bot process {run.bot_cpu / len(ms) * 1000:.1f} ms, render workers "
             f"{run.workers_cpu / len(ms) * 1000:.1f} ms, together "
-            f"{(run.bot_cpu + run.workers_cpu) / len(ms) * 1000:.1f} ms"]
+            f"{(run.bot_cpu + run.workers_cpu) / len(ms) * 1000:.1f} ms"
+            + ("" if run.trips is None else
+               f"; {run.trips / len(ms):.1f} trips to the database's writer thread per "
+               f"action")]
         if args.actions_only:
             return lines
         reads, writes, acts = asyncio.run(bench_storage(args.games, args.samples,

@@ -1,8 +1,9 @@
 """Time-based work from the database: reminders, turn timers and computer players' turns.
 
-Whenever a game changes, the service asks ``game_changed`` to plan the seats it now
-waits for: a person gets a reminder (and, with a turn timer, an expiry); a seat played
-by the bot ('auto', 'computer:<level>') gets its turn after a short, natural pause.
+Whenever a game changes, the service asks ``jobs`` what the seats it now waits for
+need and stores them with the change (an action's in its own transaction): a person
+gets a reminder (and, with a turn timer, an expiry); a seat played by the bot ('auto',
+'computer:<level>') gets its turn after a short, natural pause.
 Each plan is a row in ``jobs`` for one seat at one game version: when the game has
 moved on, the job finds itself stale and does nothing, so no job is ever cancelled
 in a hurry and none runs twice with effect.
@@ -26,7 +27,7 @@ import os
 import random
 import socket
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -212,8 +213,7 @@ class Scheduler:
 
     # -- planning ----------------------------------------------------------------------
 
-    async def game_changed(self, game: GameInfo, *, carry: Sequence[int] = (),
-                           acted: int | None = None) -> None:
+    async def jobs(self, game: GameInfo) -> list[Job]:
         state = game.state
         assert state is not None
         now = self.clock.now()
@@ -228,9 +228,7 @@ class Scheduler:
             jobs.append(job("remind", timing.reminder_hours * HOUR))
             if timing.turn_timer_hours is not None:
                 jobs.append(job("timeout", timing.turn_timer_hours * HOUR))
-        await self.storage.plan_jobs(game.row.id, state.version, carry=carry, jobs=jobs,
-                                     acted=acted)
-        self.wake()
+        return jobs
 
     # -- the jobs ----------------------------------------------------------------------
 

@@ -38,6 +38,8 @@ from bot.storage import (
     ActionRow,
     GameRow,
     GameStatus,
+    Job,
+    JobPlan,
     SeatRow,
     Storage,
     StorageError,
@@ -356,12 +358,13 @@ class Publisher(Protocol):
 class Planner(Protocol):
     """Plans a game's time-based work (``bot.scheduler``) whenever the game changes."""
 
-    async def game_changed(self, game: GameInfo, *, carry: Sequence[int] = (),
-                           acted: int | None = None) -> None:
-        """``game`` is at a new version (or was loaded after a restart): plan reminders,
-        timers and computer turns for the seats it waits for. ``carry``: seats still
-        deciding the same thing as before, whose jobs go on; ``acted``: the seat whose
-        player just acted in person."""
+    async def jobs(self, game: GameInfo) -> list[Job]:
+        """The reminders, timers and computer turns ``game`` needs at its version (at a new
+        one, or loaded after a restart), for the seats it waits for."""
+        ...
+
+    def wake(self) -> None:
+        """Jobs were planned: look at what is due again."""
         ...
 
 
@@ -678,15 +681,34 @@ class GameService:
             except Exception:
                 self._forget(game_id)  # the state may be half-changed: reload it next time
                 raise
+            waiting_after = engine.waiting_for(state)
+            choices = decisions(state, seat)
+            # Mid-turn (second card, ticket choice, the next step of a module decision of the
+            # actor alone) only the actor hears back; a tunnel reveal, a new module decision,
+            # each pick of a simultaneous decision and everything that ends a turn is
+            # published.
+            still_deciding = (bool(choices) and presenters.is_decision(phase_before)
+                              and waiting_after == [seat])
+            publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
+            # Seats still deciding what they decided before keep their reminders and timer:
+            # the others in a simultaneous phase, the actor in the middle of their turn.
+            carry = [s for s in waiting_after if s in waiting_before and s != seat]
+            if not publish and seat in waiting_after:
+                carry.append(seat)
             try:
+                # The new version's jobs are stored with the action, in its transaction.
+                plan = await self._job_plan(game, carry=carry,
+                                            acted=seat if by_person else None)
                 await self.storage.record_action(
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
                     after=state.version, state=json.dumps(state.to_snapshot()),
-                    finished=state.phase == "game_over", user_id=user_id)
+                    finished=state.phase == "game_over", user_id=user_id, plan=plan)
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
+            if plan is not None and self.planner is not None:
+                self.planner.wake()
             _log_accepted(game, seat, action, time.perf_counter() - locked_at)
             if state.phase == "game_over":
                 game.row = dataclasses.replace(game.row, status="finished", version=state.version)
@@ -696,16 +718,7 @@ class GameService:
             else:
                 game.row = dataclasses.replace(game.row, version=state.version)
             game.unposted.extend(events)
-            waiting_after = engine.waiting_for(state)
-            choices = decisions(state, seat)
             after = engine.private_view(state, seat)
-            # Mid-turn (second card, ticket choice, the next step of a module decision of the
-            # actor alone) only the actor hears back; a tunnel reveal, a new module decision,
-            # each pick of a simultaneous decision and everything that ends a turn is
-            # published.
-            still_deciding = (bool(choices) and presenters.is_decision(phase_before)
-                              and waiting_after == [seat])
-            publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
             update = None
             if publish:
                 with i18n.language(await self.storage.game_language(game.row)):
@@ -729,12 +742,6 @@ class GameService:
                 before=before, after=after, view=engine.public_view(state), published=publish,
                 choices=tuple(choices), phase_before=phase_before, draft=draft_round(state),
                 tunnel=tunnel_hand(state, seat))
-            # Seats still deciding what they decided before keep their reminders and timer:
-            # the others in a simultaneous phase, the actor in the middle of their turn.
-            carry = [s for s in waiting_after if s in waiting_before and s != seat]
-            if not publish and seat in waiting_after:
-                carry.append(seat)
-            await self._plan(game, carry=carry, acted=seat if by_person else None)
             post_lock = await self._take_post_lock(game_id)
         try:
             if reply is not None:
@@ -789,15 +796,36 @@ class GameService:
 
     async def _plan(self, game: Game, *, carry: Sequence[int] = (),
                     acted: int | None = None) -> None:
-        """Tell the planner the game changed (with the game's lock held). A failure is only
-        logged: the action is stored, and the next start-up plans the game again."""
-        if self.planner is None or game.state is None or game.row.status != "running":
+        """Plan the game's jobs at its version (with the game's lock held). A failure is
+        only logged: the game's change is stored, and the next start-up plans it again."""
+        plan = await self._job_plan(game, carry=carry, acted=acted)
+        if plan is None or self.planner is None or game.state is None:
             return
         try:
-            await self.planner.game_changed(GameInfo(game.row, list(game.seats), game.state),
-                                            carry=carry, acted=acted)
+            await self.storage.plan_jobs(game.id, game.state.version, carry=plan.carry,
+                                         jobs=plan.jobs, acted=plan.acted)
         except Exception:
             log.exception("game %s: planning its reminders and timers failed", game.id)
+            return
+        self.planner.wake()
+
+    async def _job_plan(self, game: Game, *, carry: Sequence[int] = (),
+                        acted: int | None = None) -> JobPlan | None:
+        """The jobs the game needs at its version: reminders, timers and computer turns of
+        the seats it waits for; ``carry``: seats still deciding the same thing as before,
+        whose jobs go on; ``acted``: the seat whose player just acted in person. None if
+        there is nothing to plan (no planner, the game is over) or planning failed (only
+        logged: the next start-up plans the game again)."""
+        state = game.state
+        if (self.planner is None or state is None or game.row.status != "running"
+                or state.phase == "game_over"):
+            return None
+        try:
+            jobs = await self.planner.jobs(GameInfo(game.row, list(game.seats), state))
+        except Exception:
+            log.exception("game %s: planning its reminders and timers failed", game.id)
+            return None
+        return JobPlan(tuple(carry), tuple(jobs), acted)
 
     async def replan(self) -> int:
         """At start-up: plan every running game's jobs, keeping those planned already (a job

@@ -11,15 +11,14 @@ rebuild reads.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
 
 import aiosqlite
 from pydantic import BaseModel
@@ -33,6 +32,7 @@ from engine.players import LEVELS
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
 # Who plays a seat: its person, the engine's safe automatic move, or a computer player.
@@ -358,6 +358,17 @@ _JOB_COLUMNS = "kind, game_id, seat, version, due_at, attempt, id"
 
 
 @dataclass(frozen=True, slots=True)
+class JobPlan:
+    """The jobs of a game's new version (``Storage.plan_jobs``): the ``carry`` seats still
+    decide what they decided before (their jobs go on), ``jobs`` are added, and ``acted``
+    (a player who acted in person) is back at the table."""
+
+    carry: Sequence[int]
+    jobs: Sequence[Job]
+    acted: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ActionRow:
     version: int
     seat: int
@@ -479,13 +490,16 @@ class Storage(ABC):
         in-memory lock): no other process changes the game meanwhile."""
 
     @abstractmethod
-    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
-        """One transaction: committed if the block ends normally, rolled back otherwise."""
+    async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        """Run ``body`` in one transaction: committed if it returns, rolled back if it
+        raises. ``body`` awaits nothing but ``db``'s methods: SQLite runs it whole in its
+        writer's thread, one trip there for the whole transaction."""
 
     async def _write(self, sql: str, args: Sequence[object] = ()) -> int:
         """One statement that is a transaction by itself; how many rows it changed."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> int:
             return await db.execute(sql, args)
+        return await self._transact(body)
 
     @abstractmethod
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None: ...
@@ -502,7 +516,7 @@ class Storage(ABC):
         """Open a lobby; a lobby idle for ``LOBBY_IDLE_SECONDS`` in the channel expires first."""
         now = self.clock.now()
         try:
-            async with self._transaction() as db:
+            async def body(db: Tx) -> int:
                 await self._expire_lobbies(db, now, channel_id)
                 created = await db.fetchone(
                     "INSERT INTO games (guild_id, channel_id, status, map_id, max_players, "
@@ -516,6 +530,8 @@ class Storage(ABC):
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                     (game_id, host_id, host_name),
                 )
+                return game_id
+            game_id = await self._transact(body)
         except self._INTEGRITY_ERRORS:
             raise StorageError("this channel already has a game") from None
         game = await self.game(game_id)
@@ -542,8 +558,9 @@ class Storage(ABC):
 
     async def expire_lobbies(self) -> list[GameRow]:
         """Cancel every lobby idle for ``LOBBY_IDLE_SECONDS``; the games cancelled."""
-        async with self._transaction() as db:
-            expired = await self._expire_lobbies(db, self.clock.now())
+        async def body(db: Tx) -> list[int]:
+            return await self._expire_lobbies(db, self.clock.now())
+        expired = await self._transact(body)
         return [game for game_id in expired if (game := await self.game(game_id)) is not None]
 
     async def next_lobby_expiry(self) -> float | None:
@@ -585,7 +602,7 @@ class Storage(ABC):
     async def add_seat(self, game_id: int, user_id: int, name: str, *,
                        controller: str = HUMAN) -> None:
         """Seat a member, or (``user_id`` < 0, with a computer ``controller``) a computer."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             row = await db.fetchone(
                 "SELECT status, max_players, (SELECT count(*) FROM seats WHERE game_id = g.id), "
                 "(SELECT coalesce(max(seat), -1) FROM seats WHERE game_id = g.id), "
@@ -604,11 +621,12 @@ class Storage(ABC):
             )
             await db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
                              (self.clock.now(), game_id))
+        await self._transact(body)
 
     async def remove_seat(self, game_id: int, user_id: int) -> GameRow | None:
         """Leave a lobby; the host role passes on to a member, and a lobby without members
         (computer players do not count) is cancelled."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             row = await db.fetchone(
                 "SELECT status, host_id FROM games WHERE id = ?", (game_id,))
             if row is None or row[0] != "lobby":
@@ -628,13 +646,14 @@ class Storage(ABC):
                 await db.execute(
                     "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?",
                     (first[0], self.clock.now(), game_id))
+        await self._transact(body)
         return await self.game(game_id)
 
     async def start_game(
         self, game_id: int, *, config: str, seats: Sequence[SeatRow], version: int, state: str,
     ) -> None:
         """Lobby -> running: fix the seat order, store the config and the first snapshot."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             changed = await db.execute(
                 "UPDATE games SET status = 'running', config = ?, version = ?, posted_version = ?, "
                 "updated_at = ? WHERE id = ? AND status = 'lobby'",
@@ -652,20 +671,22 @@ class Storage(ABC):
                 _SAVE_SNAPSHOT,
                 (game_id, version, state),
             )
+        await self._transact(body)
 
     # -- the action log -----------------------------------------------------------
 
     async def record_action(
         self, game_id: int, *, seat: int, action: str, events: str, before: int, after: int,
-        state: str, finished: bool, user_id: int | None = None,
+        state: str, finished: bool, user_id: int | None = None, plan: JobPlan | None = None,
     ) -> None:
-        """Append one accepted action and its snapshot atomically.
+        """Append one accepted action and its snapshot atomically, with the jobs ``plan``
+        gives the new version (``plan_jobs``).
 
         ``before`` is the version the action was applied to: if another writer got
         there first the transaction fails and nothing is stored.
         """
         now = self.clock.now()
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             changed = await db.execute(
                 "UPDATE games SET version = ?, updated_at = ?, status = ? "
                 "WHERE id = ? AND version = ? AND status = 'running'",
@@ -683,6 +704,9 @@ class Storage(ABC):
                 _SAVE_SNAPSHOT,
                 (game_id, after, state),
             )
+            if plan is not None:
+                await self._plan(db, game_id, after, plan)
+        await self._transact(body)
 
     async def snapshot(self, game_id: int) -> tuple[int, str] | None:
         row = await self._one("SELECT version, state FROM snapshots WHERE game_id = ?", (game_id,))
@@ -708,7 +732,9 @@ class Storage(ABC):
         The undone version's posts are forgotten and the table message goes back to
         ``new_version``, so the next action, which takes that version number again, is
         posted. Returns the undone action and the history row's id."""
-        async with self._transaction() as db:
+        self._tables.pop(game_id, None)  # whatever happens to the transaction below
+
+        async def body(db: Tx) -> tuple[ActionRow, int]:
             last = await db.fetchone(
                 "SELECT version, seat, action, events, user_id FROM actions "
                 "WHERE game_id = ? AND version = ?", (game_id, version))
@@ -727,14 +753,14 @@ class Storage(ABC):
                 (game_id, new_version, state))
             await db.execute("DELETE FROM posts WHERE game_id = ? AND version > ?",
                              (game_id, new_version))
-            self._tables.pop(game_id, None)
             await db.execute("UPDATE table_messages SET version = ? "
                              "WHERE game_id = ? AND version > ?",
                              (new_version, game_id, new_version))
             news = await self._history(
                 db, game_id, "undo", seat=int(last[1]), user_id=user_id,
                 detail={**detail, "version": version, "action": last[2], "played_by": last[4]})
-        return ActionRow(*last), news
+            return ActionRow(*last), news
+        return await self._transact(body)
 
     # -- seats changing hands, ends, votes, history ------------------------------------------
 
@@ -743,7 +769,7 @@ class Storage(ABC):
                           detail: dict[str, object]) -> int:
         """Hand ``seat`` to a member or a controller, and say so in the history, atomically.
         Returns the history row's id."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> int:
             row = await db.fetchone(
                 "SELECT status FROM games WHERE id = ?", (game_id,))
             if row is None or row[0] not in ACTIVE:
@@ -766,11 +792,12 @@ class Storage(ABC):
             return await self._history(
                 db, game_id, kind, seat=seat, user_id=by_user,
                 detail={**detail, "to_user": user_id, "controller": controller})
+        return await self._transact(body)
 
     async def end_game(self, game_id: int, status: GameStatus, *, by_user: int | None,
                        detail: dict[str, object]) -> None:
         """A lobby or running game ends early (``status``): the channel is free again."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             changed = await db.execute(
                 "UPDATE games SET status = ?, updated_at = ? WHERE id = ? "
                 "AND status IN ('lobby', 'running')", (status, self.clock.now(), game_id))
@@ -778,6 +805,7 @@ class Storage(ABC):
                 raise StorageError("the game is over already")
             await db.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))
             await self._history(db, game_id, status, user_id=by_user, detail=detail)
+        await self._transact(body)
 
     async def _history(self, db: Tx, game_id: int, kind: str, *,
                        seat: int | None = None, user_id: int | None = None,
@@ -796,8 +824,9 @@ class Storage(ABC):
 
     async def add_history(self, game_id: int, kind: str, *, seat: int | None = None,
                           user_id: int | None = None, detail: dict[str, object]) -> None:
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             await self._history(db, game_id, kind, seat=seat, user_id=user_id, detail=detail)
+        await self._transact(body)
 
     async def history(self, game_id: int) -> list[HistoryRow]:
         rows = await self._all(
@@ -861,7 +890,7 @@ class Storage(ABC):
         return [int(str(r[0])) for r in rows]
 
     async def save_results(self, game_id: int, results: Sequence[ResultRow]) -> None:
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             await db.execute("DELETE FROM game_results WHERE game_id = ?", (game_id,))
             await db.executemany(
                 "INSERT INTO game_results (game_id, seat, player, user_id, name, score, rank, "
@@ -870,6 +899,7 @@ class Storage(ABC):
                 [(game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank,
                   r.tickets_completed, r.tickets_failed, r.longest_path, json.dumps(r.routes))
                  for r in results])
+        await self._transact(body)
 
     async def winners(self, game_ids: Sequence[int]) -> dict[int, list[str]]:
         """The names of the winners of those of ``game_ids`` with derived results."""
@@ -1061,36 +1091,41 @@ class Storage(ABC):
 
     async def plan_jobs(self, game_id: int, version: int, *, carry: Sequence[int],
                         jobs: Sequence[Job], acted: int | None = None) -> None:
-        """The game moved on to ``version``: in one transaction, move the waiting jobs of the
-        ``carry`` seats (still deciding the same thing) to it, drop every job of another
-        version (older, or newer and taken back by an undo) unless a worker holds it, add
-        ``jobs`` (where that seat has no job of that kind at ``version`` yet) and clear
-        ``acted``'s run of expired turns and the votes to kick them."""
-        async with self._transaction() as db:
-            for seat in carry:
-                # A job of the same kind and attempt at ``version`` already wins.
-                await db.execute(
-                    "UPDATE jobs SET version = ? WHERE game_id = ? AND seat = ? "
-                    "AND version <> ? AND done_at IS NULL AND claimed_at IS NULL "
-                    "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.game_id = jobs.game_id "
-                    "AND j.seat = jobs.seat AND j.kind = jobs.kind AND j.attempt = jobs.attempt "
-                    "AND j.version = ?)",
-                    (version, game_id, seat, version, version))
+        """The game moved on to ``version``: plan its jobs in one transaction (``_plan``)."""
+        async def body(db: Tx) -> None:
+            await self._plan(db, game_id, version, JobPlan(carry, jobs, acted))
+        await self._transact(body)
+
+    async def _plan(self, db: Tx, game_id: int, version: int, plan: JobPlan) -> None:
+        """Move the waiting jobs of the ``carry`` seats (still deciding the same thing) to
+        ``version``, drop every job of another version (older, or newer and taken back by
+        an undo) unless a worker holds it, add ``jobs`` (where that seat has no job of that
+        kind at ``version`` yet) and clear ``acted``'s run of expired turns and the votes to
+        kick them."""
+        for seat in plan.carry:
+            # A job of the same kind and attempt at ``version`` already wins.
             await db.execute(
-                "DELETE FROM jobs WHERE game_id = ? AND version <> ? "
-                "AND (done_at IS NOT NULL OR claimed_at IS NULL)", (game_id, version))
-            # A seat that has a job of this kind at this version already (carried over, or
-            # planned before a restart) keeps it: its reminders go on at their own pace.
-            await db.executemany(
-                "INSERT INTO jobs (kind, game_id, seat, version, due_at, attempt) "
-                "SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS INTEGER), "
-                "CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER) "
-                "WHERE NOT EXISTS (SELECT 1 FROM jobs "
-                "WHERE kind = ? AND game_id = ? AND seat = ? AND version = ?)",
-                [(j.kind, j.game_id, j.seat, j.version, j.due_at, j.attempt,
-                  j.kind, j.game_id, j.seat, j.version) for j in jobs])
-            if acted is not None:  # back at the table: no run of expired turns, no kick
-                await self._clear_absence(db, game_id, acted)
+                "UPDATE jobs SET version = ? WHERE game_id = ? AND seat = ? "
+                "AND version <> ? AND done_at IS NULL AND claimed_at IS NULL "
+                "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.game_id = jobs.game_id "
+                "AND j.seat = jobs.seat AND j.kind = jobs.kind AND j.attempt = jobs.attempt "
+                "AND j.version = ?)",
+                (version, game_id, seat, version, version))
+        await db.execute(
+            "DELETE FROM jobs WHERE game_id = ? AND version <> ? "
+            "AND (done_at IS NOT NULL OR claimed_at IS NULL)", (game_id, version))
+        # A seat that has a job of this kind at this version already (carried over, or
+        # planned before a restart) keeps it: its reminders go on at their own pace.
+        await db.executemany(
+            "INSERT INTO jobs (kind, game_id, seat, version, due_at, attempt) "
+            "SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS INTEGER), "
+            "CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER) "
+            "WHERE NOT EXISTS (SELECT 1 FROM jobs "
+            "WHERE kind = ? AND game_id = ? AND seat = ? AND version = ?)",
+            [(j.kind, j.game_id, j.seat, j.version, j.due_at, j.attempt,
+              j.kind, j.game_id, j.seat, j.version) for j in plan.jobs])
+        if plan.acted is not None:  # back at the table: no run of expired turns, no kick
+            await self._clear_absence(db, game_id, plan.acted)
 
     async def jobs(self, game_id: int, *, pending: bool = True) -> list[Job]:
         rows = await self._all(
@@ -1114,7 +1149,7 @@ class Storage(ABC):
         SQLite has one writer, so one transaction claims atomically; PostgreSQL does the
         same with ``SELECT ... FOR UPDATE SKIP LOCKED`` in that transaction.
         """
-        async with self._transaction() as db:
+        async def body(db: Tx) -> Job | None:
             row = await db.fetchone(
                 f"SELECT {_JOB_COLUMNS} FROM jobs WHERE done_at IS NULL "
                 "AND (claimed_at IS NULL OR claimed_at < ?) "
@@ -1125,17 +1160,19 @@ class Storage(ABC):
             job = Job(*row)
             await db.execute("UPDATE jobs SET claimed_at = ?, claimed_by = ? WHERE id = ?",
                              (now, worker, job.id))
-        return job
+            return job
+        return await self._transact(body)
 
     async def finish_job(self, job: Job, now: float, *, then: Job | None = None) -> None:
         """Mark ``job`` done and, in the same transaction, plan the job that follows it."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             await db.execute("UPDATE jobs SET done_at = ? WHERE id = ?", (now, job.id))
             if then is not None:
                 await db.execute(
                     "INSERT INTO jobs (kind, game_id, seat, version, due_at, attempt) "
                     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (then.kind, then.game_id, then.seat, then.version, then.due_at, then.attempt))
+        await self._transact(body)
 
     async def postpone_job(self, job: Job, due_at: float) -> None:
         """Give a claimed job back, due later (a reminder in the player's quiet hours)."""
@@ -1164,21 +1201,22 @@ class Storage(ABC):
         return {int(str(s)): int(str(n)) for s, n in rows}
 
     async def count_expiry(self, game_id: int, seat: int) -> int:
-        async with self._transaction() as db:
+        async def body(db: Tx) -> int:
             await db.execute(
                 "INSERT INTO expiries (game_id, seat, in_a_row) VALUES (?, ?, 1) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET in_a_row = expiries.in_a_row + 1",
                 (game_id, seat))
             row = await db.fetchone(
-                "SELECT in_a_row FROM expiries WHERE game_id = ? AND seat = ?",
-                                  (game_id, seat))
-        assert row is not None
-        return int(row[0])
+                "SELECT in_a_row FROM expiries WHERE game_id = ? AND seat = ?", (game_id, seat))
+            assert row is not None
+            return int(row[0])
+        return await self._transact(body)
 
     async def clear_absence(self, game_id: int, seat: int) -> None:
         """Forget ``seat``'s run of expired turns and the votes to kick it."""
-        async with self._transaction() as db:
+        async def body(db: Tx) -> None:
             await self._clear_absence(db, game_id, seat)
+        await self._transact(body)
 
     @staticmethod
     async def _clear_absence(db: Tx, game_id: int, seat: int) -> None:
@@ -1203,25 +1241,35 @@ class Storage(ABC):
 
 
 class _SqliteTx:
-    """Each call is one trip to aiosqlite's thread (a trip costs more than most of these
-    queries: cursors are not closed one by one, rows come with the statement)."""
+    """The writer connection inside a transaction, in the writer's thread: each call is
+    done when it returns (a transaction's body, ``Storage._transact``, never waits)."""
 
-    def __init__(self, conn: aiosqlite.Connection):
+    def __init__(self, conn: sqlite3.Connection):
         self._conn = conn
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        cur = await self._conn.execute(sql, args)  # a write: done, nothing left to read
-        return int(cur.rowcount)
+        return int(self._conn.execute(sql, args).rowcount)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        await self._conn.executemany(sql, rows)
+        self._conn.executemany(sql, rows)
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
-        rows = await self._conn.execute_fetchall(sql, args)
-        return next((tuple(r) for r in rows), None)
+        rows = self._conn.execute(sql, args).fetchall()  # the statement runs to its end
+        return tuple(rows[0]) if rows else None
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in await self._conn.execute_fetchall(sql, args)]
+        return [tuple(r) for r in self._conn.execute(sql, args).fetchall()]
+
+
+def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run to its end, here and now, a coroutine that never waits (a transaction's body
+    on ``_SqliteTx``)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    coroutine.close()
+    raise RuntimeError("a transaction's body awaited something other than its database")
 
 
 def _read_only(path: str) -> sqlite3.Connection:
@@ -1233,7 +1281,12 @@ def _read_only(path: str) -> sqlite3.Connection:
 
 
 class SqliteStorage(Storage):
-    """One aiosqlite connection in WAL mode, the single writer; one bot process."""
+    """One aiosqlite connection in WAL mode, the single writer; one bot process.
+
+    Every use of the writer is one trip to aiosqlite's thread (``_call``): a whole
+    transaction runs there at once. Its thread takes the trips in order, so no two
+    transactions interleave, and a trip costs the event loop more than most statements.
+    """
 
     _INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
 
@@ -1241,14 +1294,12 @@ class SqliteStorage(Storage):
         super().__init__()
         self._conn = conn
         self._migrations = migrations
-        # aiosqlite runs every call on one thread, but a transaction spans several
-        # awaits: this lock keeps two coroutines from interleaving inside one.
-        self._lock = asyncio.Lock()
         # Single-row reads run on the event loop on a read-only connection of their own:
         # an indexed read takes ~10 us there, a trip to aiosqlite's thread ~100-150 us of
         # the loop's time. WAL lets it read while the writer writes; every read sees what
         # was committed before it (reads inside a transaction go through the writer).
         self._reader: sqlite3.Connection | None = None
+        self.trips = 0  # trips to the writer's thread so far (bench/bench_bot.py counts them)
 
     @classmethod
     async def open(
@@ -1257,18 +1308,29 @@ class SqliteStorage(Storage):
         conn = await aiosqlite.connect(path, isolation_level=None)
         # Close on any failure: an open aiosqlite thread would keep the process alive.
         try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            # FULL: a committed action survives a power cut too, not only a crash.
-            await conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
             store = cls(conn, migrations=migrations)
+
+            def configure(db: sqlite3.Connection) -> None:
+                db.execute("PRAGMA journal_mode=WAL")
+                # FULL: a committed action survives a power cut too, not only a crash.
+                db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+                db.execute("PRAGMA foreign_keys=ON")
+                db.execute("PRAGMA busy_timeout=5000")
+            await store._call(configure)
             await store.migrate()
             store._reader = _read_only(path)
         except BaseException:
             await conn.close()
             raise
         return store
+
+    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(writer)`` in aiosqlite's thread: one trip there."""
+        self.trips += 1
+        conn = self._conn
+        # aiosqlite's own way to run a function in its thread (it has no public one).
+        result = await conn._execute(lambda: fn(conn._conn))  # type: ignore[no-untyped-call]
+        return cast(T, result)
 
     async def check(self) -> None:
         """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
@@ -1278,58 +1340,56 @@ class SqliteStorage(Storage):
         if problems:
             raise StorageError(f"quick_check found {len(problems)} problem(s), first: "
                                f"{problems[0]}")
-        async with self._lock:  # a read-only file opens fine and fails on the first write
-            await self._conn.execute("BEGIN IMMEDIATE")
-            await self._conn.execute("ROLLBACK")
+
+        def try_writing(db: sqlite3.Connection) -> None:
+            # A read-only file opens fine and fails on the first write.
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("ROLLBACK")
+        await self._call(try_writing)
 
     async def close(self) -> None:
         """Checkpoint the WAL into the database file, then close: the file alone is whole."""
         if self._reader is not None:
             self._reader.close()
             self._reader = None
-        async with self._lock:
-            try:
-                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except aiosqlite.OperationalError:
-                pass  # a statement of a cancelled task is still open; closing checkpoints too
-            finally:
-                await self._conn.close()
+        try:
+            await self._call(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
+        except sqlite3.OperationalError:
+            pass  # the file is busy: closing checkpoints too
+        finally:
+            await self._conn.close()
 
     async def backup(self, target: str) -> None:
         """A consistent copy of the live database in ``target`` (a new file), taken in one
         read transaction while the bot may keep writing (``VACUUM INTO``)."""
-        async with self._lock:
-            await self._conn.execute("VACUUM INTO ?", (target,))
+        await self._call(lambda db: db.execute("VACUUM INTO ?", (target,)))
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+    async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        def run(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield _SqliteTx(self._conn)
+                result = _finish(body(_SqliteTx(db)))
+                db.execute("COMMIT")
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            await self._conn.execute("COMMIT")
+            return result
+        return await self._call(run)
 
     async def _write(self, sql: str, args: Sequence[object] = ()) -> int:
-        # Autocommit: one statement is its own transaction, one trip to the thread.
-        async with self._lock:
-            cur = await self._conn.execute(sql, args)
-        return int(cur.rowcount)
+        # Autocommit: one statement is its own transaction.
+        return await self._call(lambda db: int(db.execute(sql, args).rowcount))
 
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
         if self._reader is not None:
             row: tuple[object, ...] | None = self._reader.execute(sql, args).fetchone()
             return row
-        async with self._lock:
-            rows = await self._conn.execute_fetchall(sql, args)
-        return next((tuple(r) for r in rows), None)
+        rows = await self._all(sql, args)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
-        async with self._lock:
-            rows = await self._conn.execute_fetchall(sql, args)
-        return [tuple(r) for r in rows]
+        return await self._call(lambda db: [tuple(r) for r in db.execute(sql, args).fetchall()])
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -1366,26 +1426,28 @@ class SqliteStorage(Storage):
             )
         if current == len(self._migrations):
             return
-        # A step may rebuild a table (the only way SQLite changes a constraint): with foreign
-        # keys on, dropping the old table would delete every row that refers to it. The
-        # pragma is ignored inside a transaction, so it is switched around the steps.
-        async with self._lock:
-            await self._conn.execute("PRAGMA foreign_keys=OFF")
-        try:
-            for number, script in enumerate(self._migrations[current:], start=current + 1):
-                # executescript commits first; BEGIN ... COMMIT makes each step atomic.
-                async with self._lock:
+        steps = list(enumerate(self._migrations[current:], start=current + 1))
+
+        def run(db: sqlite3.Connection) -> None:
+            # A step may rebuild a table (the only way SQLite changes a constraint): with
+            # foreign keys on, dropping the old table would delete every row that refers to
+            # it. The pragma is ignored inside a transaction, so it is switched around the
+            # steps.
+            db.execute("PRAGMA foreign_keys=OFF")
+            try:
+                for number, script in steps:
+                    # executescript commits first; BEGIN ... COMMIT makes each step atomic.
                     try:
-                        await self._conn.executescript(
-                            f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\n"
-                            "COMMIT;")
+                        db.executescript(f"BEGIN IMMEDIATE;\n{script}\n"
+                                         f"PRAGMA user_version = {number};\nCOMMIT;")
                     except BaseException:
-                        if self._conn.in_transaction:
-                            await self._conn.execute("ROLLBACK")
+                        if db.in_transaction:
+                            db.execute("ROLLBACK")
                         raise
-            broken = await self._all("PRAGMA foreign_key_check")
-            if broken:
-                raise StorageError(f"the migrated database breaks foreign keys: {broken[:3]}")
-        finally:
-            async with self._lock:
-                await self._conn.execute("PRAGMA foreign_keys=ON")
+                broken = db.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise StorageError(
+                        f"the migrated database breaks foreign keys: {broken[:3]}")
+            finally:
+                db.execute("PRAGMA foreign_keys=ON")
+        await self._call(run)

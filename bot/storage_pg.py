@@ -16,14 +16,16 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
 
 from bot.storage import Storage, StorageError, Tx
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
     from asyncpg.pool import PoolConnectionProxy
@@ -312,10 +314,9 @@ class PostgresStorage(Storage):
         async with self._pool.acquire() as conn, conn.transaction():
             yield conn
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
+    async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
         async with self._connection() as conn, conn.transaction():
-            yield _PgTx(conn)
+            return await body(_PgTx(conn))
 
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
         async with self._connection() as conn:

@@ -220,10 +220,12 @@ async def test_computer_seats_in_the_lobby(table):
     # A lobby of computers alone cannot start (defended in the service too).
     service = table.bot.service
     await service.add_computer(2, ana, "easy")
-    async with service.storage._transaction() as db:
+
+    async def computers_alone(db):
         await db.execute("DELETE FROM seats WHERE game_id = 2 AND user_id = ?", (ana,))
         await db.execute("INSERT INTO seats (game_id, seat, user_id, name, controller) "
                          "VALUES (2, 5, -9, 'x', 'computer:easy')")
+    await service.storage._transact(computers_alone)
     service._forget(2)
     ex = await fake.slash(table.bot, ana, "start")
     assert "computer players alone are refused" in ex.text
@@ -251,8 +253,7 @@ async def test_an_idle_lobby_never_blocks_its_channel(table):
     ex = await fake.slash(table.bot, ben, "new", map="usa")
     assert "already has a game" in ex.text
     store: Storage = table.bot.service.storage
-    async with store._transaction() as db:
-        await db.execute("UPDATE games SET updated_at = updated_at - 2 * 86400")
+    await store._write("UPDATE games SET updated_at = updated_at - 2 * 86400")
     ex = await fake.slash(table.bot, ben, "new", map="europe")
     # A new game (PostgreSQL may skip the id the refused one took: ids need not be dense).
     assert "Ticket to Ride: Europe** — game #" in ex.text

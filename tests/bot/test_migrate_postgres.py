@@ -81,9 +81,8 @@ async def test_a_game_whose_log_does_not_replay_copies_nothing(empty_postgres, t
         await table.step()
     await table.bot.close()
     lite = await SqliteStorage.open(str(table.db_path))
-    async with lite._transaction() as db:  # a log that lost its last action
-        await db.execute("DELETE FROM actions WHERE version = (SELECT max(version) "
-                         "FROM actions)")
+    await lite._write("DELETE FROM actions WHERE version = (SELECT max(version) "  # a log
+                      "FROM actions)")  # that lost its last action
     await lite.close()
     with pytest.raises(MigrationError, match=r"game 1: its log replays to version \d+, not"):
         await migrate_to_postgres(str(table.db_path), empty_postgres)

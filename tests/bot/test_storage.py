@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
 from bot.database import open_storage
-from bot.storage import MIGRATIONS, SeatRow, SqliteStorage, Storage, StorageError
+from bot.storage import (
+    MIGRATIONS,
+    Job,
+    JobPlan,
+    SeatRow,
+    SqliteStorage,
+    Storage,
+    StorageError,
+)
 from tests.bot.conftest import BACKENDS
 
 
@@ -119,6 +128,66 @@ async def test_action_and_snapshot_are_written_together(store):
                                   state="{}", finished=False)
 
 
+async def test_an_action_and_the_jobs_of_its_version_are_stored_together(store):
+    """The jobs an action plans go in its own transaction: a writer that lost the race
+    stores neither; the winner drops the old version's jobs and ends the actor's run of
+    expired turns."""
+    gid = await _running_game(store)
+    await store.plan_jobs(gid, 0, carry=(), jobs=[Job("remind", gid, 0, 0, 50.0)])
+    await store.count_expiry(gid, 0)
+    plan = JobPlan(carry=(), jobs=[Job("remind", gid, 1, 1, 100.0)], acted=0)
+    with pytest.raises(StorageError, match="not at version 4"):
+        await store.record_action(gid, seat=0, action="{}", events="[]", before=4, after=5,
+                                  state="{}", finished=False, plan=plan)
+    assert [(j.seat, j.version) for j in await store.jobs(gid)] == [(0, 0)]
+    assert await store.expiries(gid) == {0: 1}
+    await store.record_action(gid, seat=0, action="{}", events="[]", before=0, after=1,
+                              state='{"v": 1}', finished=False, plan=plan)
+    assert [(j.kind, j.seat, j.version, j.due_at) for j in await store.jobs(gid)] == [
+        ("remind", 1, 1, 100.0)]
+    assert await store.expiries(gid) == {}
+
+
+async def test_a_transaction_that_fails_part_way_stores_nothing(store):
+    gid = await _running_game(store)
+
+    async def half(db):
+        await db.execute("UPDATE games SET max_players = 4 WHERE id = ?", (gid,))
+        await db.execute("INSERT INTO seats (game_id, seat, user_id, name) "
+                         "VALUES (?, 0, 7, 'Cy')", (gid,))  # seat 0 is taken
+    with pytest.raises(store._INTEGRITY_ERRORS):
+        await store._transact(half)
+    assert (await store.game(gid)).max_players == 3
+    assert [s.name for s in await store.seats(gid)] == ["Ben", "Ana"]
+    await store.record_action(gid, seat=0, action="{}", events="[]", before=0, after=1,
+                              state="{}", finished=False)  # the next transaction commits
+    assert (await store.game(gid)).version == 1
+
+
+async def test_a_sqlite_transaction_is_one_trip_to_the_writer_thread(tmp_path):
+    """A whole transaction runs at once in aiosqlite's thread; a body that would wait for
+    anything but its database is refused there, and rolled back."""
+    store = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
+    try:
+        gid = await _running_game(store)
+        trips = store.trips
+        await store.record_action(
+            gid, seat=0, action="{}", events="[]", before=0, after=1, state="{}",
+            finished=False, plan=JobPlan(carry=(1,), jobs=[Job("remind", gid, 0, 1, 9.0)],
+                                         acted=0))
+        assert store.trips == trips + 1
+        assert len(await store.jobs(gid)) == 1
+
+        async def waits(db):
+            await db.execute("UPDATE games SET max_players = 4 WHERE id = ?", (gid,))
+            await asyncio.sleep(0)
+        with pytest.raises(RuntimeError, match="awaited something other than its database"):
+            await store._transact(waits)
+        assert (await store.game(gid)).max_players == 3
+    finally:
+        await store.close()
+
+
 async def test_starting_twice_is_refused(store):
     gid = await _running_game(store)
     with pytest.raises(StorageError, match="already started"):
@@ -217,9 +286,11 @@ async def test_single_row_reads_run_on_the_loop_and_see_every_commit(tmp_path):
         row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
                                       host_id=1, host_name="Ana")
         assert (await store.game(row.id)).status == "lobby"
-        async with store._transaction() as db:
+
+        async def cancel(db):
             await db.execute("UPDATE games SET status = 'cancelled' WHERE id = ?", (row.id,))
             assert (await store.game(row.id)).status == "lobby"  # not committed yet
+        await store._transact(cancel)
         assert (await store.game(row.id)).status == "cancelled"
         with pytest.raises(sqlite3.OperationalError):
             store._reader.execute("DELETE FROM games")
