@@ -108,8 +108,9 @@ def _inset(mp: Image.Image, view: PublicView, last: LastMove,
     # less work (resizing RGBA premultiplies and divides the alpha back).
     crop = mp.crop(box).convert("RGB")
     scale = min(INSET_ZOOM_MAX, target_w / crop.width)
+    # Bilinear: at this zoom it looks like bicubic, at ~60 % of the time.
     zoomed = crop.resize((round(crop.width * scale), round(crop.height * scale)),
-                         Image.Resampling.BICUBIC)
+                         Image.Resampling.BILINEAR)
     colour = player_fill(last.seat)
     f = font(CAPTION_SIZE, "bold")
     caption = last.caption

