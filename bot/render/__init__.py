@@ -182,7 +182,8 @@ def board_image(view: PublicView, last: LastMove | None = None) -> Image.Image:
     mp = draw_map(view)
     if last is not None:
         mp = mp.convert("RGBA")
-        highlight(mp, base_for(view.map_id), view, last)
+        for box, patch in highlight(mp, base_for(view.map_id), view, last):
+            mp.paste(patch, box[:2])
     return _compose(view, panel, panel_at, mp.convert("RGB"), map_at)
 
 
@@ -228,17 +229,16 @@ def map_layer(view: PublicView) -> Image.Image:
 def board_indexed(view: PublicView, last: LastMove | None = None) -> Image.Image:
     """The board in its 256-colour palette, pixel for pixel what quantizing
     ``board_image`` gives, built from the cached map layer and a new panel. The
-    highlight of ``last`` is drawn on a copy (the cache keeps the plain map), and only
-    the boxes it drew in are reduced to the palette again (doing it to the whole map
+    highlight of ``last`` is pasted on a copy (the cache keeps the plain map), and only
+    its patches are reduced to the palette (doing it to the whole map
     would move colours: the palette reduction is not exact)."""
     panel, panel_at, map_at = panel_image(view)
     mp = map_layer(view)
     if last is not None:
-        lit = mp.convert("RGBA")
-        drawn = highlight(lit, base_for(view.map_id), view, last)
+        patches = highlight(mp, base_for(view.map_id), view, last)
         mp = mp.copy()
-        for box in drawn:
-            mp.paste(_indexed(lit.crop(box).convert("RGB"), view.map_id), box[:2])
+        for box, patch in patches:
+            mp.paste(_indexed(patch.convert("RGB"), view.map_id), box[:2])
     return _compose(view, _indexed(panel, view.map_id), panel_at, mp, map_at)
 
 

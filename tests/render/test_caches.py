@@ -149,3 +149,18 @@ def test_ticket_tiles_are_drawn_once_and_pasted_as_drawn() -> None:
     with i18n.language("de"):
         hand.draw_hand(view, "world")
     assert len(hand._tiles) == 2 * kept  # another language: tiles of its own
+
+
+@pytest.mark.parametrize("map_id", ["usa", "world"])
+def test_a_hand_taller_than_guessed_is_drawn_again_whole(
+        map_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.render import hand
+    from bot.render.demo import hand_view
+
+    view = hand_view(map_id)  # tickets offered too: a tall hand
+    drawn = hand.draw_hand(view, map_id)
+    _, bottom = hand._draw_hand(view, map_id, hand._height_bound(view))
+    assert drawn.height == bottom - 14  # the guess held it: cut where the drawing ends
+    monkeypatch.setattr(hand, "_height_guess", lambda view: 200)  # far too short
+    again = hand.draw_hand(view, map_id)
+    assert again.size == drawn.size and again.tobytes() == drawn.tobytes()
