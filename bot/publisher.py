@@ -102,10 +102,19 @@ class DiscordPublisher:
         table = await storage.table_message(update.game_id)
         mode = (await storage.server_settings(update.guild_id)).board_posts
         lines = "\n".join(update.lines).strip()
-        refused = [dm.user_id for dm in await asyncio.gather(*map(self._dm_one, update.dms))
-                   if dm is not None]
-        for hand in update.threads:
-            await self._thread_one(update.channel_id, hand)
+        # The board is drawn while the hands are (each in a render worker of its own), not
+        # after them: a claim waits for one drawing, not two in a row.
+        board: asyncio.Future[bytes] | None = None
+        if update.board and not update.finished:
+            board = asyncio.ensure_future(self._render_board(update))
+        try:
+            sent = await asyncio.gather(*map(self._dm_one, update.dms), *(
+                self._thread_one(update.channel_id, hand) for hand in update.threads))
+        except BaseException:
+            if board is not None:
+                board.cancel()
+            raise
+        refused = [dm.user_id for dm in sent if dm is not None]
         prompt = update.prompt(refused)
         channel = self.client.get_partial_messageable(update.channel_id)
         # A publish resumed after a crash whose version reached the table already (news
@@ -122,8 +131,7 @@ class DiscordPublisher:
                 await self._close(update.game_id, channel, table, lines, update.version)
             await self._final(update, channel)
             return
-        board: asyncio.Future[bytes] | None = None
-        if update.board or repost:
+        if board is None and repost:
             board = asyncio.ensure_future(self._render_board(update))
         controls = components.board_view(update.game_id, update.view, update.version)
         if repost:

@@ -4,7 +4,9 @@ split, and posts that a crash and restart never repeat."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import threading
 
 import engine
 from bot import presenters
@@ -84,6 +86,39 @@ async def test_a_claim_posts_the_table_again_with_the_last_claim_highlighted(tab
     assert view["last_move"]["routes"] == [claim.route]  # handed to the renderer
     assert view["last_move"]["seat"] == seat
     assert "claimed" in new.content
+
+
+async def test_a_claims_board_is_drawn_while_its_hand_is(table):
+    """The board and the claimer's hand are drawn at once, not one after the other."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    seat = state.current
+    while True:  # draw until a route can be claimed
+        claims = [a for a in engine.legal_actions(state, seat) if isinstance(a, Claim)]
+        if claims and state.current == seat and state.phase == "turn":
+            break
+        state = await table.step(prefer="draw-only")
+    publisher = table.bot.service.publisher
+    plain = publisher.renderer
+    board_started = threading.Event()
+    hands_saw_the_board: list[bool] = []
+
+    def hand(view, map_id):  # runs in a thread: waits (a while at most) for the board
+        hands_saw_the_board.append(board_started.wait(timeout=5))
+        return plain.hand(view, map_id)
+
+    def board(view, last):
+        board_started.set()
+        return plain.board(view, last)
+
+    publisher.renderer = dataclasses.replace(plain, hand=hand, board=board)
+    try:
+        await table.play(state, seat, claims[0])
+    finally:
+        publisher.renderer = plain
+    assert hands_saw_the_board == [True]
+    assert json.loads(table.fake.last_board().files[0][1][5:])["claimed"][
+        str(claims[0].route)] == seat
 
 
 async def test_names_are_escaped_and_every_post_names_whom_it_pings(table):
