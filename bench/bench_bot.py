@@ -16,7 +16,13 @@ Unix socket, fsync on.
    channel post with its DMs. The harness returns an action when its own work is done
    (not when all 20 are), so each action's time is its own. Prints p50/p99 over all
    actions (target: p99 <= 250 ms) and, separately, the same for the actions that
-   post nothing (a first card, a ticket draw), and the CPU load of the machine.
+   post nothing (a first card, a ticket draw), and the CPU load of the machine. Then
+   the CPU time per action of the bot's process and of the render workers: CPU time,
+   not wall time, so it hardly depends on what else the machine runs. The bot's process
+   also runs the fake Discord and this driver; the CPU they spend answering the bot's
+   requests and choosing each action (Discord's and the players' work) is printed
+   apart and taken off the bot's own. With SQLite: the trips to the database's writer
+   thread per action.
    ``--threads`` draws in threads of the bot's own process instead (as before the
    worker processes), for comparison under the same load.
 2. With 1,000 games stored: load one game cold (row, seats, snapshot, engine
@@ -39,8 +45,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -52,7 +60,7 @@ from bot.config import Settings
 from bot.database import is_postgres, open_storage
 from bot.images import Renderer, cores, default_renderer
 from bot.lifecycle import tune_interpreter
-from bot.service import GameService
+from bot.service import GameInfo, GameService
 from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeDiscord
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
@@ -82,6 +90,8 @@ class Run:
     bot_cpu: float = 0.0  # CPU seconds of the bot's process (every thread) over the run
     workers_cpu: float = 0.0  # CPU seconds of the render workers over the run
     trips: int | None = None  # SQLite: trips to the database's writer thread over the run
+    fake_cpu: float = 0.0  # of bot_cpu: the fake Discord answering requests (Discord's work)
+    driver_cpu: float = 0.0  # of bot_cpu: the driver choosing each action (the players')
 
 
 def pct(values: list[float], q: float) -> float:
@@ -103,10 +113,19 @@ async def _open(fake: FakeDiscord, bot: TTRBot, users: list[int], map_id: str,
 
 
 async def _act(fake: FakeDiscord, bot: TTRBot, gid: int, rng: random.Random,
-               channel: int) -> Exchange:
+               channel: int, run: Run) -> Exchange:
     """One legal action by a waiting player, through a slash command or a button."""
     info = await bot.service.info(gid)
-    state = info.state
+    started = time.thread_time()  # the driver's choice: CPU of the bench, not of the bot
+    send = _choose(fake, bot, info, rng, channel)
+    run.driver_cpu += time.thread_time() - started
+    return await send()
+
+
+def _choose(fake: FakeDiscord, bot: TTRBot, info: GameInfo, rng: random.Random,
+            channel: int) -> Callable[[], Awaitable[Exchange]]:
+    """What a waiting player does next: the interaction to send."""
+    gid, state = info.row.id, info.state
     assert state is not None
     seat = rng.choice(engine.waiting_for(state))
     uid = info.seats[seat].user_id
@@ -115,27 +134,42 @@ async def _act(fake: FakeDiscord, bot: TTRBot, gid: int, rng: random.Random,
         keep = rng.choice([a for a in legal if isinstance(a, KeepTickets)])
         dm = next(d for d in reversed(fake.dms(uid))
                   if fake.message(d.id).custom_ids() == [f"ttr:{gid}:keep"])
-        return await fake.choose(bot, uid, dm, [str(t) for t in keep.tickets])
+        return lambda: fake.choose(bot, uid, dm, [str(t) for t in keep.tickets])
     if state.phase == "tunnel":
         label = "Pay the extra cards" if rng.random() < 0.7 else "Decline"
         assert any(isinstance(a, PayTunnel | DeclineTunnel) for a in legal)
-        return await fake.click(bot, uid, fake.last_board(channel), label=label)
+        board = fake.last_board(channel)
+        return lambda: fake.click(bot, uid, board, label=label)
     claims = [a for a in legal if isinstance(a, Claim)]
     if claims and state.phase == "turn" and rng.random() < 0.6:
         a = rng.choice(claims)
         colour = next((c for c in a.cards if c != "locomotive"), "locomotive")
-        return await fake.slash(bot, uid, "claim", route=str(a.route), colour=colour,
-                                channel_id=channel)
+        return lambda: fake.slash(bot, uid, "claim", route=str(a.route), colour=colour,
+                                  channel_id=channel)
     draw = rng.choice([a for a in legal if isinstance(a, DrawFaceUp | DrawBlind)])
     card = "deck" if isinstance(draw, DrawBlind) else str(draw.slot + 1)
-    return await fake.slash(bot, uid, "draw", card=card, channel_id=channel)
+    return lambda: fake.slash(bot, uid, "draw", card=card, channel_id=channel)
+
+
+def _counted(fake: FakeDiscord, run: Run) -> None:
+    """Count the CPU the fake Discord spends answering the bot's requests (REST and
+    interaction webhooks): Discord's work, not the bot's."""
+    for name in ("rest", "webhook"):
+        answer = getattr(fake, name)
+
+        def timed(*args: Any, answer: Callable[..., Any] = answer, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return answer(*args, **kwargs)
+            finally:
+                run.fake_cpu += time.thread_time() - started
+        setattr(fake, name, timed)
 
 
 MAPS = ("europe", "usa", "nordic")  # maps whose every decision this driver can make
 
 
-async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int,
-                times: list[tuple[float, bool]]) -> None:
+async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: Run) -> None:
     """One game (and the next when it ends) in its own channel, acting back to back."""
     channel = fake.next_id()
     fake.channels[channel] = fake._text_channel(channel)
@@ -145,9 +179,9 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int,
     gid = await _open(fake, bot, users, map_id, channel)
     for _ in range(actions):
         t0 = time.perf_counter()
-        ex = await _act(fake, bot, gid, rng, channel)
+        ex = await _act(fake, bot, gid, rng, channel, run)
         posted = any(s.public and s.kind == "channel" for s in ex.sent)
-        times.append((time.perf_counter() - t0, posted))
+        run.times.append((time.perf_counter() - t0, posted))
         if (await bot.service.info(gid)).row.status == "finished":
             gid = await _open(fake, bot, users, map_id, channel)
 
@@ -170,8 +204,8 @@ async def bench_actions(concurrent: int, actions: int, database: str,
         trips_before = storage.trips if isinstance(storage, SqliteStorage) else 0
         workers_before = workers_cpu(renderer)
         bot_before = time.process_time()
-        await asyncio.gather(*(_play(fake, bot, i, actions, run.times)
-                               for i in range(concurrent)))
+        _counted(fake, run)
+        await asyncio.gather(*(_play(fake, bot, i, actions, run) for i in range(concurrent)))
         run.bot_cpu = time.process_time() - bot_before
         if isinstance(storage, SqliteStorage):
             run.trips = storage.trips - trips_before
@@ -328,9 +362,12 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
             f"p99 {pct(quiet, 0.99):.0f} ms; {len(ms) / wall:.1f} actions/s over the "
             f"whole run (start-up included); machine load average {load:.1f} before, "
             f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs",
-            f"CPU per action over the same run (games opened and the driver's own choices "
-            f"included): bot process {run.bot_cpu / len(ms) * 1000:.1f} ms, render workers "
-            f"{run.workers_cpu / len(ms) * 1000:.1f} ms, together "
+            f"CPU per action over the same run (games opened included): bot process "
+            f"{run.bot_cpu / len(ms) * 1000:.1f} ms (of which the fake Discord answering "
+            f"requests {run.fake_cpu / len(ms) * 1000:.1f} ms and the driver choosing "
+            f"actions {run.driver_cpu / len(ms) * 1000:.1f} ms: the bot's own "
+            f"{(run.bot_cpu - run.fake_cpu - run.driver_cpu) / len(ms) * 1000:.1f} ms), "
+            f"render workers {run.workers_cpu / len(ms) * 1000:.1f} ms, together "
             f"{(run.bot_cpu + run.workers_cpu) / len(ms) * 1000:.1f} ms"
             + ("" if run.trips is None else
                f"; {run.trips / len(ms):.1f} trips to the database's writer thread per "

@@ -109,6 +109,7 @@ class Scheduler:
         self.rng = rng or random.Random()
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}"
         self._wake = asyncio.Event()
+        self._next_look: float | None = None  # when the loop looks next (None: any wake)
         self._running = asyncio.Lock()  # one pass over the due jobs at a time
         self._task: asyncio.Task[None] | None = None
         self._passed = asyncio.Event()  # set (and replaced) after each pass of the loop
@@ -131,8 +132,11 @@ class Scheduler:
                 await self._task
             self._task = None
 
-    def wake(self) -> None:
-        self._wake.set()
+    def wake(self, due_at: float | None = None) -> None:
+        """Look at the jobs again now: jobs were planned, the earliest due at ``due_at``
+        (None: unknown). One due after the loop's next look already planned waits for it."""
+        if due_at is None or self._next_look is None or due_at < self._next_look:
+            self._wake.set()
 
     async def next_pass(self) -> None:
         """Return when the loop has next looked at (and run) the due jobs."""
@@ -141,6 +145,7 @@ class Scheduler:
     async def _loop(self) -> None:
         while True:
             self._wake.clear()  # before looking: a job planned from now on wakes us again
+            self._next_look = None
             try:
                 await self.run_due()
                 due = [t for t in (await self.storage.next_due(),
@@ -154,6 +159,7 @@ class Scheduler:
                 until = soon if until is None else min(until, soon)
             self._passed.set()
             self._passed = asyncio.Event()
+            self._next_look = until
             await self.clock.wait(self._wake, until)
 
     async def run_due(self) -> int:

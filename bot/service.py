@@ -363,8 +363,9 @@ class Planner(Protocol):
         one, or loaded after a restart), for the seats it waits for."""
         ...
 
-    def wake(self) -> None:
-        """Jobs were planned: look at what is due again."""
+    def wake(self, due_at: float | None = None) -> None:
+        """Jobs were planned, the earliest due at ``due_at``: look at what is due again
+        (if that is before the next look planned already)."""
         ...
 
 
@@ -707,8 +708,8 @@ class GameService:
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
-            if plan is not None and self.planner is not None:
-                self.planner.wake()
+            if plan is not None and plan.jobs and self.planner is not None:
+                self.planner.wake(min(job.due_at for job in plan.jobs))
             _log_accepted(game, seat, action, time.perf_counter() - locked_at)
             if state.phase == "game_over":
                 game.row = dataclasses.replace(game.row, status="finished", version=state.version)
@@ -807,7 +808,8 @@ class GameService:
         except Exception:
             log.exception("game %s: planning its reminders and timers failed", game.id)
             return
-        self.planner.wake()
+        if plan.jobs:
+            self.planner.wake(min(job.due_at for job in plan.jobs))
 
     async def _job_plan(self, game: Game, *, carry: Sequence[int] = (),
                         acted: int | None = None) -> JobPlan | None:

@@ -201,6 +201,7 @@ class FakeDiscord:
         self.channels: dict[int, Payload] = {self.CHANNEL_ID: self._text_channel(self.CHANNEL_ID)}
         self._dm_channels: dict[int, int] = {}  # channel id -> user id
         self._messages: dict[int, Sent] = {}
+        self._channel_ids: dict[int, list[int]] = {}  # channel -> its message ids, oldest first
         self._tokens: dict[str, tuple[int, int, int, int | None]] = {}  # iid, user, channel, msg
         self._callbacks: dict[int, list[int]] = {}
         self._choices: dict[int, list[Payload]] = {}
@@ -290,9 +291,10 @@ class FakeDiscord:
                 return sent.message
             case ("GET", "/channels/{channel_id}/messages"):
                 cid = int(p["channel_id"])  # the channel's newest messages first
-                shown = [m.message for m in reversed(list(self._messages.values()))
-                         if m.channel_id == cid and not m.ephemeral and m.id not in self.deleted]
-                return shown[:int(params.get("limit", 50))]
+                shown = (self._messages[m] for m in reversed(self._channel_ids.get(cid, []))
+                         if m not in self.deleted)
+                return [m.message for m in itertools.islice(
+                    (m for m in shown if not m.ephemeral), int(params.get("limit", 50)))]
             case ("DELETE", "/channels/{channel_id}/messages/{message_id}"):
                 mid = int(p["message_id"])
                 if mid not in self._messages or mid in self.deleted:
@@ -347,6 +349,7 @@ class FakeDiscord:
                     allowed_mentions=body.get("allowed_mentions"), uploaded=files)
         self._record(sent)
         self._messages[sent.id] = sent
+        self._channel_ids.setdefault(channel_id, []).append(sent.id)
         return sent
 
     def _edit(self, message_id: int, body: Payload, files: list[tuple[str, bytes]],

@@ -328,6 +328,24 @@ async def test_the_loop_runs_due_jobs_by_itself_when_the_clock_passes_them(table
     assert len(reminders(table, "Ana")) == len(reminders(table, "Ben")) == 1
 
 
+async def test_a_job_planned_wakes_the_loop_only_if_due_before_its_next_look(table):
+    """Each action plans jobs (a reminder hours ahead): the loop looks again only when one
+    is due before the look it has planned already, not after every action."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    scheduler = table.bot.scheduler
+    scheduler.wake()
+    await asyncio.wait_for(scheduler.next_pass(), 10)
+    await asyncio.sleep(0)  # the loop is waiting now, for the earliest reminder
+    async with table.store() as store:
+        earliest = min(j.due_at for j in await store.jobs(table.game_id))
+    look = scheduler._next_look  # a shared database is looked at every minute too
+    assert look == (min(earliest, table.clock.now() + 60) if store.shared else earliest)
+    await table.step()  # plans the next reminder, hours after that look
+    assert not scheduler._wake.is_set()
+    scheduler.wake(look - 1)
+    assert scheduler._wake.is_set()
+
+
 async def test_no_dm_every_turn_when_a_player_asks_for_none(table):
     await table.open_game(["Ana", "Ben"], "usa")
     ex = await table.slash("Ben", "settings", dm_every_turn=False)
