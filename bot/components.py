@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -84,7 +84,6 @@ def parse_custom_id(custom_id: str) -> ControlId | None:
     return None
 
 
-@runtime_checkable
 class ControlRouter(Protocol):
     """What the client offers to handle a click (implemented by ``bot.client.TTRBot``)."""
 
@@ -108,10 +107,12 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"ttr:.{0,9
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = interaction.client
-        if not isinstance(client, ControlRouter):
+        # What ``isinstance`` on a runtime-checkable protocol checks, without its cost.
+        if not callable(getattr(client, "on_control", None)):
             return
         values = list(getattr(self.item, "values", []) or [])
-        await client.on_control(interaction, parse_custom_id(self.custom_id), values)
+        await cast(ControlRouter, client).on_control(
+            interaction, parse_custom_id(self.custom_id), values)
 
 
 def _button(control: ControlId, label: str, *, style: discord.ButtonStyle,

@@ -501,6 +501,11 @@ class Storage(ABC):
             return await db.execute(sql, args)
         return await self._transact(body)
 
+    async def _write_later(self, sql: str, args: Sequence[object] = ()) -> None:
+        """A statement whose loss in a crash is harmless (the bot finds out again what it
+        would store): a backend may hold it back and run it in its next transaction."""
+        await self._write(sql, args)
+
     @abstractmethod
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None: ...
 
@@ -929,7 +934,9 @@ class Storage(ABC):
         return [_result(r) for r in rows]
 
     async def mark_posted(self, game_id: int, version: int) -> None:
-        await self._write(
+        # Lost in a crash, the version is published again at start-up: what was sent is
+        # found again (``post``, the table message's version), nothing is sent twice.
+        await self._write_later(
             "UPDATE games SET posted_version = ? WHERE id = ? AND posted_version < ?",
             (version, game_id, version))
 
@@ -952,7 +959,9 @@ class Storage(ABC):
         return None if added == 1 else await self.post(game_id, version, target)
 
     async def post_sent(self, game_id: int, version: int, target: str, message_id: int) -> None:
-        await self._write(
+        # Lost in a crash, the sent message is found again (the intent's text in the
+        # channel's latest messages) before anything is sent twice.
+        await self._write_later(
             "UPDATE posts SET message_id = ? WHERE game_id = ? AND version = ? AND target = ?",
             (message_id, game_id, version, target))
 
@@ -1272,6 +1281,10 @@ def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a transaction's body awaited something other than its database")
 
 
+async def _nothing(db: Tx) -> None:
+    """A transaction's body that adds nothing (to commit what was held back)."""
+
+
 def _read_only(path: str) -> sqlite3.Connection:
     """A connection for the event loop's single-row reads (``SqliteStorage._one``)."""
     reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -1300,6 +1313,7 @@ class SqliteStorage(Storage):
         # was committed before it (reads inside a transaction go through the writer).
         self._reader: sqlite3.Connection | None = None
         self.trips = 0  # trips to the writer's thread so far (bench/bench_bot.py counts them)
+        self._later: list[tuple[str, Sequence[object]]] = []  # see ``_write_later``
 
     @classmethod
     async def open(
@@ -1353,6 +1367,8 @@ class SqliteStorage(Storage):
             self._reader.close()
             self._reader = None
         try:
+            if self._later:
+                await self._transact(_nothing)
             await self._call(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
         except sqlite3.OperationalError:
             pass  # the file is busy: closing checkpoints too
@@ -1365,9 +1381,13 @@ class SqliteStorage(Storage):
         await self._call(lambda db: db.execute("VACUUM INTO ?", (target,)))
 
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        later, self._later = self._later, []
+
         def run(db: sqlite3.Connection) -> T:
             db.execute("BEGIN IMMEDIATE")
             try:
+                for sql, args in later:
+                    db.execute(sql, args)
                 result = _finish(body(_SqliteTx(db)))
                 db.execute("COMMIT")
             except BaseException:
@@ -1375,11 +1395,22 @@ class SqliteStorage(Storage):
                     db.execute("ROLLBACK")
                 raise
             return result
-        return await self._call(run)
+        try:
+            return await self._call(run)
+        except BaseException:
+            self._later[:0] = later  # rolled back with the rest: for the next transaction
+            raise
 
     async def _write(self, sql: str, args: Sequence[object] = ()) -> int:
+        if self._later:
+            return await super()._write(sql, args)  # with them, in one transaction
         # Autocommit: one statement is its own transaction.
         return await self._call(lambda db: int(db.execute(sql, args).rowcount))
+
+    async def _write_later(self, sql: str, args: Sequence[object] = ()) -> None:
+        # Held for the next write (every interaction and every pass of the scheduler
+        # starts with one, before reading what this changes): a trip less.
+        self._later.append((sql, args))
 
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
         if self._reader is not None:

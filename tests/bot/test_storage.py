@@ -188,6 +188,36 @@ async def test_a_sqlite_transaction_is_one_trip_to_the_writer_thread(tmp_path):
         await store.close()
 
 
+async def test_a_sent_post_is_stored_with_the_next_write_and_kept_through_a_rollback(tmp_path):
+    """SQLite holds a post's message id and the version posted back for its next
+    transaction (a trip less each): a transaction that fails keeps them for the one
+    after, closing stores them too."""
+    path = str(tmp_path / "db.sqlite3")
+    store = await SqliteStorage.open(path)
+    gid = await _running_game(store)
+    assert await store.post_intent(gid, 1, "table", 10, "hello") is None
+    assert await store.post_intent(gid, 1, "dm:5", 10, "psst") is None
+    trips = store.trips
+    await store.post_sent(gid, 1, "table", 77)
+    await store.mark_posted(gid, 1)
+    assert store.trips == trips and (await store.post(gid, 1, "table")).message_id is None
+    with pytest.raises(StorageError):
+        await store.record_action(gid, seat=0, action="{}", events="[]", before=5, after=6,
+                                  state="{}", finished=False)
+    assert (await store.post(gid, 1, "table")).message_id is None
+    assert (await store.game(gid)).posted_version == 0
+    assert await store.first_delivery(1234)  # an interaction's write
+    assert (await store.post(gid, 1, "table")).message_id == 77
+    assert (await store.game(gid)).posted_version == 1
+    await store.post_sent(gid, 1, "dm:5", 78)
+    await store.close()
+    store = await SqliteStorage.open(path)
+    try:
+        assert (await store.post(gid, 1, "dm:5")).message_id == 78
+    finally:
+        await store.close()
+
+
 async def test_starting_twice_is_refused(store):
     gid = await _running_game(store)
     with pytest.raises(StorageError, match="already started"):
