@@ -54,6 +54,7 @@ class Style:
     plan_noise: float = 0.0  # per-game noise on route costs: plans differ between games
     endgame: bool = False  # spend the last turns on the points at hand
     block: bool = False  # take a route a leader clearly needs
+    block_lead: int = 0  # ... with 3+ players, one leading this seat by at least this much
     stations: bool = False  # Europe: a station to bridge a blocked ticket
     long_routes: bool = False  # a racer: long routes first, tickets second
     # With the tickets done: "points" aims at the most valuable routes, "network" claims
@@ -478,7 +479,10 @@ class _Decision:
         mine = sit.scores[sit.seat]
         best: tuple[float, int] | None = None
         for other in range(sit.n):
-            if other == sit.seat or sit.scores[other] < mine:
+            if other == sit.seat:
+                continue
+            # Two players: any gap hurts the only rival; more: only a clear leader's.
+            if sit.n > 2 and sit.scores[other] < mine + self.style.block_lead:
                 continue
             routes = [r for r, s in enumerate(sit.owner) if s == other]
             labels = components(board.n_nodes, [(board.r_na[r], board.r_nb[r]) for r in routes])
@@ -664,7 +668,9 @@ class _Decision:
             return self.rng.choice(face_up + blind) if face_up or blind else self.obs.options[0]
         deficit = sit.demand(targets)
         jokers_spare = sit.resources[JOKER] - sum(self.board.r_ferry[r] for r in targets)
-        short = sum(v for k, v in deficit.items() if k != JOKER) - max(0, jokers_spare)
+        # Cards a locomotive could stand in for: only on the routes it may pay (Nordic).
+        wild = sit.demand(r for r in targets if sit.jokers_pay[r])
+        short = sum(v for k, v in wild.items() if k != JOKER) - max(0, jokers_spare)
         wants_joker = deficit.get(JOKER, 0) > 0 or short >= 2
 
         def value(a: DrawFaceUp) -> float:
@@ -725,9 +731,9 @@ NORMAL = Style(
 )
 HARD = Style(
     name="hard",
-    caution=0.3,
+    caution=0.8,
     more_tickets=True,
-    more_tickets_trains=10,
+    more_tickets_trains=7,
     early_tickets=8,
     turn_cost=2.0,
     hand_aware=0.3,
@@ -735,6 +741,7 @@ HARD = Style(
     plan_noise=0.15,
     endgame=True,
     block=True,
+    block_lead=20,
     stations=True,
     weigh_shares=True,
 )

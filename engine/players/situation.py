@@ -139,6 +139,11 @@ class Situation:
         self.mine = [s == seat for s in owner]
         self.open_tickets = [t for t in self.tickets if t not in self.done]
         self.resources = self._resources()
+        only = board.rules.locomotives_only_tunnels_ferries
+        # Route index -> locomotives may pay for it (Nordic: only tunnels and ferries).
+        self.jokers_pay = [
+            not only or board.r_tunnel[r] or board.r_ferry[r] > 0 for r in range(n_routes)
+        ]
 
     # Cards --------------------------------------------------------------------------------
 
@@ -204,7 +209,8 @@ class Situation:
     ) -> list[float]:
         """Planning cost per route: 0 if owned, its length (plus a little for ferries and
         tunnels) if this seat may still claim it, else INF. ``turn_cost`` adds the turn a
-        claim takes and takes off the points above one a piece, favouring long routes;
+        claim takes less a fifth of it per point above one a piece, favouring long routes
+        a little (more, and 6-length detours plan as nearly free, then fail tickets late);
         ``hand`` adds this much per card the hand still lacks for the route."""
         board = self.board
         res = self.resources
@@ -229,9 +235,9 @@ class Situation:
                     have = (
                         best_suit[ship] if colour == GRAY else res.get(colour + SHIP_SUIT * ship, 0)
                     )
-                    c += hand * max(0, board.r_len[r] - have - jokers)
+                    c += hand * max(0, board.r_len[r] - have - jokers * self.jokers_pay[r])
                 if turn_cost:
-                    c = max(0.5, c + turn_cost * (1 - 0.4 * (board.r_points[r] - board.r_len[r])))
+                    c = max(0.5, c + turn_cost * (1 - 0.2 * (board.r_points[r] - board.r_len[r])))
                 out.append(c * (noise[r] if noise else 1.0))
         return out
 

@@ -11,6 +11,7 @@ import pytest
 from engine import (
     Claim,
     DeclineShare,
+    DrawBlind,
     DrawFaceUp,
     DrawTickets,
     GameConfig,
@@ -256,6 +257,8 @@ def test_hard_blocks_the_short_route_a_leader_needs_and_normal_does_not(
     gap = route(state, "sault_st_marie", "toronto")
     assert choose_action("hard", state, seat) == Claim(route=gap, cards={"red": 2})
     assert choose_action("normal", state, seat) != Claim(route=gap, cards={"red": 2})
+    state.scores[seat] = 20  # with two players, the only rival is worth blocking even behind
+    assert choose_action("hard", state, seat) == Claim(route=gap, cards={"red": 2})
 
 
 def test_players_draw_the_face_up_colour_their_plan_lacks(
@@ -336,3 +339,39 @@ def test_with_its_tickets_done_normal_extends_its_network_and_hard_saves_for_lon
     r = board.route_index[action.route]
     assert {board.r_a[r], board.r_b[r]} & network
     assert not isinstance(choose_action("hard", state, seat), Claim)
+
+
+def test_on_nordic_players_do_not_take_a_locomotive_for_an_ordinary_route(
+    started: Any, own: Any, ticket: Any, set_hand: Any, set_market: Any
+) -> None:
+    """Nordic locomotives pay only for tunnels and ferries: a plan of ordinary routes that
+    lacks red cards draws blind rather than take the face-up locomotive (which it would
+    take where locomotives are wild)."""
+    state = started("nordic", 2)
+    seat = state.current
+    own(state, seat, ("imatra", "kuopio"), ("kuopio", "lieksa"))
+    state.tickets[seat] = [ticket(state, "helsinki", "lieksa")]
+    _no_more_tickets(state)
+    set_hand(state, seat, {"red": 1})
+    set_market(state, ["loco", "purple", "white", "green", "black"])
+    for level in ("normal", "hard"):
+        assert choose_action(level, state, seat) == DrawBlind(), level
+
+
+def test_at_three_players_hard_blocks_only_a_clear_leader(
+    started: Any, own: Any, route: Any, set_hand: Any
+) -> None:
+    """With two players any rival is worth blocking; with more, a block also helps the
+    third player, so hard blocks only a player well ahead of it."""
+    state = started("usa", 3)
+    seat = state.current
+    other = (seat + 1) % 3
+    own(state, other, ("duluth", "sault_st_marie"), ("pittsburgh", "toronto"))
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    set_hand(state, seat, {"red": 2})
+    block = Claim(route=route(state, "sault_st_marie", "toronto"), cards={"red": 2})
+    state.scores[other] = state.scores[seat] + 6
+    assert choose_action("hard", state, seat) != block
+    state.scores[other] = state.scores[seat] + 30
+    assert choose_action("hard", state, seat) == block
