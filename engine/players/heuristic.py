@@ -741,7 +741,7 @@ HARD = Style(
     plan_noise=0.15,
     endgame=True,
     block=True,
-    block_lead=20,
+    block_lead=10,
     stations=True,
     weigh_shares=True,
 )
