@@ -82,7 +82,7 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
     shares = m.rules.shares is not None
     if lay.width >= lay.height:
         top = header_height(view.map_id)
-        img = Image.new("RGBA", (lay.width, top), (*PANEL_BG, 255))
+        img = Image.new("RGB", (lay.width, top), PANEL_BG)
         market_w = market_width(view)
         # A long map name widens the title column rather than being cut short.
         title_w = max(330, min(430, round(font(24, "title").getlength(m.name)) + 126))
@@ -94,8 +94,8 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
             key_line(img, lay.width - market_w - 24, 150, market_w, m)
         if shares:
             stacks_block(img, 24, HEADER_H - 4, lay.width - 48, view, m)
-        return img.convert("RGB"), (0, 0), (0, top)
-    img = Image.new("RGBA", (SIDE_W, lay.height), (*PANEL_BG, 255))
+        return img, (0, 0), (0, top)
+    img = Image.new("RGB", (SIDE_W, lay.height), PANEL_BG)
     x, w = 28, SIDE_W - 52
     y = title_block(img, x, 28, w, view, m) + 24
     y = players_block(img, x, y, w, view, m) + 28
@@ -103,7 +103,7 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
     if shares:
         y = stacks_block(img, x, y, w, view, m) + 28
     legend_block(img, x, y, w, m)
-    return img.convert("RGB"), (lay.width, 0), (0, 0)
+    return img, (lay.width, 0), (0, 0)
 
 
 @dataclass(frozen=True)

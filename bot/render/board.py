@@ -90,6 +90,12 @@ def paste(target: Image.Image, src: Image.Image, x: int, y: int) -> None:
     target.alpha_composite(src, (max(0, x), max(0, y)), (sx, sy, sx + w, sy + h))
 
 
+def blend(target: Image.Image, src: Image.Image, x: int, y: int) -> None:
+    """RGBA ``src`` at (x, y) over an opaque RGB ``target``, by its alpha: the pixels
+    ``paste`` gives on an opaque RGBA target, without an RGBA canvas to convert."""
+    target.paste(src, (x, y), src)
+
+
 def unclaimed_style(r: Route, index: int) -> SpaceStyle:
     fill = suit_fill(r.color)
     outline = shade(fill, 0.55) if r.color != "white" else (120, 116, 108)

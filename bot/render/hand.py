@@ -20,7 +20,7 @@ from bot.i18n import _, _n
 from engine.views import PrivateView, TicketView
 from maps.model import MapData
 
-from .board import base_for, paste
+from .board import base_for, blend, paste
 from .cards import card_parts, card_sprite
 from .fonts import font
 from .icons import FESTIVAL, SEA_INK, anchor_badge, piece_sprite, tent_sprite
@@ -309,7 +309,7 @@ def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
             if i and i % per_row == 0:
                 x, row_y = PAD, row_y + slot_h - 30
             cy = row_y + 30
-            _put(img, card_sprite(name, CARD_W, CARD_H, jokers), x, cy)
+            blend(img, card_sprite(name, CARD_W, CARD_H, jokers), x, cy)
             d.text(
                 (x + CARD_W // 2, cy + CARD_H + 6),
                 f"× {view.hand[name]}",
@@ -417,7 +417,7 @@ def _festivals(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
             outline=FESTIVAL,
             width=2,
         )
-        _put(img, tent, x + 8, cy + (CHIP_H - tent.height) // 2)
+        blend(img, tent, x + 8, cy + (CHIP_H - tent.height) // 2)
         d.text(
             (x + 52, cy + 7),
             fit_text(_pile_name(m, pile), 16, "bold", CHIP_W - 60),
@@ -476,7 +476,7 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     chips: list[tuple[Callable[[int, int], None], str, str]] = []
 
     def icon(kind: str) -> Callable[[int, int], None]:
-        return lambda x, cy: _put(img, piece_sprite(kind, seat, 52), x, cy + 14)
+        return lambda x, cy: blend(img, piece_sprite(kind, seat, 52), x, cy + 14)
 
     chips.append((icon("train"), _n("{n} train", "{n} trains", trains),
                   _("reserve {n}", n=p.get("reserve_trains", 0))))
@@ -486,7 +486,7 @@ def _pieces(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
     def anchors(x: int, cy: int) -> None:
         for i in range(rs.harbors_per_player):  # one anchor per harbor; built ones dimmed
             fill = seat if i < view.harbors_left else shade(PANEL_BG, 1.5)
-            _put(img, anchor_badge(24, fill), x + (i % 2) * 26, cy + 6 + (i // 2) * 26)
+            blend(img, anchor_badge(24, fill), x + (i % 2) * 26, cy + 6 + (i // 2) * 26)
 
     built = rs.harbors_per_player - view.harbors_left
     chips.append((anchors, _n("{n} harbor left", "{n} harbors left", view.harbors_left),
@@ -543,11 +543,6 @@ def _height_bound(view: PrivateView) -> int:
     return 400 + cards + tiles + chips + 200
 
 
-def _put(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
-    """An RGBA sprite over the (RGB) hand, blended by its alpha."""
-    img.paste(sprite, (x, y), sprite)
-
-
 def _height_guess(view: PrivateView) -> int:
     """What the sections usually take, and a little more: the canvas is filled whole, so
     the loose ``_height_bound`` (~2,000 px for a 500 px hand) costs ~1 ms a hand."""
@@ -575,7 +570,7 @@ def _draw_hand(view: PrivateView, map_id: str, height: int) -> tuple[Image.Image
     # RGB: the hand is opaque, and an RGBA canvas costs a conversion of the whole image.
     img = Image.new("RGB", (WIDTH, height), PANEL_BG)
     d = ImageDraw.Draw(img)
-    _put(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
+    blend(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
     d.text((PAD + 54, PAD - 2), _("Your hand"), font=font(30, "title"), fill=PANEL_FG)
     d.text(
         (PAD + 56, PAD + 36),

@@ -8,7 +8,7 @@ from bot.i18n import N_, _, _n
 from engine.views import PublicPlayer, PublicView
 from maps.model import MapData, Route
 
-from .board import paste
+from .board import blend
 from .cards import card_parts, card_sprite
 from .fonts import Face, Font, font
 from .icons import FESTIVAL, anchor_badge, tent_sprite
@@ -130,7 +130,7 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     indent = 0
     seat = acting(view)
     if seat is not None:
-        paste(img, mark_sprite(player_shape(seat), player_fill(seat), 22), x, y)
+        blend(img, mark_sprite(player_shape(seat), player_fill(seat), 22), x, y)
         indent = 30
     size, lines = fit_lines(phase_text(view), 18, w - indent, 2, "bold", " ")
     for line in lines:
@@ -202,7 +202,7 @@ def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m:
                 outline=ACCENT,
                 width=2,
             )
-        paste(
+        blend(
             img,
             mark_sprite(player_shape(p.seat), player_fill(p.seat), 26),
             x,
@@ -256,7 +256,7 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: 
     n = max(1, len(view.market))
     gap = min(12, max(4, (w - n * CARD_W) // max(1, n - 1)))
     for i, card in enumerate(view.market):
-        paste(img, card_sprite(card, CARD_W, CARD_H, jokers), x + i * (CARD_W + gap), y)
+        blend(img, card_sprite(card, CARD_W, CARD_H, jokers), x + i * (CARD_W + gap), y)
     y += CARD_H + 8
     if view.tunnel is not None:
         t = view.tunnel
@@ -272,7 +272,7 @@ def market_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: 
         )
         y += 22
         for i, card in enumerate(t.revealed):
-            paste(img, card_sprite(card, 34, 48, jokers), x + i * 40, y)
+            blend(img, card_sprite(card, 34, 48, jokers), x + i * 40, y)
         y += 54
     return y
 
@@ -379,16 +379,16 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         space = Space(x + 26, y + 12, 0.0, 46.0, 17.0)
         st = claimed_style(route, 0) if how == "claimed" else unclaimed_style(route, 0)
         s = space_sprite(space, st)
-        paste(img, s.image, s.x, s.y)
+        blend(img, s.image, s.x, s.y)
         d.text((x + 64, y + 12), text, font=font(15), fill=PANEL_FG, anchor="lm")
         y += 30
     if any(c.harbor for c in m.cities):
-        paste(img, anchor_badge(24, player_fill(0), halo=True), x + 14, y)
+        blend(img, anchor_badge(24, player_fill(0), halo=True), x + 14, y)
         d.text((x + 64, y + 12), _("harbor (owner's colour)"), font=font(15), fill=PANEL_FG,
                anchor="lm")
         y += 30
     if any(c.festival_pile for c in m.cities):
-        paste(img, tent_sprite(26), x + 13, y - 2)
+        blend(img, tent_sprite(26), x + 13, y - 2)
         d.text(
             (x + 64, y + 12),
             _("festival city; badge = cards there"),
@@ -398,7 +398,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         )
         y += 30
     if m.rules.stations is not None:
-        paste(img, house_sprite(player_fill(0), 24), x + 14, y)
+        blend(img, house_sprite(player_fill(0), 24), x + 14, y)
         d.text((x + 64, y + 12), _("station (owner's colour)"), font=font(15), fill=PANEL_FG,
                anchor="lm")
         y += 30
