@@ -1308,9 +1308,11 @@ class SqliteStorage(Storage):
         self._conn = conn
         self._migrations = migrations
         # Single-row reads run on the event loop on a read-only connection of their own:
-        # an indexed read takes ~10 us there, a trip to aiosqlite's thread ~100-150 us of
-        # the loop's time. WAL lets it read while the writer writes; every read sees what
-        # was committed before it (reads inside a transaction go through the writer).
+        # an indexed read takes ~10 us there (0.2-0.4 ms, the first after another
+        # connection's commit: it rereads the WAL index), a trip to aiosqlite's thread
+        # ~100-150 us of the loop's time. WAL lets it read while the writer writes; every
+        # read sees what was committed before it (reads inside a transaction go through
+        # the writer).
         self._reader: sqlite3.Connection | None = None
         self.trips = 0  # trips to the writer's thread so far (bench/bench_bot.py counts them)
         self._later: list[tuple[str, Sequence[object]]] = []  # see ``_write_later``
