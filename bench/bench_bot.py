@@ -16,7 +16,9 @@ Unix socket, fsync on.
    channel post with its DMs. The harness returns an action when its own work is done
    (not when all 20 are), so each action's time is its own. Prints p50/p99 over all
    actions (target: p99 <= 250 ms) and, separately, the same for the actions that
-   post nothing (a first card, a ticket draw), and the CPU load of the machine. Then
+   post nothing (a first card, a ticket draw), and the p50/p99 of the actor's own answer
+   (the first reply to their interaction: what the player waits for; the board and the
+   next player's DM follow), and the CPU load of the machine. Then
    the CPU time per action of the bot's process and of the render workers: CPU time,
    not wall time, so it hardly depends on what else the machine runs. The bot's process
    also runs the fake Discord and this driver; the CPU they spend answering the bot's
@@ -87,6 +89,7 @@ class Run:
     """What one concurrent run measured."""
 
     times: list[tuple[float, bool]] = field(default_factory=list)  # (seconds, posted?)
+    answers: list[float] = field(default_factory=list)  # seconds to the actor's answer
     bot_cpu: float = 0.0  # CPU seconds of the bot's process (every thread) over the run
     workers_cpu: float = 0.0  # CPU seconds of the render workers over the run
     trips: int | None = None  # SQLite: trips to the database's writer thread over the run
@@ -182,6 +185,8 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: 
         ex = await _act(fake, bot, gid, rng, channel, run)
         posted = any(s.public and s.kind == "channel" for s in ex.sent)
         run.times.append((time.perf_counter() - t0, posted))
+        if ex.replies:  # what the actor sees first: their interaction answered
+            run.answers.append(min(r.at for r in ex.replies) - t0)
         if (await bot.service.info(gid)).row.status == "finished":
             gid = await _open(fake, bot, users, map_id, channel)
 
@@ -354,12 +359,16 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
         where = "threads" if args.threads else f"{cores()} worker processes"
         ms = [t * 1000 for t, _ in times]
         quiet = [t * 1000 for t, posted in times if not posted]
+        answers = [t * 1000 for t in run.answers]
         lines = [
             f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {len(ms)} actions, "
             f"real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
             f"p99 {pct(ms, 0.99):.0f} ms, max {max(ms):.0f} ms (target p99 <= 250 ms); "
             f"{len(quiet)} actions that post nothing: p50 {pct(quiet, 0.5):.0f} ms, "
-            f"p99 {pct(quiet, 0.99):.0f} ms; {len(ms) / wall:.1f} actions/s over the "
+            f"p99 {pct(quiet, 0.99):.0f} ms; the actor's own answer (the first reply to "
+            f"their interaction, sent once the action is stored and before the channel "
+            f"post and the images): p50 {pct(answers, 0.5):.0f} ms, "
+            f"p99 {pct(answers, 0.99):.0f} ms; {len(ms) / wall:.1f} actions/s over the "
             f"whole run (start-up included); machine load average {load:.1f} before, "
             f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs",
             f"CPU per action over the same run (games opened included): bot process "

@@ -10,7 +10,10 @@ Per map, in this one process (a render worker does the same work):
 - ``bare``: the same with the piece sprites dropped too (a worker that skipped the
   start-up warm-up; for comparison).
 - ``warm``: every board of a random engine game in order (one per turn, as the bot
-  posts them), with the caches as that sequence leaves them: median and p90.
+  posts them: what the turn before built highlighted on an inset), with the caches as
+  that sequence leaves them: median and p90; ``claim``: the median of those boards
+  that highlight a claim (most boards the bot posts: it posts one when the board
+  changed).
 - PNG size (largest), hand and final images (medians).
 
 Times are the CPU time of this process unless ``--wall``: on a machine shared with
@@ -35,7 +38,9 @@ from bot import render
 from bot.render import MAX_BYTES, board_palette, png, render_board, render_final, render_hand
 from bot.render.board import warm_pieces
 from bot.render.demo import NAMES, final_view, hand_view
+from bot.render.highlight import LastMove
 from bot.render.shapes import space_sprite
+from bot.service import last_move
 from engine.agents import random_action
 from engine.views import PublicView
 from maps import map_ids
@@ -43,19 +48,25 @@ from maps import map_ids
 WARM_MS, COLD_MS = 25.0, 60.0
 
 
-def game_boards(map_id: str, seed: int, players: int) -> list[PublicView]:
-    """The public view at the start of every turn of one random game, and at its end."""
-    state = engine.new_game(engine.GameConfig(map_id=map_id, players=list(NAMES[:players]),
-                                              seed=seed))
+Board = tuple[PublicView, LastMove | None]
+
+
+def game_boards(map_id: str, seed: int, players: int) -> list[Board]:
+    """The public view at the start of every turn of one random game, and at its end,
+    each with what the turn before built (as the bot highlights it)."""
+    names = list(NAMES[:players])
+    state = engine.new_game(engine.GameConfig(map_id=map_id, players=names, seed=seed))
     rng = random.Random(seed)
-    boards, turn = [], -1
+    boards: list[Board] = []
+    turn, events = -1, []
     while state.phase != "game_over":
         if state.phase == "turn" and state.turn != turn:
             turn = state.turn
-            boards.append(engine.public_view(state))
+            boards.append((engine.public_view(state), last_move(map_id, names, events)))
+            events = []
         seat = engine.waiting_for(state)[0]
-        engine.apply(state, seat, random_action(state, seat, rng))
-    boards.append(engine.public_view(state))
+        events += engine.apply(state, seat, random_action(state, seat, rng))
+    boards.append((engine.public_view(state), last_move(map_id, names, events)))
     return boards
 
 
@@ -88,28 +99,32 @@ def main() -> int:
     global CLOCK
     CLOCK = time.perf_counter if args.wall else time.process_time
     print(f"clock: {'wall' if args.wall else 'CPU time of this process'}")
-    print(f"{'map':<13}{'start':>7}{'bare':>7}{'cold':>7}{'warm':>7}{'p90':>7}{'boards':>8}"
-          f"{'PNG KiB':>9}{'hand':>7}{'final':>7}   (ms; bare/cold/warm/hand/final: medians)")
-    colds, warms, biggest = [], [], 0
+    print(f"{'map':<13}{'start':>7}{'bare':>7}{'cold':>7}{'warm':>7}{'p90':>7}{'claim':>7}"
+          f"{'boards':>8}{'PNG KiB':>9}{'hand':>7}{'final':>7}"
+          f"   (ms; bare/cold/warm/claim/hand/final: medians)")
+    colds, warms, claims, biggest = [], [], [], 0
     for map_id in args.maps:
         start_ms = ms(lambda m=map_id: (board_palette(m), warm_pieces(m)))
         seqs = [game_boards(map_id, seed, 3 + seed % 3) for seed in range(args.games)]
         boards = [b for seq in seqs for b in seq]
         mids = [seq[len(seq) * k // 6] for seq in seqs for k in range(1, 6)][:5]
         bare = []
-        for view in mids[:2]:
+        for view, last in mids[:2]:
             clear_caches(sprites=True)
-            bare.append(ms(lambda v=view: render_board(v)))
+            bare.append(ms(lambda v=view, m=last: render_board(v, last=m)))
         warm_pieces(map_id)
         cold = []
-        for view in mids:
+        for view, last in mids:
             clear_caches()
-            cold.append(ms(lambda v=view: render_board(v)))
+            cold.append(ms(lambda v=view, m=last: render_board(v, last=m)))
         clear_caches()
-        warm = []
-        for view in boards:
-            warm.append(ms(lambda v=view: render_board(v)))
-        size = max(len(render_board(v)) for v in (boards[-1], *mids))
+        warm, claim = [], []
+        for view, last in boards:
+            took = ms(lambda v=view, m=last: render_board(v, last=m))
+            warm.append(took)
+            if last is not None and last.routes:
+                claim.append(took)
+        size = max(len(render_board(v, last=m)) for v, m in (boards[-1], *mids))
         mine = hand_view(map_id, seed=7)
         hand = statistics.median(ms(lambda m=map_id, v=mine: render_hand(v, m))
                                  for _ in range(3))
@@ -117,16 +132,20 @@ def main() -> int:
         final = statistics.median(ms(lambda v=over: render_final(v)) for _ in range(3))
         colds += cold
         warms += warm
+        claims += claim
         biggest = max(biggest, size)
         warm.sort()
         print(f"{map_id:<13}{start_ms:7.0f}{statistics.median(bare):7.0f}"
               f"{statistics.median(cold):7.1f}"
-              f"{statistics.median(warm):7.1f}{warm[int(0.9 * len(warm))]:7.1f}{len(warm):8d}"
+              f"{statistics.median(warm):7.1f}{warm[int(0.9 * len(warm))]:7.1f}"
+              f"{statistics.median(claim):7.1f}{len(warm):8d}"
               f"{size / 1024:9.0f}{hand:7.0f}{final:7.0f}")
     cold_ms, warm_ms = statistics.median(colds), statistics.median(warms)
     ok = warm_ms <= WARM_MS and cold_ms <= COLD_MS and biggest <= MAX_BYTES
     print(f"all maps: warm median {warm_ms:.1f} ms over {len(warms)} boards (target "
-          f"{WARM_MS:.0f}), cold median {cold_ms:.1f} ms (target {COLD_MS:.0f}), largest PNG "
+          f"{WARM_MS:.0f}; the {len(claims)} that highlight a claim: median "
+          f"{statistics.median(claims):.1f} ms), cold median {cold_ms:.1f} ms (target "
+          f"{COLD_MS:.0f}), largest PNG "
           f"{biggest / 1024:.0f} KiB (budget {MAX_BYTES / 1024:.0f}): "
           f"{'ok' if ok else 'OVER BUDGET'}")
     return 0 if ok else 1

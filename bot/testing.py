@@ -17,6 +17,7 @@ import contextvars
 import itertools
 import json
 import re
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,7 @@ class Sent:
     feed: int | None = field(default_factory=lambda: _FEED.get())  # whose dispatch sent it
     allowed_mentions: Payload | None = None  # as sent; None: Discord's default (ping all)
     uploaded: list[tuple[str, bytes]] = field(default_factory=list)  # files sent this time
+    at: float = field(default_factory=time.perf_counter)  # when the fake received it
 
     @property
     def id(self) -> int:
