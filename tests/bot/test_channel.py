@@ -69,12 +69,7 @@ async def test_a_claim_posts_the_table_again_with_the_last_claim_highlighted(tab
     await table.open_game(["Ana", "Ben"], "usa")
     state = await _turn(table)
     old = table.fake.last_board()
-    seat = state.current
-    while True:  # draw until a route can be claimed
-        claims = [a for a in engine.legal_actions(state, seat) if isinstance(a, Claim)]
-        if claims and state.current == seat and state.phase == "turn":
-            break
-        state = await table.step(prefer="draw-only")
+    state, seat, claims = await _claimable(table, state)
     claim = claims[0]
     await table.play(state, seat, claim)
     new = table.fake.last_board()
@@ -91,13 +86,7 @@ async def test_a_claim_posts_the_table_again_with_the_last_claim_highlighted(tab
 async def test_a_claims_board_is_drawn_while_its_hand_is(table):
     """The board and the claimer's hand are drawn at once, not one after the other."""
     await table.open_game(["Ana", "Ben"], "usa")
-    state = await _turn(table)
-    seat = state.current
-    while True:  # draw until a route can be claimed
-        claims = [a for a in engine.legal_actions(state, seat) if isinstance(a, Claim)]
-        if claims and state.current == seat and state.phase == "turn":
-            break
-        state = await table.step(prefer="draw-only")
+    state, seat, claims = await _claimable(table, await _turn(table))
     publisher = table.bot.service.publisher
     plain = publisher.renderer
     board_started = threading.Event()
@@ -244,16 +233,21 @@ async def test_private_threads_keep_each_hand_up_to_date(table):
     assert (await table.stored_state()).version == state.version + 1
 
 
-async def _claim_turn(table):
-    """Play until the player to move can claim, then claim; returns the state before."""
-    state = await _turn(table)
+async def _claimable(table, state):
+    """Draw until the player to move can claim: the state then, their seat and claims."""
     while True:
         seat = state.current
         claims = [a for a in engine.legal_actions(state, seat) if isinstance(a, Claim)]
         if claims and state.phase == "turn":
-            await table.play(state, seat, claims[0])
-            return state
+            return state, seat, claims
         state = await table.step(prefer="draw-only")
+
+
+async def _claim_turn(table):
+    """Play until the player to move can claim, then claim; returns the state before."""
+    state, seat, claims = await _claimable(table, await _turn(table))
+    await table.play(state, seat, claims[0])
+    return state
 
 
 async def test_board_posts_table_only_replaces_the_image_in_place(table):
