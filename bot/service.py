@@ -521,7 +521,7 @@ class GameService:
         if state.version != row.version:
             raise RuntimeError(f"game {row.id}: the log replays to version {state.version}, "
                                f"the game is at {row.version}")
-        await self.storage.save_snapshot(row.id, state.version, json.dumps(state.to_snapshot()))
+        await self.storage.save_snapshot(row.id, state.version, state.to_json())
         log.info("game %s: rebuilt from %d logged actions", row.id, len(log_rows))
         return state
 
@@ -610,7 +610,7 @@ class GameService:
             try:
                 await self.storage.start_game(
                     game_id, config=config.model_dump_json(), seats=seats, version=state.version,
-                    state=json.dumps(state.to_snapshot()))
+                    state=state.to_json())
             except StorageError as exc:
                 raise Refusal(i18n._("Cannot start: {why}.", why=i18n.text(exc.text))) from None
             finally:
@@ -703,7 +703,7 @@ class GameService:
                 await self.storage.record_action(
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
-                    after=state.version, state=json.dumps(state.to_snapshot()),
+                    after=state.version, state=state.to_json(),
                     finished=state.phase == "game_over", user_id=user_id, plan=plan)
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
@@ -1217,7 +1217,7 @@ class GameService:
             state = replay_log(game.row.config, rows[:-1])
             try:
                 _, history_id = await self.storage.undo_last(
-                    game_id, version=version, state=json.dumps(state.to_snapshot()),
+                    game_id, version=version, state=state.to_json(),
                     new_version=state.version, user_id=user_id,
                     detail={"voters": None if free else list(vote.voters)})
             except StorageError as exc:

@@ -7,6 +7,7 @@ which is part of the snapshot.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -176,15 +177,22 @@ class GameState:
         "ext",
     )
 
-    def to_snapshot(self) -> dict[str, Any]:
+    def to_snapshot(self, *, shared: bool = False) -> dict[str, Any]:
+        """The state as JSON-like data; ``shared``: its lists are the live state's own (for
+        a caller that serialises it at once, as ``to_json`` does)."""
         snap: dict[str, Any] = {"snapshot": SNAPSHOT_VERSION, "config": self.config.model_dump()}
         for name in self._PLAIN:
-            snap[name] = _copy(getattr(self, name))
+            value = getattr(self, name)
+            snap[name] = value if shared else _copy(value)
         snap["stations"] = [[c, s] for c, s in sorted(self.stations.items())]
         snap["tunnel"] = self.tunnel.model_dump() if self.tunnel else None
         version, internal, gauss = self._saved_rng_state()
         snap["rng"] = [version, list(internal), gauss]
         return snap
+
+    def to_json(self) -> str:
+        """The snapshot as JSON text: what the bot stores after every action."""
+        return json.dumps(self.to_snapshot(shared=True))
 
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> GameState:

@@ -106,6 +106,15 @@ def test_a_copy_plays_on_alone_and_alike() -> None:
     assert copy.to_snapshot() == twin.to_snapshot()  # the copy played on as the state would
 
 
+def test_a_snapshot_shares_no_list_with_its_state() -> None:
+    state = new_game(GameConfig(map_id="usa", players=["A", "B"], seed=3))
+    hand = list(state.hands[0])
+    snap = state.to_snapshot()
+    snap["hands"][0][0] += 5
+    snap["deck"].clear()
+    assert state.hands[0] == hand and state.deck
+
+
 @pytest.mark.parametrize("map_id", ["usa", "europe", "pennsylvania", "world"])
 def test_scoring_a_position_gives_the_final_scores_without_ending_it(map_id: str) -> None:
     for seed in range(20):
