@@ -128,10 +128,12 @@ class PrivateView(_View):
     shares: dict[str, list[int]] = {}
     share_options: list[str] = []
     # Iberia: festival cards held per pile, piles to choose from, the draft packet in front
-    # of the player, and the most tickets that may be kept (None: no limit).
+    # of the player, the tickets it has picked in this draft so far, and the most tickets
+    # that may be kept (None: no limit).
     festival_cards: dict[str, int] = {}
     festival_options: list[str] = []
     draft_packet: list[TicketView] = []
+    draft_picked: list[TicketView] = []
     keep_max: int | None = None
     # Rails & Sails: trains and ships in supply and in the reserve (secret), harbors left.
     pieces: dict[str, int] = {}

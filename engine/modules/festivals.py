@@ -385,11 +385,14 @@ class Festivals(RuleModule):
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)
         draft = ext["draft"]
-        packet = draft["packets"][seat] if draft and state.phase == "draft" else []
+        drafting = draft is not None and state.phase == "draft"
+        packet = draft["packets"][seat] if drafting else []
+        picked = draft["picked"][seat] if drafting else []
         choosing = ext["choice"] is not None and state.current == seat
         return {
             "festival_cards": {p: n for p, n in ext["held"][seat].items() if n},
             "festival_options": list(ext["choice"]) if choosing else [],
             "draft_packet": [ticket_view(state.board, t) for t in packet],
+            "draft_picked": [ticket_view(state.board, t) for t in picked],
             "keep_max": draft["keep"] if draft and state.phase == "draft_keep" else None,
         }

@@ -64,6 +64,7 @@ class Style:
     turn_cost: float = 0.0  # > 0: plans count turns and points, so they prefer long routes
     hand_aware: float = 0.0  # plans prefer routes the hand can already pay (cost per card short)
     weigh_shares: bool = False  # Pennsylvania, 2 players: decline a share that feeds the neutral
+    draft_together: bool = False  # Iberia: weigh a draft pick with the tickets picked before
 
 
 def _logistic(x: float) -> float:
@@ -188,8 +189,22 @@ class _Decision:
         board = self.board
         packet = [board.t_index[t.id] for t in self.obs.private.draft_packet]
         base = self.sit.open_tickets
-        best = max(packet, key=lambda t: (self.expected([*base, t]), -board.t_ids[t]))
+        value = self._draft_value if self.style.draft_together else (
+            lambda t: self.expected([*base, t])
+        )
+        best = max(packet, key=lambda t: (value(t), -board.t_ids[t]))
         return DraftPick(ticket=board.t_ids[best])
+
+    def _draft_value(self, t: int) -> float:
+        """A draft pick's worth with the tickets picked before it: the best set it could end
+        up in (as many as will be kept, ``t`` among them) beside the tickets held."""
+        festivals = self.board.rules.festivals
+        assert festivals is not None
+        board = self.board
+        picked = [board.t_index[x.id] for x in self.obs.private.draft_picked]
+        base = self.sit.open_tickets
+        others = min(len(picked), festivals.draft.keep - 1)
+        return max(self.expected([*base, *kept, t]) for kept in combinations(picked, others))
 
     # Module decisions ---------------------------------------------------------------------
 
@@ -744,6 +759,7 @@ HARD = Style(
     block_lead=10,
     stations=True,
     weigh_shares=True,
+    draft_together=True,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)

@@ -11,6 +11,7 @@ import pytest
 from engine import (
     Claim,
     DeclineShare,
+    DraftPick,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
@@ -18,6 +19,7 @@ from engine import (
     GameState,
     IllegalAction,
     KeepTickets,
+    PendingDraft,
     Position,
     ShareChoice,
     TakeShare,
@@ -375,3 +377,24 @@ def test_at_three_players_hard_blocks_only_a_clear_leader(
     assert choose_action("hard", state, seat) != block
     state.scores[other] = state.scores[seat] + 30
     assert choose_action("hard", state, seat) == block
+
+
+def _iberia_draft(picked: list[int], packet: list[int]) -> GameState:
+    """Iberia, 3 players, first draft: seat 0 has picked ``picked`` and holds ``packet``."""
+    state = new_game(GameConfig(map_id="iberia", players=["A", "B", "C"], seed=1))
+    draft = PendingDraft(
+        keep=4, packets={0: packet, 1: [3, 5], 2: [6, 7]}, picked={0: picked, 1: [8], 2: [9]}
+    )
+    setup_position(state, Position(phase="draft", draft=draft))
+    return state
+
+
+def test_hard_drafts_the_ticket_that_fits_its_earlier_picks() -> None:
+    """Seat 0 drafted Cádiz–Lisboa and Lisboa–Málaga. Alone, Palma–Vigo (16 points) is the
+    best ticket of the packet and every level takes it; hard, weighing the picks it will
+    keep with it, takes Alicante–Badajoz (8), which shares their south-western routes."""
+    fresh = _iberia_draft([], [50, 4, 26])
+    assert choose_action("hard", fresh, 0) == DraftPick(ticket=50)
+    state = _iberia_draft([13, 23], [50, 4, 26])
+    assert choose_action("normal", state, 0) == DraftPick(ticket=50)
+    assert choose_action("hard", state, 0) == DraftPick(ticket=26)

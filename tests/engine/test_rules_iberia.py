@@ -82,6 +82,10 @@ def test_first_draft_deals_six_and_passes_left():
     after = [[t.id for t in private_view(state, s).draft_packet] for s in range(3)]
     # Seat 1 now holds what was left of seat 0's packet: it was passed to the left.
     assert after[1] == packets[0][1:] and after[2] == packets[1][1:] and after[0] == packets[2][1:]
+    # Each seat sees its own picks so far (and only its own).
+    assert [[t.id for t in private_view(state, s).draft_picked] for s in range(3)] == [
+        [packets[s][0]] for s in range(3)
+    ]
 
 
 def test_draft_refusals(illegal):
