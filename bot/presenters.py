@@ -896,6 +896,9 @@ def hand_text(map_id: str, view: PrivateView) -> str:
     if view.draft_packet:
         lines.append(_("**Your draft packet — pick one:**"))
         lines.extend(f"• {ticket_text(map_id, t)}" for t in view.draft_packet)
+    if view.draft_picked:
+        lines.append(_("**Picked in this draft so far:**"))
+        lines.extend(f"• {ticket_text(map_id, t)}" for t in view.draft_picked)
     if view.festival_cards:
         lines.append(_("**Your festival cards:** {piles}", piles=" · ".join(
             f"{pile_name(map_id, p)} {n}" for p, n in view.festival_cards.items())))

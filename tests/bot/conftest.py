@@ -61,7 +61,7 @@ LEAK_MARKS = {
            "exchange": r"exchanged (\d+) (trains?|ships?) for \1 (ships?|trains?) \(−\1\)",
            "exchanged": "exchanged", "festival": "took festival cards",
            "chosen": "chosen their pieces", "share": "took a share",
-           "private": r"Your hand|Offered|draft packet|Your ",
+           "private": r"Your hand|Offered|draft packet|Picked in this draft|Your ",
            "holding": r"\d+ (festival|{piles})|festival \(\d|took \d|holds?\b",
            "shares": r"\d+ shares?\b|shares?:"},
     "de": {"split": r"\b\d+ (Waggons?|Schiffe?)\b",
@@ -69,14 +69,15 @@ LEAK_MARKS = {
                        r"\(−\1\)",
            "exchanged": "getauscht", "festival": "hat Festivalkarten genommen",
            "chosen": "hat die Figuren gewählt", "share": "hat einen Anteilsschein genommen",
-           "private": r"Deine Hand|Angeboten|Auswahlpäckchen|\bDeine?\b",
+           "private": r"Deine Hand|Angeboten|Auswahlpäckchen|in dieser Auswahl|\bDeine?\b",
            "holding": r"\d+ (Festival|{piles})|Festival \S+ \(\d|\d+ genommen|\bhält\b|"
                       r"\bhalten\b",
            "shares": r"\d+ Anteilsscheine?\b|Anteilsscheine?:"},
 }
 # Private fields of the engine's views that must never reach a channel image.
 SECRET_FIELDS = {"hand", "tickets", "offered", "shares", "share_options", "festival_cards",
-                 "festival_options", "draft_packet", "keep_max", "pieces", "harbors_left"}
+                 "festival_options", "draft_packet", "draft_picked", "keep_max", "pieces",
+                 "harbors_left"}
 
 
 def json_renderer() -> Renderer:

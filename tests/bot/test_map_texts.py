@@ -20,6 +20,7 @@ from bot.presenters import (
     prompt_text,
     rules_text,
     status_text,
+    ticket_text,
 )
 from bot.service import choice_tag, decisions, draft_round
 from engine import ChoosePieces, DraftPick, KeepTickets, TakeFestival
@@ -132,6 +133,19 @@ def test_keeping_exactly_four_is_one_select_of_four():
     keep = [t.id for t in private.offered[:4]]
     engine.apply(state, 0, KeepTickets(tickets=keep))
     assert [t.id for t in engine.private_view(state, 0).tickets] == keep
+
+
+def test_a_drafter_sees_the_tickets_picked_so_far():
+    state = _game("iberia", 2)
+    assert "Picked in this draft" not in hand_text("iberia", engine.private_view(state, 0))
+    pick = engine.legal_actions(state, 0)[0]
+    assert isinstance(pick, DraftPick)
+    picked = engine.private_view(state, 0).draft_packet[0]
+    engine.apply(state, 0, pick)
+    text = hand_text("iberia", engine.private_view(state, 0))
+    assert "**Picked in this draft so far:**" in text
+    assert text.split("**Picked in this draft so far:**")[1].strip().startswith(
+        f"• {ticket_text('iberia', picked)}")
 
 
 def test_festival_choice_and_piece_presets_are_labelled():
