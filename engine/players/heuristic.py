@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 
@@ -65,6 +65,8 @@ class Style:
     hand_aware: float = 0.0  # plans prefer routes the hand can already pay (cost per card short)
     weigh_shares: bool = False  # Pennsylvania, 2 players: decline a share that feeds the neutral
     draft_together: bool = False  # Iberia: weigh a draft pick with the tickets picked before
+    festival_grab: int = 0  # Iberia: claim a route off the plan taking this many festival points
+    triage: float = 0.0  # below this chance to complete the plan, give up some of its tickets
 
 
 def _logistic(x: float) -> float:
@@ -124,12 +126,49 @@ class _Decision:
             ]
         self.costs = sit.route_costs(noise, style.turn_cost, style.hand_aware)
         self._plan: Plan | None = None
+        self._pursued = list(sit.open_tickets)
 
     @property
     def plan(self) -> Plan:
+        """The routes to claim for the tickets pursued (``pursued``)."""
         if self._plan is None:
             self._plan = self.sit.plan(self.sit.open_tickets, self.costs)
+            if self.style.triage:
+                self._triage()
         return self._plan
+
+    @property
+    def pursued(self) -> list[int]:
+        """The open tickets the plan goes for: all of them unless the player gave some up."""
+        if self._plan is None:
+            _ = self.plan
+        return self._pursued
+
+    def _triage(self) -> None:
+        """Give up tickets one at a time while that raises the chance-weighted points of
+        the rest: an overloaded plan spreads its claims over every ticket and may complete
+        none."""
+        assert self._plan is not None
+        points = self.board.t_points
+
+        def worth(plan: Plan, tickets: list[int]) -> float:
+            return self.completion(plan) * sum(points[t] for t in tickets if t not in plan.failed)
+
+        plan, kept = self._plan, list(self._pursued)
+        if self.completion(plan) >= self.style.triage:
+            return
+        best = worth(plan, kept)
+        while len(kept) > 1:
+            trials = []
+            for t in kept:
+                rest = [x for x in kept if x != t]
+                p = self.sit.plan(rest, self.costs)
+                trials.append((worth(p, rest), rest, p))
+            value, rest, p = max(trials, key=lambda x: x[0])
+            if value <= best:
+                break
+            best, kept, plan = value, rest, p
+        self._plan, self._pursued = plan, kept
 
     def options_of(self, kind: type) -> list[Action]:
         return [a for a in self.obs.options if isinstance(a, kind)]
@@ -401,6 +440,10 @@ class _Decision:
         if style.endgame and targets and turns < 6 and self.completion(plan) < 0.05 and claims:
             # The plan cannot be finished in time: points on the board instead.
             return self._best_points(claims, plan)
+        if style.festival_grab and claims:
+            grab = self._festival_grab(claims, plan)
+            if grab:
+                return grab
         draw_tickets = self.options_of(DrawTickets)
         if draw_tickets and self._wants_tickets(plan, turns):
             return draw_tickets[0]
@@ -441,11 +484,18 @@ class _Decision:
             key=lambda r: (board.r_na[r] in nodes or board.r_nb[r] in nodes, board.r_len[r], -r),
         )
 
-    def _spare_claim(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action | None:
-        """In the last turns: a route off the plan paid only with cards the plan does not
-        need, when pieces are to spare, so that idle cards become points."""
+    def _spare_claim(
+        self,
+        claims: dict[int, list[list[int]]],
+        plan: Plan,
+        worth: Callable[[int], float] | None = None,
+        keep: int = 0,
+    ) -> Action | None:
+        """A route off the plan paid only with cards the plan does not need, leaving ``keep``
+        pieces to spare beyond the plan, worth most by ``worth`` (default: its points): in
+        the last turns, so that idle cards become points."""
         sit, board = self.sit, self.board
-        spare = sit.trains[sit.seat] - plan.cost
+        spare = sit.trains[sit.seat] - plan.cost - keep
         need = sit.needs(plan.routes)
         extra = {k: n - need.get(k, 0) for k, n in sit.resources.items()}
         if sit.demand(plan.routes):
@@ -458,15 +508,24 @@ class _Decision:
                 used: dict[int, int] = {}
                 for card, n in enumerate(pay):
                     if n:
-                        res, worth = sit.card_resource(card)
-                        used[res] = used.get(res, 0) + n * worth
+                        res, count = sit.card_resource(card)
+                        used[res] = used.get(res, 0) + n * count
                 if all(extra.get(k, 0) >= n for k, n in used.items()):
-                    value = board.r_points[r] - 0.1 * pay[LOCO]
+                    value = (worth(r) if worth else board.r_points[r]) - 0.1 * pay[LOCO]
                     if best is None or value > best[0]:
                         best = (value, r, pay)
         if best is None:
             return None
         return Claim(route=board.route_ids[best[1]], cards=names_from_counts(best[2]))
+
+    def _festival_grab(self, claims: dict[int, list[list[int]]], plan: Plan) -> Action | None:
+        """Iberia: a route off the plan that takes a rich festival pile, paid with cards the
+        plan does not need and with pieces to spare."""
+        gain, points = self.sit.festival_gain, self.board.r_points
+        rich = {r: v for r, v in claims.items() if gain[r] >= self.style.festival_grab}
+        if not rich:
+            return None
+        return self._spare_claim(rich, plan, worth=lambda r: gain[r] + points[r], keep=2)
 
     def _wants_tickets(self, plan: Plan, turns: float) -> bool:
         """Draw more tickets: the plan is done (or nearly, for an early planner) and there
@@ -547,7 +606,7 @@ class _Decision:
         """How much the plan would cost more if ``r`` were taken by someone else."""
         costs = list(self.costs)
         costs[r] = INF
-        alt = self.sit.plan(self.sit.open_tickets, costs)
+        alt = self.sit.plan(self.pursued, costs)
         if alt.failed:
             return 100.0 + sum(self.board.t_points[t] for t in alt.failed)
         return alt.cost - self.plan.cost
@@ -760,6 +819,8 @@ HARD = Style(
     stations=True,
     weigh_shares=True,
     draft_together=True,
+    festival_grab=8,
+    triage=0.5,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)

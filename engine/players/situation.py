@@ -144,6 +144,26 @@ class Situation:
         self.jokers_pay = [
             not only or board.r_tunnel[r] or board.r_ferry[r] > 0 for r in range(n_routes)
         ]
+        self.festival_gain = self._festival_gains()
+
+    def _festival_gains(self) -> list[int]:
+        """Route index -> festival points claiming it would take now (Iberia; else 0): the
+        better pile lying at its ends, counted with the cards of that pile already held."""
+        board = self.board
+        festivals = board.rules.festivals
+        gains = [0] * len(board.route_ids)
+        if festivals is None:
+            return gains
+        lying = self.obs.public.festival_piles
+        held = self.obs.private.festival_cards
+        for r in range(len(gains)):
+            for city in (board.r_a[r], board.r_b[r]):
+                pile = board.map.cities[city].festival_pile
+                if pile is not None and lying.get(pile, 0):
+                    have = held.get(pile, 0)
+                    gain = festivals.points(pile, have + lying[pile]) - festivals.points(pile, have)
+                    gains[r] = max(gains[r], gain)
+        return gains
 
     # Cards --------------------------------------------------------------------------------
 

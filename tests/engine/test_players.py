@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ from engine.cards import SHIP, SPECIAL
 from engine.events import Event
 from engine.modules import playable_maps
 from engine.players import FACTORIES, LEVELS, choose_action, observe
+from engine.players.heuristic import HARD, HeuristicPlayer
 from engine.tournament import load_factory, main, tournament
 from engine.views import private_view, public_view
 from maps import load_map
@@ -398,3 +400,52 @@ def test_hard_drafts_the_ticket_that_fits_its_earlier_picks() -> None:
     state = _iberia_draft([13, 23], [50, 4, 26])
     assert choose_action("normal", state, 0) == DraftPick(ticket=50)
     assert choose_action("hard", state, 0) == DraftPick(ticket=26)
+
+
+def test_hard_gives_up_a_ticket_it_cannot_finish_and_plays_for_the_other(
+    started: Any, ticket: Any, set_hand: Any, route: Any
+) -> None:
+    """14 pieces left, mid-game: Denver–El Paso (4 pieces) can be done, Los Angeles–New
+    York (some 20 more) cannot. Hard drops the long ticket and claims Denver–Santa Fe;
+    the same player pursuing both claims a route towards New York instead."""
+    state = started("usa", 2)
+    seat = state.current
+    state.tickets[seat] = [
+        ticket(state, "denver", "el_paso"),
+        ticket(state, "los_angeles", "new_york"),
+    ]
+    _no_more_tickets(state)
+    state.trains[seat], state.turn = 14, 60
+    set_hand(state, seat, {"blue": 3})
+    santa_fe = route(state, "denver", "santa_fe")
+    assert choose_action("hard", state, seat) == Claim(route=santa_fe, cards={"blue": 2})
+    both = HeuristicPlayer(replace(HARD, triage=0.0)).choose(observe(state, seat))
+    assert isinstance(both, Claim) and both.route != santa_fe
+
+
+def _iberia_turn(hand: dict[str, int], valencia: int) -> GameState:
+    """Iberia, 3 players, seat 0 to play, holding Cádiz–Lisboa (its plan: white and red
+    routes) and ``hand``; ``valencia`` festival cards lie at Valencia."""
+    state = new_game(GameConfig(map_id="iberia", players=["A", "B", "C"], seed=1))
+    position = Position(
+        phase="turn",
+        current=0,
+        turn=20,
+        hands={0: hand},
+        tickets={0: [13], 1: [1, 2, 3, 4], 2: [5, 6, 7, 9]},
+        festival_piles={"valencia": valencia},
+        market=["red", "red", "green", "green", "white"],
+    )
+    setup_position(state, position)
+    return state
+
+
+def test_hard_claims_a_short_route_off_its_plan_for_a_rich_festival_pile(route: Any) -> None:
+    """A spare black card pays Valencia–Alicante (1 piece): with four festival cards lying at
+    Valencia (10 points) hard takes them; with one it keeps drawing for its plan, and
+    normal draws either way."""
+    rich = _iberia_turn({"black": 1}, valencia=4)
+    grab = Claim(route=route(rich, "valencia", "alicante", "black"), cards={"black": 1})
+    assert choose_action("hard", rich, 0) == grab
+    assert not isinstance(choose_action("normal", rich, 0), Claim)
+    assert not isinstance(choose_action("hard", _iberia_turn({"black": 1}, valencia=1), 0), Claim)
