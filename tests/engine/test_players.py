@@ -375,7 +375,7 @@ def test_at_three_players_hard_blocks_only_a_clear_leader(
     _no_more_tickets(state)
     set_hand(state, seat, {"red": 2})
     block = Claim(route=route(state, "sault_st_marie", "toronto"), cards={"red": 2})
-    state.scores[other] = state.scores[seat] + 6
+    state.scores[other] = state.scores[seat] + 15
     assert choose_action("hard", state, seat) != block
     state.scores[other] = state.scores[seat] + 30
     assert choose_action("hard", state, seat) == block
