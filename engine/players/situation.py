@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import pairwise
 
 from engine.board import Board, board_for
@@ -144,11 +144,12 @@ class Situation:
         self.jokers_pay = [
             not only or board.r_tunnel[r] or board.r_ferry[r] > 0 for r in range(n_routes)
         ]
-        self.festival_gain = self._festival_gains()
 
-    def _festival_gains(self) -> list[int]:
+    @cached_property
+    def festival_gain(self) -> list[int]:
         """Route index -> festival points claiming it would take now (Iberia; else 0): the
-        better pile lying at its ends, counted with the cards of that pile already held."""
+        better pile lying at its ends, counted with the cards of that pile already held.
+        Worked out only for a player that asks (a festival grab), not every decision."""
         board = self.board
         festivals = board.rules.festivals
         gains = [0] * len(board.route_ids)
