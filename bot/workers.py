@@ -24,9 +24,17 @@ async def off_loop(pool: Executor | None, fn: Callable[..., T], *args: Any) -> T
     """``fn(*args)`` in ``pool`` (``fn`` and its arguments must pickle), else in a thread."""
     if pool is None:
         return await asyncio.to_thread(fn, *args)
-    # Submitting may start a worker, which waits for the fork server: not on the loop.
-    future = await asyncio.to_thread(pool.submit, fn, *args)
+    if workers_up(pool):  # nothing to start: submitting costs the loop less than a trip
+        future = pool.submit(fn, *args)
+    else:  # submitting may start a worker, which waits for the fork server: not on the loop
+        future = await asyncio.to_thread(pool.submit, fn, *args)
     return await asyncio.wrap_future(future)
+
+
+def workers_up(pool: Executor) -> bool:
+    """Whether every worker process of ``pool`` has started (so a submit starts none)."""
+    processes = getattr(pool, "_processes", None)  # a ProcessPoolExecutor's, by pid
+    return processes is not None and len(processes) >= getattr(pool, "_max_workers", 1)
 
 
 # Here, not in bot.scheduler: a worker process that unpickles it imports only the engine.

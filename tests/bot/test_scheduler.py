@@ -437,3 +437,26 @@ async def test_a_computer_keeps_one_seed_per_game_and_seat(table, monkeypatch):
         await table.play(state, seat, table.choose(state, seat, ""))
     assert len(seeds) >= 2 and len(set(seeds)) == 1
     assert seeds[0][1] != zlib.crc32(f"{table.game_id + 1}:1".encode())  # another game's
+
+
+async def test_work_goes_to_started_workers_without_a_thread(monkeypatch):
+    """Once every worker process is up, a job is submitted from the loop itself (a thread
+    only starts the workers, which may wait for the fork server); the result is the same."""
+    import asyncio
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from bot.workers import off_loop, workers_up
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        assert not workers_up(pool)
+        assert await off_loop(pool, pow, 2, 10) == 1024  # starts the worker, in a thread
+        assert workers_up(pool)
+
+        def no_thread(*args, **kwargs):
+            raise AssertionError("a trip to a thread")
+        monkeypatch.setattr(asyncio, "to_thread", no_thread)
+        assert await off_loop(pool, pow, 3, 4) == 81
+    finally:
+        pool.shutdown()
