@@ -146,10 +146,41 @@ class Game:
     seats: list[SeatRow]
     state: GameState | None = None  # None while in the lobby
     unposted: list[Event] = field(default_factory=list)  # events not yet published
+    # The views of ``state`` at one version, and which state and version they are of (an
+    # undo brings back a version number with another state): see ``public_view``.
+    _public: PublicView | None = field(default=None, repr=False, compare=False)
+    _private: dict[int, PrivateView] = field(default_factory=dict, repr=False, compare=False)
+    _viewed: tuple[GameState, int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> int:
         return self.row.id
+
+    def public_view(self) -> PublicView:
+        """``engine.public_view`` of the state as it is now, computed once per version
+        (an action's answer and its post both show it)."""
+        state = self._views_now()
+        if self._public is None:
+            self._public = engine.public_view(state)
+        return self._public
+
+    def private_view(self, seat: int) -> PrivateView:
+        """``engine.private_view`` of ``seat`` now, once per version: an action reads its
+        actor's before and after, and the before is often the DM of the version before."""
+        state = self._views_now()
+        view = self._private.get(seat)
+        if view is None:
+            view = self._private[seat] = engine.private_view(state, seat)
+        return view
+
+    def _views_now(self) -> GameState:
+        """The state, with the views kept of it dropped if they are of another version."""
+        state = self.state
+        assert state is not None
+        if self._viewed is None or self._viewed[0] is not state or self._viewed[1] != state.version:
+            self._public, self._private = None, {}  # frozen views, of an older version
+            self._viewed = (state, state.version)
+        return state
 
     @property
     def names(self) -> list[str]:
@@ -329,11 +360,12 @@ def default_computer() -> str:
 
 
 def seated_view(state: GameState, names: Sequence[str], *,
-                final: FinalScores | None = None) -> PublicView:
+                final: FinalScores | None = None, view: PublicView | None = None) -> PublicView:
     """The public view with each seat's name as it is now: the engine keeps the names the
     game started with, and a seat handed to another member shows its new player.
-    ``final``: scores to show in place of the view's own (an ended game's standings)."""
-    view = engine.public_view(state)
+    ``final``: scores to show in place of the view's own (an ended game's standings);
+    ``view``: ``state``'s public view, if it was computed already."""
+    view = view or engine.public_view(state)
     final = final or view.final
     update: dict[str, object] = {"players": [
         p.model_copy(update={"name": names[p.seat]}) for p in view.players]}
@@ -667,7 +699,7 @@ class GameService:
             if isinstance(action, Pick):
                 action = self._picked(state, seat, action)
             phase_before = state.phase
-            before = engine.private_view(state, seat)
+            before = game.private_view(seat)
             version = state.version
             try:
                 if state.turns_left >= 0:
@@ -719,7 +751,7 @@ class GameService:
             else:
                 game.row = dataclasses.replace(game.row, version=state.version)
             game.unposted.extend(events)
-            after = engine.private_view(state, seat)
+            after = game.private_view(seat)
             update = None
             if publish:
                 with i18n.language(await self.storage.game_language(game.row)):
@@ -740,7 +772,7 @@ class GameService:
                                             hands=[seat])
             outcome = Outcome(
                 game_id=game_id, version=state.version, seat=seat, action=action, events=events,
-                before=before, after=after, view=engine.public_view(state), published=publish,
+                before=before, after=after, view=game.public_view(), published=publish,
                 choices=tuple(choices), phase_before=phase_before, draft=draft_round(state),
                 tunnel=tunnel_hand(state, seat))
             post_lock = await self._take_post_lock(game_id)
@@ -912,7 +944,7 @@ class GameService:
         is brought up to date (default: ``dm_seats``); ``news``: see ``Update.news``."""
         state = game.state
         assert state is not None
-        view = seated_view(state, game.names)
+        view = seated_view(state, game.names, view=game.public_view())
         draft = draft_round(state)
         last = last_move(game.row.map_id, game.names, events)
         dms, closed = [], []
@@ -926,7 +958,7 @@ class GameService:
             if refused is not None and now - refused < DM_RETRY_SECONDS:
                 closed.append(user)
                 continue
-            private = engine.private_view(state, seat)
+            private = game.private_view(seat)
             choices = tuple(decisions(state, seat))
             player = await self.storage.player_settings(user)
             if not (private.offered or choices) and not player.dm_every_turn:
@@ -945,7 +977,7 @@ class GameService:
             for seat in sorted(set(dm_seats if hands is None else hands)):
                 if not game.seats[seat].human:
                     continue
-                private = engine.private_view(state, seat)
+                private = game.private_view(seat)
                 choices = tuple(decisions(state, seat))
                 player = await self.storage.player_settings(game.user_of(seat))
                 with i18n.language(player.language or language) as own:

@@ -173,3 +173,33 @@ def test_decisions_are_the_engine_options_for_the_chooser_only():
     assert decisions(state, (seat + 1) % 3) == []
     keep = engine.new_game(engine.GameConfig(map_id="usa", players=["A", "B"], seed=1))
     assert decisions(keep, 0) == []  # the common phases have their own controls
+
+
+def test_a_games_views_follow_its_state():
+    """The views a game keeps are those of its state's current version: after an action,
+    or with another state at the same version (an undo replays the log), they are anew."""
+    from bot.service import Game
+    from bot.storage import GameRow, SeatRow
+
+    def started(seed):
+        return engine.new_game(engine.GameConfig(map_id="usa", players=["A", "B"], seed=seed))
+
+    state = started(1)
+    game = Game(row=GameRow(1, None, 2, "running", "usa", 2, 1, None, 0, 0),
+                seats=[SeatRow(0, 1, "A"), SeatRow(1, 2, "B")], state=state)
+    for seat in (0, 1):
+        engine.apply(state, seat, engine.legal_actions(state, seat)[0])  # keep tickets
+    assert game.private_view(0) == engine.private_view(state, 0)
+    assert game.public_view() == engine.public_view(state)
+    seat = state.current
+    engine.apply(state, seat, DrawFaceUp(slot=0))
+    assert game.private_view(seat).hand == engine.private_view(state, seat).hand
+    assert game.public_view().market == engine.public_view(state).market
+    other = started(2)  # another game's deal, at the same version
+    for s in (0, 1):
+        engine.apply(other, s, engine.legal_actions(other, s)[0])
+    engine.apply(other, other.current, DrawFaceUp(slot=0))
+    assert other.version == state.version and other.hands != state.hands
+    game.state = other
+    assert game.private_view(seat).hand == engine.private_view(other, seat).hand
+    assert game.public_view().market == engine.public_view(other).market
