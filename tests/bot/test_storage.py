@@ -188,6 +188,33 @@ async def test_a_sqlite_transaction_is_one_trip_to_the_writer_thread(tmp_path):
         await store.close()
 
 
+async def test_sqlite_transactions_queued_together_share_a_commit_and_fail_alone(tmp_path):
+    """Group commit: the transactions that come while the writer is busy go in one trip and
+    one commit; one that fails is rolled back alone, and each is answered once committed."""
+    store = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
+    try:
+        def adding(interaction, fail=False):
+            async def body(db):
+                await db.execute("INSERT INTO interactions (id, created_at) VALUES (?, 0)",
+                                 (interaction,))
+                if fail:
+                    raise StorageError("refused")
+                return interaction
+            return store._transact(body)
+
+        trips = store.trips
+        results = await asyncio.gather(adding(1), adding(2), adding(3, fail=True), adding(4),
+                                       return_exceptions=True)
+        assert results[:2] == [1, 2] and results[3] == 4
+        assert isinstance(results[2], StorageError)
+        assert store.trips == trips + 1  # all four queued before the writer's next trip
+        stored = [await store._one("SELECT id FROM interactions WHERE id = ?", (i,))
+                  for i in (1, 2, 3, 4)]  # the loop's own reader sees what is committed
+        assert [row is not None for row in stored] == [True, True, False, True]
+    finally:
+        await store.close()
+
+
 async def test_a_sent_post_is_stored_with_the_next_write_and_kept_through_a_rollback(tmp_path):
     """SQLite holds a post's message id and the version posted back for its next
     transaction (a trip less each): a transaction that fails keeps them for the one
