@@ -188,13 +188,13 @@ class DiscordPublisher:
         """Whether the table message is no longer among the channel's last messages."""
         known = {table.message_id, table.line_id}
         try:
-            async for message in channel.history(limit=SCROLLED_AWAY):
-                if message.id in known:
-                    return False
+            # Only their ids are needed: not ``channel.history``, which builds a whole
+            # ``Message`` of each (a quarter of what the bot parses per action).
+            latest = await self.client.http.logs_from(channel.id, SCROLLED_AWAY)
         except discord.HTTPException as exc:
             log.info("cannot read the history of %s: %s", channel.id, exc)
             return False
-        return True
+        return not any(int(message["id"]) in known for message in latest)
 
     async def _delete(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:

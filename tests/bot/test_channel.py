@@ -65,6 +65,35 @@ async def test_the_table_message_is_edited_in_place_and_takes_the_second_card(ta
     assert "turn" in ex.text.lower() and (await table.stored_state()).version == state.version
 
 
+async def test_a_table_message_that_scrolled_away_is_posted_again_below(table):
+    """Others' messages below the table message: while it is among the channel's last
+    few it is edited in place; once they push it out of sight, the next turn posts it
+    again at the bottom."""
+    from bot.publisher import SCROLLED_AWAY
+
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    board = table.fake.last_board()
+
+    async def whole_turn():
+        nonlocal state
+        user = table.seat_user(state, state.current)
+        for _card in range(2):
+            await table.click(user, table.fake.last_board(), label="Draw from deck")
+        state = await table.stored_state()
+
+    table.fake.plant(board.channel_id, [])  # a message below it: still in sight
+    await whole_turn()
+    assert table.fake.last_board().id == board.id
+    for _ in range(SCROLLED_AWAY):
+        table.fake.plant(board.channel_id, [])
+    await whole_turn()
+    moved = table.fake.last_board()
+    assert moved.id != board.id
+    assert table.fake.channel_now()[-1].id == moved.id  # below the others
+    assert not table.fake.message(board.id).custom_ids()  # the old one keeps no buttons
+
+
 async def test_a_claim_posts_the_table_again_with_the_last_claim_highlighted(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await _turn(table)
