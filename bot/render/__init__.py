@@ -238,7 +238,7 @@ def board_indexed(view: PublicView, last: LastMove | None = None) -> Image.Image
         patches = highlight(mp, base_for(view.map_id), view, last)
         mp = mp.copy()
         for box, patch in patches:
-            mp.paste(_indexed(patch.convert("RGB"), view.map_id), box[:2])
+            mp.paste(_indexed(patch, view.map_id), box[:2])
     return _compose(view, _indexed(panel, view.map_id), panel_at, mp, map_at)
 
 

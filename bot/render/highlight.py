@@ -105,10 +105,21 @@ def _shift(box: Box, at: tuple[int, int]) -> Box:
     return box[0] - at[0], box[1] - at[1], box[2] - at[0], box[3] - at[1]
 
 
+def _lit(mp: Image.Image, work: Image.Image, at: tuple[int, int], box: Box) -> Image.Image:
+    """``box`` of the map (RGBA), with the lit region ``work`` (at ``at``) where it reaches:
+    as if the glow were drawn on the whole map."""
+    out = mp.crop(box).convert("RGBA")
+    inner = (max(box[0], at[0]), max(box[1], at[1]), min(box[2], at[0] + work.width),
+             min(box[3], at[1] + work.height))
+    if inner[0] < inner[2] and inner[1] < inner[3]:
+        out.paste(work.crop(_shift(inner, at)), (inner[0] - box[0], inner[1] - box[1]))
+    return out
+
+
 def _inset(mp: Image.Image, work: Image.Image, at: tuple[int, int], last: LastMove,
-           box: Box) -> tuple[Box, Image.Image]:
+           box: Box) -> list[tuple[Box, Image.Image]]:
     """A zoomed copy of ``box`` (taken from ``work``, the lit region at ``at``) with a
-    caption, in the map corner farthest from it: the box it goes in and its pixels."""
+    caption, in the map corner farthest from it, and its shadow: the patches (opaque RGB)."""
     target_w = round(mp.width * INSET_SHARE)
     # The map is opaque: zoomed and framed in RGB, the pixels are those of RGBA, for
     # less work (resizing RGBA premultiplies and divides the alpha back).
@@ -135,26 +146,26 @@ def _inset(mp: Image.Image, work: Image.Image, at: tuple[int, int], last: LastMo
     x = PAD if cx > mp.width / 2 else mp.width - frame.width - PAD
     y = PAD if cy > mp.height / 2 else mp.height - frame.height - PAD
     fw, fh = frame.size
-    spot = (x, y, min(mp.width, x + fw + SHADOW), min(mp.height, y + fh + SHADOW))
-    under = mp.crop(spot).convert("RGBA")
-    # Where the lit region reaches under the inset, it shows (as if drawn on one map).
-    inner = (max(spot[0], at[0]), max(spot[1], at[1]), min(spot[2], at[0] + work.width),
-             min(spot[3], at[1] + work.height))
-    if inner[0] < inner[2] and inner[1] < inner[3]:
-        under.paste(work.crop(_shift(inner, at)), (inner[0] - x, inner[1] - y))
-    # A shadow offset by SHADOW down and right: only the strips the frame leaves visible.
-    under.alpha_composite(Image.new("RGBA", (SHADOW, fh), SHADE), (fw, SHADOW))
-    under.alpha_composite(Image.new("RGBA", (fw - SHADOW, SHADOW), SHADE), (SHADOW, fh))
-    under.paste(frame, (0, 0))  # opaque
-    return spot, under
+    patches = [((x, y, x + fw, y + fh), frame)]
+    # A shadow offset by SHADOW down and right: the strips right of and below the frame
+    # (the frame is opaque: only they need the map under them).
+    right = (x + fw, y, min(mp.width, x + fw + SHADOW), min(mp.height, y + fh + SHADOW))
+    below = (x, y + fh, min(mp.width, x + fw), min(mp.height, y + fh + SHADOW))
+    for strip, shade_at, shade_size in ((right, (0, SHADOW), (SHADOW, fh)),
+                                        (below, (SHADOW, 0), (fw - SHADOW, SHADOW))):
+        if strip[0] < strip[2] and strip[1] < strip[3]:
+            under = _lit(mp, work, at, strip)
+            under.alpha_composite(Image.new("RGBA", shade_size, SHADE), shade_at)
+            patches.append((strip, under.convert("RGB")))
+    return patches
 
 
 def highlight(mp: Image.Image, base: Base, view: PublicView, last: LastMove
               ) -> list[tuple[Box, Image.Image]]:
     """``last`` marked on the map image ``mp`` (any mode; not drawn on): a glow on the
-    pieces and a zoomed, captioned inset of the spot. Returns the patches (box, RGBA
-    pixels) to paste over the map, in order; only their regions are converted, not the
-    whole map (~2 ms)."""
+    pieces and a zoomed, captioned inset of the spot. Returns the patches (box, opaque
+    RGB pixels) to paste over the map, in order; only their regions are converted, not
+    the whole map (~2 ms)."""
     spaces, cities = _spots(base, last)
     if not spaces and not cities:
         return []
@@ -165,7 +176,7 @@ def highlight(mp: Image.Image, base: Base, view: PublicView, last: LastMove
     at = region[0], region[1]
     work = mp.crop(region).convert("RGBA")
     _glow(work, at, glow, base, view, last, spaces, cities)
-    patches = [(glow, work.crop(_shift(glow, at)))]
+    patches = [(glow, work.crop(_shift(glow, at)).convert("RGB"))]
     if box is not None:
-        patches.append(_inset(mp, work, at, last, box))
+        patches += _inset(mp, work, at, last, box)
     return patches

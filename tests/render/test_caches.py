@@ -169,3 +169,32 @@ def test_a_hand_taller_than_guessed_is_drawn_again_whole(
     monkeypatch.setattr(hand, "_height_guess", lambda view: 200)  # far too short
     again = hand.draw_hand(view, map_id)
     assert again.size == drawn.size and again.tobytes() == drawn.tobytes()
+
+
+def test_the_inset_is_its_frame_and_two_shadow_strips_over_the_lit_map() -> None:
+    """The inset comes as opaque pieces (reduced to the palette one by one): the frame,
+    then the strips right of and below it, where the map shows darkened by the shadow."""
+    from bot.render.board import base_for
+    from bot.render.highlight import SHADE, SHADOW, LastMove, highlight
+
+    view = _views("europe", seed=4, first_turn=30, last_turn=31)[-1]
+    route, seat = next(iter(view.claimed.items()))
+    mp = map_layer(view).convert("RGB")
+    patches = highlight(mp, base_for("europe"), view,
+                        LastMove(seat=seat, routes=(route,), caption="Ana: a claim"))
+    assert [p.mode for _, p in patches] == ["RGB"] * 4  # the glow, the frame, two strips
+    (fx0, fy0, fx1, fy1), _frame = patches[1]
+    right, below = patches[2][0], patches[3][0]
+    assert right == (fx1, fy0, fx1 + SHADOW, fy1 + SHADOW)
+    assert below == (fx0, fy1, fx1, fy1 + SHADOW)
+    lit = mp.copy()
+    for box, patch in patches[:1]:
+        lit.paste(patch, box[:2])
+    keep = 1 - SHADE[3] / 255
+    for box, patch in patches[2:]:
+        x, y = box[2] - 1, box[3] - 1  # in the shadow
+        under, got = lit.getpixel((x, y)), patch.getpixel((x - box[0], y - box[1]))
+        assert isinstance(under, tuple) and isinstance(got, tuple)
+        assert all(abs(g - u * keep) <= 1 for g, u in zip(got, under, strict=True))
+        corner = (box[0], box[1])  # the strips' first corner is out of the shadow
+        assert patch.getpixel((0, 0)) == lit.getpixel(corner)
