@@ -32,7 +32,7 @@ from .panel import (
     stacks_block,
     title_block,
 )
-from .png import encode_indexed
+from .png import encode_indexed, encode_rows
 from .shares import companies, company_fill
 
 __all__ = ["MAX_BYTES", "render_board", "render_board_png", "render_final", "render_hand"]
@@ -164,14 +164,16 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
 
 
 def _compose(view: PublicView, panel: Image.Image, panel_at: tuple[int, int],
-             mp: Image.Image, map_at: tuple[int, int]) -> Image.Image:
-    size = (max(panel_at[0] + panel.width, map_at[0] + mp.width),
+             mp: Image.Image, map_at: tuple[int, int], left: int = 0) -> Image.Image:
+    """The panel and the map on one image, ``left`` columns from its left edge (those
+    stay 0)."""
+    size = (left + max(panel_at[0] + panel.width, map_at[0] + mp.width),
             max(panel_at[1] + panel.height, map_at[1] + mp.height))
     img = Image.new(mp.mode, size)
     if mp.mode == "P":
         img.putpalette(board_palette(view.map_id).getpalette() or [])
-    img.paste(panel, panel_at)
-    img.paste(mp, map_at)
+    img.paste(panel, (left + panel_at[0], panel_at[1]))
+    img.paste(mp, (left + map_at[0], map_at[1]))
     return img
 
 
@@ -226,20 +228,20 @@ def map_layer(view: PublicView) -> Image.Image:
     return layer
 
 
-def board_indexed(view: PublicView, last: LastMove | None = None) -> Image.Image:
+def board_rows(view: PublicView, last: LastMove | None = None) -> Image.Image:
     """The board in its 256-colour palette, pixel for pixel what quantizing
-    ``board_image`` gives, built from the cached map layer and a new panel. The
-    highlight of ``last`` is pasted on a copy (the cache keeps the plain map), and only
-    its patches are reduced to the palette (doing it to the whole map
+    ``board_image`` gives, built from the cached map layer and a new panel, with a zero
+    column on the left (``png.encode_rows``: no copy to encode it). The highlight of
+    ``last`` is pasted over the map layer's copy on the board (the cache keeps the plain
+    map), and only its patches are reduced to the palette (doing it to the whole map
     would move colours: the palette reduction is not exact)."""
     panel, panel_at, map_at = panel_image(view)
     mp = map_layer(view)
+    img = _compose(view, _indexed(panel, view.map_id), panel_at, mp, map_at, left=1)
     if last is not None:
-        patches = highlight(mp, base_for(view.map_id), view, last)
-        mp = mp.copy()
-        for box, patch in patches:
-            mp.paste(_indexed(patch, view.map_id), box[:2])
-    return _compose(view, _indexed(panel, view.map_id), panel_at, mp, map_at)
+        for box, patch in highlight(mp, base_for(view.map_id), view, last):
+            img.paste(_indexed(patch, view.map_id), (1 + map_at[0] + box[0], map_at[1] + box[1]))
+    return img
 
 
 _palette_lock = threading.Lock()
@@ -283,7 +285,7 @@ def board_palette(map_id: str) -> Image.Image:
 def render_board(view: PublicView, fmt: Format | str = "PNG", *,
                  last: LastMove | None = None) -> bytes:
     if str(fmt).upper() == "PNG":
-        return encode_indexed(board_indexed(view, last))
+        return encode_rows(board_rows(view, last))
     return encode(board_image(view, last), fmt, board_palette(view.map_id))
 
 

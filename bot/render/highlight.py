@@ -164,8 +164,8 @@ def highlight(mp: Image.Image, base: Base, view: PublicView, last: LastMove
               ) -> list[tuple[Box, Image.Image]]:
     """``last`` marked on the map image ``mp`` (any mode; not drawn on): a glow on the
     pieces and a zoomed, captioned inset of the spot. Returns the patches (box, opaque
-    RGB pixels) to paste over the map, in order; only their regions are converted, not
-    the whole map (~2 ms)."""
+    RGB pixels), inside the map, to paste over it in order; only their regions are
+    converted, not the whole map (~2 ms)."""
     spaces, cities = _spots(base, last)
     if not spaces and not cities:
         return []

@@ -68,13 +68,22 @@ def encode_indexed(img: Image.Image) -> bytes:
     """PNG bytes of a palette ("P") image, colour for colour."""
     if img.mode != "P":
         raise ValueError(f"encode_indexed needs a palette image, not {img.mode}")
-    w, h = img.size
-    # A zero column on the left: the rows come out with PNG's filter byte (0, "None").
-    padded = Image.new("P", (w + 1, h), 0)
+    padded = Image.new("P", (img.width + 1, img.height), 0)
     padded.paste(img, (1, 0))
-    raw = memoryview(padded.tobytes())
-    stride = w + 1
-    palette = img.getpalette() or []
+    return encode_rows(padded, img.getpalette() or [])
+
+
+def encode_rows(rows: Image.Image, palette: list[int] | None = None) -> bytes:
+    """PNG bytes of the palette image ``rows`` but its first column, which must be all 0:
+    PNG's filter byte (0, "None") before each row, so the image's bytes are the PNG's
+    rows as they are. An image drawn so needs no copy to be encoded. ``palette``: the
+    colours (default: the image's)."""
+    if rows.mode != "P":
+        raise ValueError(f"encode_rows needs a palette image, not {rows.mode}")
+    stride, h = rows.size
+    raw = memoryview(rows.tobytes())
+    if palette is None:
+        palette = rows.getpalette() or []
     colours = min(256, len(palette) // 3)
     parts = [b"\x78\x5e"]  # zlib header: deflate, 32 KiB window, level hint "fast"
     adler = 1
@@ -86,7 +95,7 @@ def encode_indexed(img: Image.Image) -> bytes:
     parts += [_FINAL, struct.pack(">I", adler)]
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", stride - 1, h, 8, 3, 0, 0, 0)),
         _chunk(b"PLTE", bytes(palette[: colours * 3])),
         _chunk(b"IDAT", b"".join(parts)),
         _chunk(b"IEND", b""),

@@ -72,6 +72,10 @@ def test_png_bands_are_reused_and_the_stream_is_valid() -> None:
         assert decoded.mode == "P" and decoded.size == (300, 100)
         if image is not None:
             assert decoded.tobytes() == image.tobytes()
+    # An image drawn with a zero column on its left is written as it is: the same PNG.
+    rows = Image.new("P", (301, 100), 0)
+    rows.paste(img, (1, 0))
+    assert png.encode_rows(rows, img.getpalette()) == second
 
 
 def test_adler32_combine_is_zlibs() -> None:
