@@ -20,7 +20,7 @@ from .board import Box, base_for, city_boxes, draw_map, route_boxes
 from .demo import empty_view, hand_view
 from .final import draw_final
 from .fonts import font
-from .hand import draw_hand
+from .hand import draw_hand, hand_rows
 from .highlight import LastMove, highlight
 from .palette import CARD_ORDER, PANEL_BG, player_fill
 from .panel import (
@@ -327,6 +327,8 @@ def hand_palette(map_id: str) -> Image.Image:
 
 
 def render_hand(view: PrivateView, map_id: str, fmt: Format | str = "PNG") -> bytes:
+    if str(fmt).upper() == "PNG":
+        return encode_rows(hand_rows(view, map_id, hand_palette(map_id)))
     return encode(draw_hand(view, map_id), fmt, hand_palette(map_id))
 
 

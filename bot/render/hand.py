@@ -11,7 +11,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -216,8 +216,22 @@ def _shown(t: TicketView) -> tuple[object, ...]:
     return t.id, tuple(t.cities), t.points, t.long, t.connected
 
 
+# A piece the hand pastes as it is (opaque): where, its cache key and its pixels.
+Piece = tuple[int, int, tuple[object, ...], Image.Image]
+
+
+def _place(img: Image.Image, x: int, y: int, key: tuple[object, ...], piece: Image.Image,
+           pieces: list[Piece] | None) -> None:
+    """Paste an opaque cached ``piece`` at (x, y), or, with ``pieces``, leave it to be
+    pasted later in the palette (``hand_rows``)."""
+    if pieces is None:
+        img.paste(piece, (x, y))
+    else:
+        pieces.append((x, y, key, piece))
+
+
 def _tile(img: Image.Image, x: int, y: int, w: int, key: tuple[object, ...],
-          draw: Callable[[Image.Image], None]) -> None:
+          draw: Callable[[Image.Image], None], pieces: list[Piece] | None) -> None:
     """A ticket tile of width ``w`` at (x, y): ``draw`` draws it at (0, 0) on a tile of the
     panel's background, kept by ``key`` (with the language: a tile holds text)."""
     key = (*key, w, i18n.current())
@@ -233,11 +247,13 @@ def _tile(img: Image.Image, x: int, y: int, w: int, key: tuple[object, ...],
             _tiles[key] = tile
             while len(_tiles) > TILE_CACHE:
                 _tiles.popitem(last=False)
-    img.paste(tile, (x, y))  # opaque: the tile's corners are the panel's background
+    # Opaque: the tile's corners are the panel's background.
+    _place(img, x, y, ("tile", *key), tile, pieces)
 
 
 def _tickets(
-    img: Image.Image, y: int, tickets: list[TicketView], map_id: str, offered: bool
+    img: Image.Image, y: int, tickets: list[TicketView], map_id: str, offered: bool,
+    pieces: list[Piece] | None,
 ) -> int:
     """Tours on full-width rows first, then two-city tickets two per row."""
     m = base_for(map_id).map
@@ -245,13 +261,13 @@ def _tickets(
     pairs = [t for t in tickets if len(t.cities) <= 2]
     for t in tours:
         _tile(img, PAD, y, WIDTH - 2 * PAD, (map_id, *_shown(t), offered),
-              partial(_tour_tile, x=0, y=0, t=t, m=m, map_id=map_id, offered=offered))
+              partial(_tour_tile, x=0, y=0, t=t, m=m, map_id=map_id, offered=offered), pieces)
         y += TILE_H + 14
     for i, t in enumerate(pairs):
         col, row = i % 2, i // 2
         _tile(img, PAD + col * (TILE_W + 20), y + row * (TILE_H + 14), TILE_W,
               (map_id, *_shown(t), offered),
-              partial(_ticket_tile, x=0, y=0, t=t, map_id=map_id, offered=offered))
+              partial(_ticket_tile, x=0, y=0, t=t, map_id=map_id, offered=offered), pieces)
     return y + ((len(pairs) + 1) // 2) * (TILE_H + 14)
 
 
@@ -288,7 +304,25 @@ def _card_groups(view: PrivateView, m: MapData) -> list[tuple[str, list[str]]]:
     return [(h, cards) for h, cards in groups if cards]
 
 
-def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
+@lru_cache(maxsize=512)
+def _card_piece(name: str, count: int, jokers: bool) -> tuple[int, Image.Image]:
+    """A card with its count under it, on the panel's background (opaque): how far left of
+    the card the picture starts (a count wider than the card), and the picture."""
+    sprite = card_sprite(name, CARD_W, CARD_H, jokers)
+    text, f = f"× {count}", font(22, "bold")
+    tx, ty = CARD_W // 2, CARD_H + 6
+    left, _top, right, bottom = f.getbbox(text, anchor="ma")
+    # A margin round the text's box: its antialiased edge stays inside the picture.
+    x0 = min(0, tx + int(left) - 2)
+    img = Image.new("RGB", (max(sprite.width, tx + int(right) + 2) - x0,
+                            max(sprite.height, ty + int(bottom) + 2)), PANEL_BG)
+    blend(img, sprite, -x0, 0)
+    ImageDraw.Draw(img).text((tx - x0, ty), text, font=f, fill=PANEL_FG, anchor="ma")
+    return x0, img
+
+
+def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData,
+           pieces: list[Piece] | None) -> int:
     """Card groups flowed left to right, each under its heading; returns the y below."""
     d = ImageDraw.Draw(img)
     jokers = sails(m)
@@ -308,15 +342,9 @@ def _cards(img: Image.Image, y: int, view: PrivateView, m: MapData) -> int:
         for i, name in enumerate(cards):
             if i and i % per_row == 0:
                 x, row_y = PAD, row_y + slot_h - 30
-            cy = row_y + 30
-            blend(img, card_sprite(name, CARD_W, CARD_H, jokers), x, cy)
-            d.text(
-                (x + CARD_W // 2, cy + CARD_H + 6),
-                f"× {view.hand[name]}",
-                font=font(22, "bold"),
-                fill=PANEL_FG,
-                anchor="ma",
-            )
+            dx, piece = _card_piece(name, view.hand[name], jokers)
+            _place(img, x + dx, row_y + 30, ("card", name, view.hand[name], jokers), piece,
+                   pieces)
             x += CARD_STEP
         x += max(0, int(title_w) - len(cards) * CARD_STEP) + 24  # a gap between groups
     y = row_y + slot_h
@@ -563,9 +591,72 @@ def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
     return img.crop((0, 0, WIDTH, bottom - 14))
 
 
-def _draw_hand(view: PrivateView, map_id: str, height: int) -> tuple[Image.Image, int]:
+# The pieces (tiles, cards with their counts) already reduced to a map's hand palette, by
+# map and key: sized like the tiles' cache (~60 KB a tile).
+_indexed_lock = threading.Lock()
+_indexed: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+
+
+def _reduced(img: Image.Image, palette: Image.Image) -> Image.Image:
+    return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _indexed_piece(map_id: str, key: tuple[object, ...], piece: Image.Image,
+                   palette: Image.Image) -> Image.Image:
+    full = (map_id, *key)
+    with _indexed_lock:
+        found = _indexed.get(full)
+        if found is not None:
+            _indexed.move_to_end(full)
+            return found
+    found = _reduced(piece, palette)
+    with _indexed_lock:
+        _indexed[full] = found
+        while len(_indexed) > TILE_CACHE:
+            _indexed.popitem(last=False)
+    return found
+
+
+def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Image:
+    """The hand reduced to ``palette`` (map ``map_id``'s), pixel for pixel what reducing
+    ``draw_hand`` gives, with a zero column on the left (``png.encode_rows``). The rows of
+    the cached pieces (ticket tiles, cards with their counts) hold only them on the
+    background: they are pasted from their reduced copies, and only the other rows are
+    drawn and reduced (most of a hand's cost was reducing it)."""
+    pieces: list[Piece] = []
+    img, bottom = _draw_hand(view, map_id, _height_guess(view), pieces)
+    if bottom > img.height:
+        pieces = []
+        img, bottom = _draw_hand(view, map_id, _height_bound(view), pieces)
+    assert bottom <= img.height, "the hand outgrew its canvas"
+    height = bottom - 14
+    out = Image.new("P", (WIDTH + 1, height), 0)
+    out.putpalette(palette.getpalette() or [])
+    spans: list[tuple[int, int]] = []
+    for y0, y1 in sorted((y, y + p.height) for _x, y, _key, p in pieces):
+        if spans and y0 <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], y1))
+        else:
+            spans.append((y0, y1))
+    background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
+    assert isinstance(background, int)
+    top = 0
+    for y0, y1 in [*spans, (height, height)]:
+        if top < min(y0, height):
+            out.paste(_reduced(img.crop((0, top, WIDTH, min(y0, height))), palette), (1, top))
+        if y0 < y1:
+            out.paste(background, (1, y0, WIDTH + 1, min(y1, height)))
+        top = max(top, y1)
+    for x, y, key, piece in pieces:
+        out.paste(_indexed_piece(map_id, key, piece, palette), (1 + x, y))
+    return out
+
+
+def _draw_hand(view: PrivateView, map_id: str, height: int,
+               pieces: list[Piece] | None = None) -> tuple[Image.Image, int]:
     """The hand drawn on a canvas ``height`` px tall (what does not fit is cut off) and
-    the y its drawing needs."""
+    the y its drawing needs; with ``pieces``, the cached pieces are listed there, not
+    pasted."""
     m = base_for(map_id).map
     # RGB: the hand is opaque, and an RGBA canvas costs a conversion of the whole image.
     img = Image.new("RGB", (WIDTH, height), PANEL_BG)
@@ -578,7 +669,7 @@ def _draw_hand(view: PrivateView, map_id: str, height: int) -> tuple[Image.Image
         font=font(16),
         fill=PANEL_DIM,
     )
-    y = _cards(img, PAD + 74, view, m)
+    y = _cards(img, PAD + 74, view, m, pieces)
     y = _pieces(img, y, view, m)
     y = _festivals(img, y, view, m)
     if view.shares or view.share_options:
@@ -590,17 +681,17 @@ def _draw_hand(view: PrivateView, map_id: str, height: int) -> tuple[Image.Image
         d.text((PAD, y + 10), _("No tickets kept yet."), font=font(18), fill=PANEL_DIM)
         y += 60
     else:
-        y = _tickets(img, y, view.tickets, map_id, offered=False)
+        y = _tickets(img, y, view.tickets, map_id, offered=False, pieces=pieces)
     if view.draft_packet:
         y += 16
         section_heading(d, PAD, y, _("Ticket draft: pick one"),
                         _("the rest of the packet passes to your neighbour"), size=22,
                         fill=ACCENT)
         y += 44
-        y = _tickets(img, y, view.draft_packet, map_id, offered=True)
+        y = _tickets(img, y, view.draft_packet, map_id, offered=True, pieces=pieces)
     if view.offered:
         y += 16
         d.text((PAD, y), _offer_heading(view), font=font(22, "bold"), fill=ACCENT)
         y += 44
-        y = _tickets(img, y, view.offered, map_id, offered=True)
+        y = _tickets(img, y, view.offered, map_id, offered=True, pieces=pieces)
     return img, y + PAD

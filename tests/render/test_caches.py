@@ -202,3 +202,48 @@ def test_the_inset_is_its_frame_and_two_shadow_strips_over_the_lit_map() -> None
         assert all(abs(g - u * keep) <= 1 for g, u in zip(got, under, strict=True))
         corner = (box[0], box[1])  # the strips' first corner is out of the shadow
         assert patch.getpixel((0, 0)) == lit.getpixel(corner)
+
+
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_a_hands_png_is_its_drawing_reduced_pixel_for_pixel(map_id: str) -> None:
+    """A hand's PNG pastes its tiles and cards already reduced to the palette and reduces
+    only the rows between them: pixel for pixel the whole drawing reduced, whatever the
+    hand holds (wide counts, a draft packet, no tickets at all)."""
+    from bot.render import hand, hand_palette, render_hand
+    from bot.render.demo import hand_view
+
+    base = hand_view(map_id, seed=2, seat=1)
+    views = [base, hand_view(map_id, seed=5, seat=4, offered=False),
+             base.model_copy(update={"hand": {c: 17 + i for i, c in enumerate(base.hand)},
+                                     "draft_packet": base.tickets[:1], "offered": []}),
+             base.model_copy(update={"hand": {}, "tickets": [], "offered": []})]
+    hand._indexed.clear()
+    for view in views * 2:  # the second time, every piece from the cache
+        want = hand.draw_hand(view, map_id).quantize(palette=hand_palette(map_id),
+                                                     dither=Image.Dither.NONE)
+        got = Image.open(io.BytesIO(render_hand(view, map_id)))
+        assert got.size == want.size and got.tobytes() == want.tobytes()
+    assert len(hand._indexed) > 4
+
+
+def test_a_card_with_its_count_is_drawn_once_as_it_was_drawn_on_the_hand() -> None:
+    """The hand pastes a card and its count from a cached piece: the pixels of drawing the
+    card and the count on the hand's background (a count wider than the card too)."""
+    from PIL import ImageDraw
+
+    from bot.render import hand
+    from bot.render.cards import card_sprite
+    from bot.render.fonts import font
+    from bot.render.palette import PANEL_BG, PANEL_FG
+
+    for name, count, jokers in (("red", 3, False), ("locomotive", 188888, True)):
+        drawn = Image.new("RGB", (400, 220), PANEL_BG)
+        x, y = 150, 20
+        hand.blend(drawn, card_sprite(name, hand.CARD_W, hand.CARD_H, jokers), x, y)
+        ImageDraw.Draw(drawn).text((x + hand.CARD_W // 2, y + hand.CARD_H + 6), f"× {count}",
+                                   font=font(22, "bold"), fill=PANEL_FG, anchor="ma")
+        dx, piece = hand._card_piece(name, count, jokers)
+        pasted = Image.new("RGB", (400, 220), PANEL_BG)
+        pasted.paste(piece, (x + dx, y))
+        assert pasted.tobytes() == drawn.tobytes()
+        assert hand._card_piece(name, count, jokers)[1] is piece
