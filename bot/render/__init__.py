@@ -6,6 +6,7 @@ built once under a lock and copied before anything is drawn on it.
 
 from __future__ import annotations
 
+import functools
 import io
 import threading
 from collections import OrderedDict
@@ -102,8 +103,9 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
     y = market_block(img, x, y, w, view, m) + 28
     if shares:
         y = stacks_block(img, x, y, w, view, m) + 28
-    legend_block(img, x, y, w, m)
-    return img, (lay.width, 0), (0, 0)
+    y = legend_block(img, x, y, w, m)
+    # Only as tall as drawn (the board is the panel's colour below): less to reduce.
+    return img.crop((0, 0, SIDE_W, min(lay.height, y + 28))), (lay.width, 0), (0, 0)
 
 
 @dataclass(frozen=True)
@@ -170,8 +172,14 @@ def _compose(view: PublicView, panel: Image.Image, panel_at: tuple[int, int],
     size = (left + max(panel_at[0] + panel.width, map_at[0] + mp.width),
             max(panel_at[1] + panel.height, map_at[1] + mp.height))
     img = Image.new(mp.mode, size)
+    background: int | tuple[int, int, int] = PANEL_BG
     if mp.mode == "P":
         img.putpalette(board_palette(view.map_id).getpalette() or [])
+        background = panel_index(view.map_id)
+    bottom = panel_at[1] + panel.height
+    if map_at[1] < bottom < size[1]:  # a side panel, drawn only as tall as its content
+        img.paste(background, (left + panel_at[0], bottom, left + panel_at[0] + panel.width,
+                               size[1]))
     img.paste(panel, (left + panel_at[0], panel_at[1]))
     img.paste(mp, (left + map_at[0], map_at[1]))
     return img
@@ -202,6 +210,14 @@ _layers: OrderedDict[MapKey, Image.Image] = OrderedDict()
 
 def _indexed(img: Image.Image, map_id: str) -> Image.Image:
     return img.quantize(palette=board_palette(map_id), dither=Image.Dither.NONE)
+
+
+@functools.cache
+def panel_index(map_id: str) -> int:
+    """The panel's background colour in the board palette."""
+    index = _indexed(Image.new("RGB", (1, 1), PANEL_BG), map_id).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
 
 
 def map_layer(view: PublicView) -> Image.Image:

@@ -247,3 +247,29 @@ def test_a_card_with_its_count_is_drawn_once_as_it_was_drawn_on_the_hand() -> No
         pasted.paste(piece, (x + dx, y))
         assert pasted.tobytes() == drawn.tobytes()
         assert hand._card_piece(name, count, jokers)[1] is piece
+
+
+def test_a_side_panel_is_drawn_as_tall_as_its_content_and_the_board_is_its_colour_below(
+) -> None:
+    """Beside a portrait map the panel is drawn (and reduced) only down to its content:
+    its last rows are background (nothing was cut) and below it the board is the panel's
+    colour, in the PNG too."""
+    from bot.render import board_rows, panel_image
+    from bot.render.demo import mid_view
+    from bot.render.palette import PANEL_BG
+
+    view = mid_view("nordic", seed=2, players=3, claims=12)
+    panel, (px, py), _map_at = panel_image(view)
+    board = board_image(view)
+    assert py == 0 and panel.height < board.height
+    assert panel.crop((0, panel.height - 8, panel.width, panel.height)).getcolors() == [
+        (panel.width * 8, PANEL_BG)]
+    below = board.crop((px, panel.height, board.width, board.height))
+    assert below.getcolors() == [(below.width * below.height, PANEL_BG)]
+    rows = board_rows(view)
+    assert rows.crop((0, 0, 1, rows.height)).getcolors() == [(rows.height, 0)]  # filter bytes
+    decoded = Image.open(io.BytesIO(render_board(view))).convert("RGB")
+    colour = Image.new("RGB", (1, 1), PANEL_BG).quantize(
+        palette=board_palette("nordic"), dither=Image.Dither.NONE).convert("RGB").getpixel((0, 0))
+    assert decoded.crop((px, panel.height, board.width, board.height)).getcolors() == [
+        (below.width * below.height, colour)]
