@@ -19,6 +19,7 @@ card asks which deck refills its slot: ``up:<slot>.<version>`` answers with
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -115,10 +116,49 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"ttr:.{0,9
             interaction, parse_custom_id(self.custom_id), values)
 
 
+class SentButton(discord.ui.Item[Any]):
+    """A button as the bot sends it: ``discord.ui.Button``'s payload, built without its
+    component objects (a board has up to 12 buttons, drawn anew at each step; the ``Control``
+    class answers every click, whatever sent the button)."""
+
+    def __init__(self, *, custom_id: str, label: str, style: discord.ButtonStyle,
+                 disabled: bool, emoji: str | None, row: int | None) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.custom_id = custom_id
+        self.label = label
+        self.style = style
+        self.disabled = disabled
+        self.emoji = emoji
+        self.row = row
+
+    @property
+    def type(self) -> discord.ComponentType:
+        return discord.ComponentType.button
+
+    def is_dispatchable(self) -> bool:
+        return True
+
+    def to_component_dict(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {"type": 2, "style": self.style.value,
+                                   "disabled": self.disabled}
+        if self.label:
+            payload["label"] = self.label
+        payload["custom_id"] = self.custom_id
+        if self.emoji:
+            payload["emoji"] = dict(_emoji(self.emoji))
+        return payload
+
+
+@functools.cache
+def _emoji(text: str) -> dict[str, Any]:
+    """An emoji's payload, as ``discord.ui.Button`` sends it (a handful of distinct ones)."""
+    return dict(discord.PartialEmoji.from_str(text).to_dict())
+
+
 def _button(control: ControlId, label: str, *, style: discord.ButtonStyle,
             disabled: bool = False, emoji: str | None = None, row: int | None = None) -> Control:
-    return Control(discord.ui.Button(
-        label=label, custom_id=str(control), style=style, disabled=disabled, emoji=emoji, row=row))
+    return Control(SentButton(custom_id=str(control), label=label, style=style,
+                              disabled=disabled, emoji=emoji, row=row))
 
 
 def _frozen(*items: discord.ui.Item[Any]) -> discord.ui.View | None:

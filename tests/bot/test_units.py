@@ -203,3 +203,21 @@ def test_a_games_views_follow_its_state():
     game.state = other
     assert game.private_view(seat).hand == engine.private_view(other, seat).hand
     assert game.public_view().market == engine.public_view(other).market
+
+
+@pytest.mark.parametrize("emoji", [None, "🚂", "🃏"])
+@pytest.mark.parametrize("label", ["1: Red", ""])
+def test_a_sent_button_is_what_discord_py_would_send(emoji, label):
+    """The bot's buttons skip ``discord.ui.Button``'s objects, not a byte of its payload."""
+    import discord
+
+    from bot.components import SentButton
+
+    for style in (discord.ButtonStyle.primary, discord.ButtonStyle.danger):
+        for disabled in (False, True):
+            args = dict(custom_id="ttr:7:up:3.41", label=label, style=style,
+                        disabled=disabled, emoji=emoji, row=1)
+            ours = SentButton(**args)
+            theirs = discord.ui.Button(**args)
+            assert ours.to_component_dict() == theirs.to_component_dict()
+            assert (ours.row, ours.width, ours.type) == (theirs.row, theirs.width, theirs.type)
