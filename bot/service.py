@@ -24,6 +24,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
+
 import engine
 import engine.events as engine_events
 from bot import i18n, metrics, presenters
@@ -401,6 +403,12 @@ class Planner(Protocol):
         ...
 
 
+def snapshot_json(state: GameState) -> str:
+    """What ``state.to_json()`` says, serialised by orjson: the same JSON data, ~5x faster
+    (it is stored after every action)."""
+    return orjson.dumps(state.to_snapshot(shared=True), option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def event_to_json(e: Event) -> dict[str, Any]:
     return {"type": type(e).__name__, **dataclasses.asdict(e)}
 
@@ -553,7 +561,7 @@ class GameService:
         if state.version != row.version:
             raise RuntimeError(f"game {row.id}: the log replays to version {state.version}, "
                                f"the game is at {row.version}")
-        await self.storage.save_snapshot(row.id, state.version, state.to_json())
+        await self.storage.save_snapshot(row.id, state.version, snapshot_json(state))
         log.info("game %s: rebuilt from %d logged actions", row.id, len(log_rows))
         return state
 
@@ -642,7 +650,7 @@ class GameService:
             try:
                 await self.storage.start_game(
                     game_id, config=config.model_dump_json(), seats=seats, version=state.version,
-                    state=state.to_json())
+                    state=snapshot_json(state))
             except StorageError as exc:
                 raise Refusal(i18n._("Cannot start: {why}.", why=i18n.text(exc.text))) from None
             finally:
@@ -735,7 +743,7 @@ class GameService:
                 await self.storage.record_action(
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
-                    after=state.version, state=state.to_json(),
+                    after=state.version, state=snapshot_json(state),
                     finished=state.phase == "game_over", user_id=user_id, plan=plan)
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
@@ -1249,7 +1257,7 @@ class GameService:
             state = replay_log(game.row.config, rows[:-1])
             try:
                 _, history_id = await self.storage.undo_last(
-                    game_id, version=version, state=state.to_json(),
+                    game_id, version=version, state=snapshot_json(state),
                     new_version=state.version, user_id=user_id,
                     detail={"voters": None if free else list(vote.voters)})
             except StorageError as exc:

@@ -221,3 +221,24 @@ def test_a_sent_button_is_what_discord_py_would_send(emoji, label):
             theirs = discord.ui.Button(**args)
             assert ours.to_component_dict() == theirs.to_component_dict()
             assert (ours.row, ours.width, ours.type) == (theirs.row, theirs.width, theirs.type)
+
+
+@pytest.mark.parametrize("map_id", ["usa", "europe", "nordic", "pennsylvania", "iberia", "world"])
+def test_the_stored_snapshot_is_the_engines_json_data(map_id):
+    """The bot serialises each snapshot with orjson: the same data as ``to_json``, and it
+    loads back to the same state."""
+    import json
+    import random
+
+    from bot.service import snapshot_json
+
+    players = load_map(map_id).rules.players_min + 1
+    state = engine.new_game(engine.GameConfig(map_id=map_id, players=list("ABCDE")[:players],
+                                              seed=7))
+    rng = random.Random(7)
+    for _ in range(40):
+        seat = engine.waiting_for(state)[0]
+        engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    stored = json.loads(snapshot_json(state))
+    assert stored == json.loads(state.to_json())
+    assert engine.GameState.from_snapshot(stored).to_json() == state.to_json()
