@@ -215,6 +215,28 @@ async def test_sqlite_transactions_queued_together_share_a_commit_and_fail_alone
         await store.close()
 
 
+async def test_closing_sqlite_commits_the_transactions_still_queued(tmp_path):
+    """A stop while transactions wait for the writer: closing commits them first."""
+    path = str(tmp_path / "db.sqlite3")
+    store = await SqliteStorage.open(path)
+
+    def adding(interaction):
+        async def body(db):
+            await db.execute("INSERT INTO interactions (id, created_at) VALUES (?, ?)",
+                             (interaction, store.clock.now()))
+        return asyncio.ensure_future(store._transact(body))
+
+    pending = [adding(i) for i in range(1, 5)]
+    await asyncio.sleep(0)  # the first on its way to the writer, the others queued behind
+    await store.close()
+    assert all(p.done() and p.exception() is None for p in pending)
+    store = await SqliteStorage.open(path)
+    try:
+        assert [await store.first_delivery(i) for i in range(1, 5)] == [False] * 4
+    finally:
+        await store.close()
+
+
 async def test_a_sent_post_is_stored_with_the_next_write_and_kept_through_a_rollback(tmp_path):
     """SQLite holds a post's message id and the version posted back for its next
     transaction (a trip less each): a transaction that fails keeps them for the one
