@@ -67,6 +67,9 @@ class Style:
     draft_together: bool = False  # Iberia: weigh a draft pick with the tickets picked before
     festival_grab: int = 0  # Iberia: claim a route off the plan taking this many festival points
     triage: float = 0.0  # below this chance to complete the plan, give up some of its tickets
+    # With its tickets done, the last pieces wait for the most valuable routes they fit,
+    # not a short route that spare cards pay (which also hastens the end for everyone).
+    long_last: bool = False
 
 
 def _logistic(x: float) -> float:
@@ -433,7 +436,7 @@ class _Decision:
             else:
                 r = max(in_plan, key=lambda r: (board.r_len[r], -r))
             return self.claim(r, claims[r], targets)
-        if style.endgame and turns <= 3 and claims:
+        if style.endgame and turns <= 3 and claims and (targets or not style.long_last):
             spend = self._spare_claim(claims, plan)
             if spend:
                 return spend
@@ -821,6 +824,7 @@ HARD = Style(
     draft_together=True,
     festival_grab=8,
     triage=0.5,
+    long_last=True,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)
@@ -839,7 +843,8 @@ def normal(seat: int) -> HeuristicPlayer:
 
 def hard(seat: int) -> HeuristicPlayer:
     """Weighs tickets by completion chance, claims critical routes first, takes more tickets,
-    varies its plans between games, blocks leaders and spends its last turns on points."""
+    varies its plans between games, blocks leaders and spends its last turns on points (with
+    its tickets done, on the most valuable routes its last pieces fit)."""
     return HeuristicPlayer(HARD)
 
 

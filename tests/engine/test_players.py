@@ -449,3 +449,21 @@ def test_hard_claims_a_short_route_off_its_plan_for_a_rich_festival_pile(route: 
     assert choose_action("hard", rich, 0) == grab
     assert not isinstance(choose_action("normal", rich, 0), Claim)
     assert not isinstance(choose_action("hard", _iberia_turn({"black": 1}, valencia=1), 0), Claim)
+
+
+def test_with_its_tickets_done_hard_keeps_its_last_pieces_for_valuable_routes(
+    started: Any, set_hand: Any
+) -> None:
+    """The end is near (the rival has 3 pieces left) and this seat's tickets are done, with
+    5 pieces left: two spare red cards pay a 2-point route. Hard draws for a route worth
+    more of its last pieces instead; the same player without that habit spends the cards."""
+    state = started("usa", 2)
+    seat = state.current
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    state.trains[seat], state.trains[1 - seat], state.turn = 5, 3, 150
+    set_hand(state, seat, {"red": 2})
+    assert not isinstance(choose_action("hard", state, seat), Claim)
+    hasty = HeuristicPlayer(replace(HARD, long_last=False)).choose(observe(state, seat))
+    assert isinstance(hasty, Claim) and hasty.cards == {"red": 2}
+
