@@ -7,7 +7,6 @@ which is part of the snapshot.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -179,7 +178,7 @@ class GameState:
 
     def to_snapshot(self, *, shared: bool = False) -> dict[str, Any]:
         """The state as JSON-like data; ``shared``: its lists are the live state's own (for
-        a caller that serialises it at once, as ``to_json`` does)."""
+        a caller that serialises it at once, as the bot does after every action)."""
         snap: dict[str, Any] = {"snapshot": SNAPSHOT_VERSION, "config": self.config.model_dump()}
         for name in self._PLAIN:
             value = getattr(self, name)
@@ -189,10 +188,6 @@ class GameState:
         version, internal, gauss = self._saved_rng_state()
         snap["rng"] = [version, list(internal), gauss]
         return snap
-
-    def to_json(self) -> str:
-        """The snapshot as JSON text: what the bot stores after every action."""
-        return json.dumps(self.to_snapshot(shared=True))
 
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> GameState:
