@@ -10,14 +10,17 @@ names (by default the one its block is in, ``bot.i18n``), also in a worker proce
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import forkserver
 from typing import Any
 
 from bot import i18n, metrics
@@ -93,6 +96,50 @@ def _in_language(fn: Callable[..., bytes], lang: i18n.Language, *args: Any) -> b
 RENDER_NICENESS = 5
 
 
+class RenderPool(ProcessPoolExecutor):
+    """The render worker processes, which a stop does not wait for while they start.
+
+    Starting a worker waits for the fork server, which first builds every map's base
+    layer (~20 s), and holds the pool's lock meanwhile, so shutting down would wait for
+    it too, past ``docker stop``'s 10 s. Shutting down stops that fork server instead.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # One submit at a time: those queued behind one that waits for the fork server
+        # wait here, where a shutdown can still turn them away (before they start another).
+        self._submitting = threading.Lock()
+        self._closing = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._submitting:
+            if self._closing:
+                raise RuntimeError("the render workers are stopping")
+            return super().submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._closing = True
+        # A submit still holding the lock after a moment waits for the fork server: stop
+        # it, and the submit fails at once.
+        while not self._submitting.acquire(timeout=STARTING_WORKER_SECONDS):
+            _stop_fork_server()
+        self._submitting.release()
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+# Longer than any submit takes once the fork server is up (a fork, a queue put).
+STARTING_WORKER_SECONDS = 0.2
+
+
+def _stop_fork_server() -> None:
+    """Kill multiprocessing's fork server (it holds no state of ours; the workers it
+    forked already live on without it). Its pid is private: no public API names it."""
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    if pid:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def cores() -> int:
     """The CPUs this process may use (a container's limit, not the host's count)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
@@ -118,8 +165,8 @@ def default_renderer(*, processes: int | None = None,
         # (its threads and event loop).
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([preload])
-        pool = ProcessPoolExecutor(max_workers=processes, mp_context=context,
-                                   initializer=_yield_to_the_bot)
+        pool = RenderPool(max_workers=processes, mp_context=context,
+                          initializer=_yield_to_the_bot)
     return Renderer(board=render_board_png, hand=render_hand, final=render_final, pool=pool)
 
 

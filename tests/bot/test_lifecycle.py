@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import aiohttp
@@ -382,3 +383,46 @@ def test_a_signal_finishes_the_work_in_flight_closes_the_database_and_exits_0(tm
     assert conn.execute("SELECT status, version = posted_version FROM games").fetchall() == [
         ("running", 1)]
     conn.close()
+
+
+def test_a_stop_while_the_render_workers_start_exits_at_once(tmp_path):
+    """The workers' fork server builds every map first (~20 s); a stop then must not wait
+    for it (docker stop kills after 10 s): it stops the fork server and exits 0."""
+    pid_file = tmp_path / "preload.pid"
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(Path(__file__).parent)]),
+               TTR_DB_PATH=str(tmp_path / "ttr.sqlite3"), DISCORD_TOKEN="fake.token.here",
+               TTR_TEST_PRELOAD_PID=str(pid_file))
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / "serve_warming.py")],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "warming up"
+        while not pid_file.exists() or not pid_file.read_text():
+            assert proc.poll() is None
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        # The preload sleeps 120 s: an exit well before it proves the stop did not wait.
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "stopped cleanly" in err and "render workers not started" in err
+    fork_server = int(pid_file.read_text())
+    assert not _alive(fork_server, within=10.0)
+
+
+def _alive(pid: int, *, within: float) -> bool:
+    """Whether process ``pid`` still runs after waiting up to ``within`` seconds for it to
+    end (a zombie, ended but not yet reaped, counts as ended)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        if state == "Z":
+            return False
+        time.sleep(0.1)
+    return True
