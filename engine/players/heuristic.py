@@ -70,6 +70,9 @@ class Style:
     # With its tickets done, the last pieces wait for the most valuable routes they fit,
     # not a short route that spare cards pay (which also hastens the end for everyone).
     long_last: bool = False
+    # Europe: claim a tunnel only with this many matching cards left after paying for it
+    # (the reveal asks for one more per match; a tunnel declined wastes the turn).
+    tunnel_reserve: int = 0
 
 
 def _logistic(x: float) -> float:
@@ -394,14 +397,27 @@ class _Decision:
     # A turn -------------------------------------------------------------------------------
 
     def claims(self) -> dict[int, list[list[int]]]:
-        """Affordable claims now: route index -> payments (card counts)."""
+        """Affordable claims now: route index -> payments (card counts). Tunnels only with
+        the reserve the style asks for, except on the last turn."""
         board = self.board
+        reserve = self.style.tunnel_reserve if self.sit.turns_left() > 1.5 else 0
         out: dict[int, list[list[int]]] = {}
         for a in self.obs.options:
             if isinstance(a, Claim):
                 r = board.route_index[a.route]
-                out.setdefault(r, []).append(_counts(a.cards, board.hand_kinds))
+                pay = _counts(a.cards, board.hand_kinds)
+                if board.r_tunnel[r] and self._tunnel_reserve(pay) < reserve:
+                    continue
+                out.setdefault(r, []).append(pay)
         return out
+
+    def _tunnel_reserve(self, pay: list[int]) -> int:
+        """Cards left after paying ``pay`` for a tunnel that could pay the extra its reveal
+        asks: of the colour played and locomotives (only locomotives if all were)."""
+        hand = self.sit.hand
+        colour = next((c for c in range(LOCO) if pay[c]), LOCO)
+        left = hand[LOCO] - pay[LOCO]
+        return left if colour == LOCO else left + hand[colour] - pay[colour]
 
     def claim(self, r: int, payments: list[list[int]], keep_for: Iterable[int]) -> Claim:
         """Claim ``r`` with the payment that spares the cards the other routes need."""
@@ -825,6 +841,7 @@ HARD = Style(
     festival_grab=8,
     triage=0.5,
     long_last=True,
+    tunnel_reserve=1,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)

@@ -467,3 +467,24 @@ def test_with_its_tickets_done_hard_keeps_its_last_pieces_for_valuable_routes(
     hasty = HeuristicPlayer(replace(HARD, long_last=False)).choose(observe(state, seat))
     assert isinstance(hasty, Claim) and hasty.cards == {"red": 2}
 
+
+
+def test_hard_claims_a_tunnel_only_with_a_card_to_spare_for_its_reveal(
+    started: Any, own: Any, ticket: Any, set_hand: Any, route: Any
+) -> None:
+    """Europe: Rostov–Erzurum lacks only the red Sochi–Erzurum tunnel (3). With exactly
+    three red cards, any red or locomotive among the three cards revealed asks for one
+    more the hand lacks (about every other time), wasting the turn: hard draws instead;
+    with a fourth red card it claims. The same player without that care claims at once."""
+    state = started("europe", 2)
+    seat = state.current
+    own(state, seat, ("rostov", "sochi"))
+    state.tickets[seat] = [ticket(state, "rostov", "erzurum")]
+    _no_more_tickets(state)
+    tunnel = route(state, "erzurum", "sochi")
+    set_hand(state, seat, {"red": 3})
+    assert not isinstance(choose_action("hard", state, seat), Claim)
+    careless = HeuristicPlayer(replace(HARD, tunnel_reserve=0)).choose(observe(state, seat))
+    assert careless == Claim(route=tunnel, cards={"red": 3})
+    set_hand(state, seat, {"red": 4})
+    assert choose_action("hard", state, seat) == Claim(route=tunnel, cards={"red": 3})
