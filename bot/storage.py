@@ -12,6 +12,7 @@ rebuild reads.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import sqlite3
 from abc import ABC, abstractmethod
@@ -1435,7 +1436,10 @@ class SqliteStorage(Storage):
         self._later = []
         self._queued.append(queued)
         if self._committer is None:
-            self._committer = asyncio.create_task(self._commit_queued())
+            # It serves every caller, so it runs in a context of its own, not in the one
+            # of whichever caller started it (whose context variables would follow it).
+            self._committer = asyncio.create_task(self._commit_queued(),
+                                                  context=contextvars.Context())
         return cast(T, await queued.done)
 
     async def _commit_queued(self) -> None:

@@ -68,3 +68,30 @@ async def test_the_process_pool_renderer_draws_what_the_renderer_draws():
         assert render_board(view) != await pooled.draw_board(view, lang="de")
     finally:
         pooled.close()
+
+
+async def test_the_database_committer_runs_in_no_callers_context(tmp_path):
+    """SQLite's committer task takes every caller's transactions to the writer; created in
+    the context of the caller that started it, the fake Discord counted it as that
+    interaction's own work, which then waited for every other game's writes."""
+    import contextvars
+
+    from bot.storage import SqliteStorage
+
+    store = await SqliteStorage.open(str(tmp_path / "ttr.sqlite3"))
+    caller: contextvars.ContextVar[str] = contextvars.ContextVar("caller", default="nobody")
+    seen: list[str] = []
+    call = store._call
+
+    async def spying(fn):  # runs in the committer task
+        seen.append(caller.get())
+        return await call(fn)
+
+    store._call = spying  # type: ignore[method-assign]
+    try:
+        caller.set("a game's action")
+        await store.set_dm_refused(7, 1.0)
+        assert seen == ["nobody"]
+        assert await store.dm_refused_at(7) == 1.0
+    finally:
+        await store.close()
