@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -62,7 +63,7 @@ import engine
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres, open_storage
-from bot.images import Renderer, cores, default_renderer
+from bot.images import TRACE_TAG, JobTrace, Renderer, cores, default_renderer
 from bot.lifecycle import tune_interpreter
 from bot.service import GameInfo, GameService
 from bot.storage import SqliteStorage
@@ -100,6 +101,9 @@ class Run:
     trips: int | None = None  # SQLite: trips to the database's writer thread over the run
     fake_cpu: float = 0.0  # of bot_cpu: the fake Discord answering requests (Discord's work)
     driver_cpu: float = 0.0  # of bot_cpu: the driver choosing each action (the players')
+    # --trace: every render job, and each action's (started, ended) by its tag
+    jobs: list[JobTrace] = field(default_factory=list)
+    spans: dict[object, tuple[float, float]] = field(default_factory=dict)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -187,11 +191,13 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: 
     users = [fake.add_user(f"P{number}-{i}") for i in range(3 if map_id == "nordic" else 4)]
     rng = random.Random(number)
     gid = await _open(fake, bot, users, map_id, channel)
-    for _ in range(actions):
+    for i in range(actions):
+        TRACE_TAG.set((number, i))  # the render jobs this action submits carry it
         t0 = time.perf_counter()
         ex, opening = await _act(fake, bot, gid, rng, channel, run)
         posted = any(s.public and s.kind == "channel" for s in ex.sent)
         done = time.perf_counter()
+        run.spans[number, i] = (t0, done)
         run.times.append((done - t0, posted))
         run.started.append((t0, done - t0))
         if opening:
@@ -203,14 +209,16 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: 
 
 
 async def bench_actions(concurrent: int, actions: int, database: str,
-                        threads: bool = False) -> Run:
+                        threads: bool = False, trace: bool = False) -> Run:
     fake = FakeDiscord()
     renderer = default_renderer(processes=0 if threads else cores())
+    run = Run()
+    if trace:
+        renderer = dataclasses.replace(renderer, traces=run.jobs)
     settings = (Settings(token="bench", database_url=database) if is_postgres(database)
                 else Settings(token="bench", db_path=database))
     bot = TTRBot(settings, renderer=renderer)
     await fake.connect(bot)
-    run = Run()
     try:
         # As at the bot's start-up: every worker forks warm (bases and pieces built).
         if renderer.pool is not None:
@@ -358,13 +366,84 @@ def run_sql(url: str, command: str) -> None:
     asyncio.run(run())
 
 
+def _ms(values: list[float]) -> str:
+    return (f"p50 {pct(values, 0.5) * 1000:.1f} / p99 {pct(values, 0.99) * 1000:.1f} / "
+            f"max {max(values, default=float('nan')) * 1000:.1f} ms")
+
+
+def trace_lines(run: Run) -> list[str]:
+    """--trace: where the render jobs' time goes (queued for a worker, in it, back to the
+    loop), by kind, and what the slowest actions waited for against the median ones."""
+    jobs = [j for j in run.jobs if j.answered]
+    lines = []
+    for kind in sorted({j.kind for j in jobs}):
+        of = [j for j in jobs if j.kind == kind]
+        layers = {name: [j.ended - j.started for j in of if j.layer == name]
+                  for name in ("cached", "changed", "drawn")}
+        lines.append(
+            f"render {kind}: {len(of)} jobs; queued (submitted to a worker starting it) "
+            f"{_ms([j.started - j.submitted for j in of])}; in the worker "
+            f"{_ms([j.ended - j.started for j in of])} (CPU p50 "
+            f"{pct([j.cpu for j in of], 0.5) * 1000:.1f} ms); back to the loop "
+            f"{_ms([j.answered - j.ended for j in of])}; pickled job p50 "
+            f"{pct([j.args_bytes for j in of], 0.5) / 1024:.0f} KiB, max "
+            f"{max(j.args_bytes for j in of) / 1024:.0f} KiB; result p50 "
+            f"{pct([j.result_bytes for j in of], 0.5) / 1024:.0f} KiB"
+            + "".join(f"; map layer {name}: {len(t)} jobs, in the worker {_ms(t)}"
+                      for name, t in layers.items() if t))
+    # Does a game's board cost less when its previous board was drawn by the same worker
+    # (that worker's caches hold the game's map layer and PNG bands)?
+    previous: dict[object, int] = {}
+    same, other = [], []
+    for j in sorted((j for j in jobs if j.kind == "board"), key=lambda j: j.started):
+        game = j.tag[0] if isinstance(j.tag, tuple) else None
+        if game in previous:
+            (same if previous[game] == j.pid else other).append(j.cpu)
+        previous[game] = j.pid
+    span = max(j.ended for j in jobs) - min(j.started for j in jobs)
+    busy = {pid: sum(j.ended - j.started for j in jobs if j.pid == pid) / span
+            for pid in sorted({j.pid for j in jobs})}
+    lines.append(
+        f"boards of a game whose last board the same worker drew: {len(same)}, CPU p50 "
+        f"{pct(same, 0.5) * 1000:.1f} ms, mean {statistics.fmean(same or [0]) * 1000:.1f}; "
+        f"the other worker drew it: {len(other)}, CPU p50 {pct(other, 0.5) * 1000:.1f} ms, "
+        f"mean {statistics.fmean(other or [0]) * 1000:.1f}; workers busy (a job in hand) "
+        + ", ".join(f"{b:.0%}" for b in busy.values()) + f" of {span:.1f} s")
+    by_action: dict[object, list[JobTrace]] = {}
+    for j in jobs:
+        by_action.setdefault(j.tag, []).append(j)
+    spans = sorted(run.spans.items(), key=lambda item: item[1][1] - item[1][0])
+    if not spans:
+        return lines
+
+    def waits(group: list[tuple[object, tuple[float, float]]], name: str) -> str:
+        n = len(group)
+        mine = [by_action.get(tag, []) for tag, _ in group]
+        # Of each action's time: until its last render job was back, and after.
+        last = [max((j.answered for j in js), default=t0) - t0
+                for js, (_, (t0, _end)) in zip(mine, group, strict=True)]
+        after = [end - t0 - before
+                 for before, (_, (t0, end)) in zip(last, group, strict=True)]
+        queued = [max((j.started - j.submitted for j in js), default=0.0) for js in mine]
+        return (f"{name} ({n} actions, {_ms([e - t for _, (t, e) in group])}): render jobs "
+                f"per action {sum(map(len, mine)) / n:.2f}; until the last job was back "
+                f"mean {statistics.fmean(last) * 1000:.0f} ms, after it "
+                f"{statistics.fmean(after) * 1000:.0f} ms; the longest queued job "
+                f"mean {statistics.fmean(queued) * 1000:.0f} ms")
+
+    tail = spans[int(0.99 * len(spans)):]
+    middle = spans[int(0.45 * len(spans)):int(0.55 * len(spans))]
+    lines.append(waits(tail, "slowest 1 %") + "; " + waits(middle, "median 10 %"))
+    return lines
+
+
 def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
     """Every figure of one backend, one line each."""
     with Databases(backend, tmp) as databases:
         load = os.getloadavg()[0]
         started = time.perf_counter()
         run = asyncio.run(bench_actions(args.concurrent, args.actions,
-                                        databases.new("actions"), args.threads))
+                                        databases.new("actions"), args.threads, args.trace))
         wall = time.perf_counter() - started
         times = run.times
         where = "threads" if args.threads else f"{cores()} worker processes"
@@ -398,6 +477,8 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
             + ("" if run.trips is None else
                f"; {run.trips / len(ms):.1f} trips to the database's writer thread per "
                f"action")]
+        if args.trace:
+            lines += trace_lines(run)
         if args.actions_only:
             return lines
         reads, writes, acts = asyncio.run(bench_storage(args.games, args.samples,
@@ -424,6 +505,8 @@ def main() -> None:
                              "(for comparison)")
     parser.add_argument("--actions-only", action="store_true",
                         help="only the concurrent games (part 1), not the storage figures")
+    parser.add_argument("--trace", action="store_true",
+                        help="time every render job: queued, in the worker, back to the loop")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--writers", type=int, default=8,

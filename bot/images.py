@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import forkserver
 from typing import Any
 
@@ -31,12 +33,37 @@ from engine.views import PrivateView, PublicView
 log = logging.getLogger(__name__)
 
 
+# What the caller of a traced render job is doing (the benchmark: which action).
+TRACE_TAG: contextvars.ContextVar[object] = contextvars.ContextVar("render_trace_tag",
+                                                                   default=None)
+
+
+@dataclass
+class JobTrace:
+    """One render job, traced (``Renderer.traces``). Times are ``time.perf_counter``
+    (Linux: the system's monotonic clock, the same in every process)."""
+
+    kind: str
+    tag: object  # TRACE_TAG when it was submitted
+    submitted: float
+    started: float = 0.0  # in the worker
+    ended: float = 0.0  # in the worker
+    answered: float = 0.0  # the caller has the result
+    cpu: float = 0.0  # the worker's CPU seconds on it
+    layer: str = ""  # a board's map layer: "cached", "changed" (redrawn in part), "drawn"
+    pid: int = 0
+    args_bytes: int = 0  # the job pickled
+    result_bytes: int = 0
+
+
 @dataclass(frozen=True)
 class Renderer:
     board: Callable[[PublicView, LastMove | None], bytes]
     hand: Callable[[PrivateView, str], bytes]
     final: Callable[[PublicView], bytes]
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
+    # When a list, every job is timed into it (benchmarks; costs a pickling per job).
+    traces: list[JobTrace] | None = field(default=None, compare=False)
 
     async def draw_board(self, view: PublicView, last: LastMove | None = None, *,
                          lang: i18n.Language | None = None) -> bytes:
@@ -56,7 +83,15 @@ class Renderer:
         start = time.perf_counter()
         metrics.RENDER_QUEUE.inc()
         try:
-            return await off_loop(self.pool, _in_language, *job)
+            if self.traces is None:
+                return await off_loop(self.pool, _in_language, *job)
+            trace = JobTrace(kind, TRACE_TAG.get(), start, args_bytes=len(pickle.dumps(job)))
+            self.traces.append(trace)
+            png, trace.started, trace.ended, trace.cpu, trace.layer, trace.pid = (
+                await off_loop(self.pool, _traced, *job))
+            trace.answered = time.perf_counter()
+            trace.result_bytes = len(png)
+            return png
         finally:
             metrics.RENDER_QUEUE.dec()
             metrics.RENDER_SECONDS.observe(time.perf_counter() - start, kind=kind)
@@ -91,6 +126,23 @@ def _in_language(fn: Callable[..., bytes], lang: i18n.Language, *args: Any) -> b
     caller's context)."""
     with i18n.language(lang):
         return fn(*args)
+
+
+def _traced(fn: Callable[..., bytes], lang: i18n.Language, *args: Any
+            ) -> tuple[bytes, float, float, float, str, int]:
+    """``_in_language`` timed: (its bytes, started, ended, CPU seconds, how a board's map
+    layer was had, this process's id)."""
+    from bot import render
+
+    started, cpu = time.perf_counter(), time.thread_time()
+    layer = ""
+    if isinstance(args[0], PublicView) and fn is not render.render_final:
+        key = render.MapKey.of(args[0])
+        layer = "cached" if key in render._layers else "changed" if any(
+            k.map_id == key.map_id and k.changes(key) <= render.INCREMENTAL_CHANGES
+            for k in list(render._layers)) else "drawn"
+    png = _in_language(fn, lang, *args)
+    return png, started, time.perf_counter(), time.thread_time() - cpu, layer, os.getpid()
 
 
 RENDER_NICENESS = 5
