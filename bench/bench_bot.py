@@ -68,6 +68,7 @@ from bot.lifecycle import tune_interpreter
 from bot.service import GameInfo, GameService
 from bot.storage import SqliteStorage
 from bot.testing import Exchange, FakeDiscord
+from bot.workers import worker_pids
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
 from tests.postgres import PgServer
 
@@ -83,8 +84,7 @@ def cpu_seconds(pid: int) -> float:
 
 def workers_cpu(renderer: Renderer) -> dict[int, float]:
     """CPU seconds so far of each render worker process, by pid."""
-    processes = getattr(renderer.pool, "_processes", None) or {}
-    return {pid: cpu_seconds(pid) for pid in processes}
+    return {pid: cpu_seconds(pid) for pid in worker_pids(renderer.pool)}
 
 
 @dataclass

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot import i18n, metrics
 from bot.render.highlight import LastMove
-from bot.workers import off_loop
+from bot.workers import AffinityPool, off_loop, workers
 from engine.views import PrivateView, PublicView
 
 log = logging.getLogger(__name__)
@@ -66,29 +66,31 @@ class Renderer:
     traces: list[JobTrace] | None = field(default=None, compare=False)
 
     async def draw_board(self, view: PublicView, last: LastMove | None = None, *,
-                         lang: i18n.Language | None = None) -> bytes:
-        """The board; ``last`` (what the last turn built) is highlighted."""
-        return await self._run("board", lang, self.board, view, last)
+                         lang: i18n.Language | None = None, game: int | None = None) -> bytes:
+        """The board; ``last`` (what the last turn built) is highlighted. The boards of one
+        ``game`` are drawn by one worker when it can (its caches hold the game's map)."""
+        return await self._run("board", lang, self.board, view, last, key=game)
 
     async def draw_hand(self, view: PrivateView, map_id: str, *,
                         lang: i18n.Language | None = None) -> bytes:
         return await self._run("hand", lang, self.hand, view, map_id)
 
-    async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None) -> bytes:
-        return await self._run("final", lang, self.final, view)
+    async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None,
+                         game: int | None = None) -> bytes:
+        return await self._run("final", lang, self.final, view, key=game)
 
     async def _run(self, kind: str, lang: i18n.Language | None, fn: Callable[..., bytes],
-                   *args: Any) -> bytes:
+                   *args: Any, key: int | None = None) -> bytes:
         job = (fn, lang or i18n.current(), *args)
         start = time.perf_counter()
         metrics.RENDER_QUEUE.inc()
         try:
             if self.traces is None:
-                return await off_loop(self.pool, _in_language, *job)
+                return await off_loop(self.pool, _in_language, *job, key=key)
             trace = JobTrace(kind, TRACE_TAG.get(), start, args_bytes=len(pickle.dumps(job)))
             self.traces.append(trace)
             png, trace.started, trace.ended, trace.cpu, trace.layer, trace.pid = (
-                await off_loop(self.pool, _traced, *job))
+                await off_loop(self.pool, _traced, *job, key=key))
             trace.answered = time.perf_counter()
             trace.result_bytes = len(png)
             return png
@@ -106,7 +108,7 @@ class Renderer:
         def spawn() -> None:
             started = time.perf_counter()
             try:
-                jobs = [pool.submit(int) for _ in range(getattr(pool, "_max_workers", 1))]
+                jobs = [pool.submit(int) for _ in range(workers(pool))]
                 for job in jobs:
                     job.result()
             except Exception as exc:  # stopped while warming up: nothing to report
@@ -217,8 +219,10 @@ def default_renderer(*, processes: int | None = None,
         # (its threads and event loop).
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([preload])
-        pool = RenderPool(max_workers=processes, mp_context=context,
-                          initializer=_yield_to_the_bot)
+        # A worker process each, fed by the bot (``AffinityPool``): a game's boards are
+        # drawn by the worker whose caches hold its map layer and PNG bands.
+        pool = AffinityPool(lambda: RenderPool(max_workers=1, mp_context=context,
+                                               initializer=_yield_to_the_bot), processes)
     return Renderer(board=render_board_png, hand=render_hand, final=render_final, pool=pool)
 
 

@@ -207,7 +207,8 @@ class DiscordPublisher:
         await self.publish(dataclasses.replace(update, repost=True, lines=[], dms=[]))
 
     async def _render_board(self, update: Update) -> bytes:
-        return await self.renderer.draw_board(update.view, update.last, lang=update.language)
+        return await self.renderer.draw_board(update.view, update.last, lang=update.language,
+                                              game=update.game_id)
 
     async def _files(self, update: Update, board: asyncio.Future[bytes] | None
                      ) -> list[discord.File]:
@@ -277,7 +278,8 @@ class DiscordPublisher:
     async def _final(self, update: Update, channel: discord.PartialMessageable) -> None:
         files = []
         try:
-            png = await self.renderer.draw_final(update.view, lang=update.language)
+            png = await self.renderer.draw_final(update.view, lang=update.language,
+                                                 game=update.game_id)
             files.append(discord.File(io.BytesIO(png), filename="final.png"))
         except Exception:
             log.exception("game %s: rendering the final scores failed", update.game_id)
