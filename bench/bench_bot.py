@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import itertools
 import json
 import logging
 import os
@@ -403,7 +404,16 @@ def trace_lines(run: Run) -> list[str]:
     span = max(j.ended for j in jobs) - min(j.started for j in jobs)
     busy = {pid: sum(j.ended - j.started for j in jobs if j.pid == pid) / span
             for pid in sorted({j.pid for j in jobs})}
+    # A worker's wait between two jobs while the next was already submitted: sending its
+    # image back and being handed and scheduled for the next one.
+    gaps = []
+    for pid in busy:
+        mine = sorted((j for j in jobs if j.pid == pid), key=lambda j: j.started)
+        gaps += [b.started - a.ended for a, b in itertools.pairwise(mine)
+                 if b.submitted < a.ended]
     lines.append(
+        f"a worker between two jobs (the next one waiting): {_ms(gaps)}, p90 "
+        f"{pct(gaps, 0.9) * 1000:.1f} ms, {sum(gaps):.1f} s in all; "
         f"boards of a game whose last board the same worker drew: {len(same)}, CPU p50 "
         f"{pct(same, 0.5) * 1000:.1f} ms, mean {statistics.fmean(same or [0]) * 1000:.1f}; "
         f"the other worker drew it: {len(other)}, CPU p50 {pct(other, 0.5) * 1000:.1f} ms, "
