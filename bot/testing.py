@@ -37,7 +37,9 @@ _ORIGIN: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDict
 def _tagging_factory(loop: asyncio.AbstractEventLoop, coro: Any,
                      context: contextvars.Context | None = None) -> asyncio.Task[Any]:
     task = asyncio.Task(coro, loop=loop, context=context)
-    feed = (context or contextvars.copy_context()).get(_FEED)
+    # Not ``context or ...``: a task given a fresh, empty context (work shared by every
+    # caller, such as SQLite's committer) is nobody's, yet an empty context is falsy.
+    feed = (contextvars.copy_context() if context is None else context).get(_FEED)
     if feed is not None:
         _ORIGIN[task] = feed
     return task

@@ -96,3 +96,22 @@ async def test_the_database_committer_runs_in_no_callers_context(tmp_path):
         assert await store.dm_refused_at(7) == 1.0
     finally:
         await store.close()
+
+
+async def test_a_task_given_a_fresh_context_is_no_interactions_work():
+    """What a feed waits for: the tasks its dispatch created, not one made in a context of
+    its own (SQLite's committer, which serves every game's transactions)."""
+    import contextvars
+
+    from bot.testing import _FEED, _ORIGIN, _tag_tasks
+
+    _tag_tasks(asyncio.get_running_loop())
+    token = _FEED.set(99)
+    try:
+        own = asyncio.create_task(asyncio.sleep(0))
+        shared = asyncio.create_task(asyncio.sleep(0), context=contextvars.Context())
+    finally:
+        _FEED.reset(token)
+    await asyncio.gather(own, shared)
+    assert _ORIGIN.get(own) == 99
+    assert shared not in _ORIGIN
