@@ -54,7 +54,9 @@ class Style:
     plan_noise: float = 0.0  # per-game noise on route costs: plans differ between games
     endgame: bool = False  # spend the last turns on the points at hand
     block: bool = False  # take a route a leader clearly needs
-    block_lead: int = 0  # ... with 3+ players, one leading this seat by at least this much
+    # ... with 3+ players, one leading this seat by at least this much per player beyond
+    # two (a block also helps every other player)
+    block_lead: int = 0
     stations: bool = False  # Europe: a station to bridge a blocked ticket
     long_routes: bool = False  # a racer: long routes first, tickets second
     # With the tickets done: "points" aims at the most valuable routes, "network" claims
@@ -73,6 +75,9 @@ class Style:
     # Europe: claim a tunnel only with this many matching cards left after paying for it
     # (the reveal asks for one more per match; a tunnel declined wastes the turn).
     tunnel_reserve: int = 0
+    # Caution for the initial tickets (< 0: as ``caution``): high, the player keeps few and
+    # takes more once its network shows which ones come cheap.
+    first_caution: float = -1.0
 
 
 def _logistic(x: float) -> float:
@@ -199,12 +204,15 @@ class _Decision:
         plan = self.sit.plan(tickets, self.costs)
         p = self.completion(plan)
         value = 0.0
+        caution = self.style.caution
+        if self.style.first_caution >= 0 and self.obs.public.phase == "choose_initial_tickets":
+            caution = self.style.first_caution
         for t in tickets:
             points = board.t_points[t]
             if t in plan.failed:
-                value -= points * (1 + self.style.caution)
+                value -= points * (1 + caution)
             else:
-                value += points * (p - (1 - p) * (1 + self.style.caution))
+                value += points * (p - (1 - p) * (1 + caution))
         return value
 
     def keep_tickets(self) -> Action:
@@ -575,7 +583,7 @@ class _Decision:
             if other == sit.seat:
                 continue
             # Two players: any gap hurts the only rival; more: only a clear leader's.
-            if sit.n > 2 and sit.scores[other] < mine + self.style.block_lead:
+            if sit.n > 2 and sit.scores[other] < mine + self.style.block_lead * (sit.n - 2):
                 continue
             routes = [r for r, s in enumerate(sit.owner) if s == other]
             labels = components(board.n_nodes, [(board.r_na[r], board.r_nb[r]) for r in routes])
@@ -842,6 +850,7 @@ HARD = Style(
     triage=0.5,
     long_last=True,
     tunnel_reserve=1,
+    first_caution=8.0,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)

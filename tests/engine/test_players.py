@@ -381,6 +381,25 @@ def test_at_three_players_hard_blocks_only_a_clear_leader(
     assert choose_action("hard", state, seat) == block
 
 
+def test_at_four_players_hard_blocks_only_a_leader_further_ahead(
+    started: Any, own: Any, route: Any, set_hand: Any
+) -> None:
+    """A block helps every other player, more of them at a bigger table: with four players
+    the lead that makes hard block is twice the lead it asks with three."""
+    state = started("usa", 4)
+    seat = state.current
+    other = (seat + 1) % 4
+    own(state, other, ("duluth", "sault_st_marie"), ("pittsburgh", "toronto"))
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    set_hand(state, seat, {"red": 2})
+    block = Claim(route=route(state, "sault_st_marie", "toronto"), cards={"red": 2})
+    state.scores[other] = state.scores[seat] + 30
+    assert choose_action("hard", state, seat) != block
+    state.scores[other] = state.scores[seat] + 45
+    assert choose_action("hard", state, seat) == block
+
+
 def _iberia_draft(picked: list[int], packet: list[int]) -> GameState:
     """Iberia, 3 players, first draft: seat 0 has picked ``picked`` and holds ``packet``."""
     state = new_game(GameConfig(map_id="iberia", players=["A", "B", "C"], seed=1))
@@ -488,3 +507,18 @@ def test_hard_claims_a_tunnel_only_with_a_card_to_spare_for_its_reveal(
     assert careless == Claim(route=tunnel, cards={"red": 3})
     set_hand(state, seat, {"red": 4})
     assert choose_action("hard", state, seat) == Claim(route=tunnel, cards={"red": 3})
+
+
+def test_hard_keeps_few_initial_tickets_to_take_more_later() -> None:
+    """USA, seed 1: offered Los Angeles–Chicago (16), Montreal–New Orleans (13) and Kansas
+    City–Houston (5), hard keeps the two long ones only (it draws more tickets once they
+    are done); the same player as cautious at the start as later keeps all three."""
+    state = new_game(GameConfig(map_id="usa", players=["A", "B"], seed=1))
+    observation = observe(state, 0)
+    keep = HeuristicPlayer(HARD).choose(observation)
+    assert isinstance(keep, KeepTickets)
+    board = state.board
+    cities = {tuple(board.map.tickets[board.t_index[t]].cities) for t in keep.tickets}
+    assert cities == {("los_angeles", "chicago"), ("montreal", "new_orleans")}
+    same = HeuristicPlayer(replace(HARD, first_caution=-1.0)).choose(observation)
+    assert isinstance(same, KeepTickets) and len(same.tickets) == 3
