@@ -10,12 +10,15 @@ import functools
 import io
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from PIL import Image
 
-from engine.views import PrivateView, PublicView
+from bot import i18n
+from engine.views import PrivateView, PublicPlayer, PublicView
+from maps.model import MapData
 
 from .board import Box, base_for, city_boxes, draw_map, route_boxes
 from .demo import empty_view, hand_view
@@ -25,13 +28,21 @@ from .hand import draw_hand, hand_rows
 from .highlight import LastMove, highlight
 from .palette import CARD_ORDER, PANEL_BG, player_fill
 from .panel import (
+    HEADING_H,
+    acting,
     key_line,
     legend_block,
     market_block,
     market_width,
+    player_name,
+    player_row,
+    player_stats,
     players_block,
+    players_heading,
     stacks_block,
+    table_shape,
     title_block,
+    title_reach,
 )
 from .png import encode_indexed, encode_rows
 from .shares import companies, company_fill
@@ -43,6 +54,8 @@ MAX_BYTES = 1_500_000
 HEADER_H = 214
 STACKS_H = 40  # a row of share stacks under the header (maps with shares)
 SIDE_W = 500
+KEY_Y = 150  # the key's lines under the market on a landscape panel
+TITLE_SLACK = 6  # px the title column reaches past its text's width (its box ends at 13)
 
 
 def encode(img: Image.Image, fmt: str = "PNG", palette: Image.Image | None = None) -> bytes:
@@ -85,14 +98,13 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
         top = header_height(view.map_id)
         img = Image.new("RGB", (lay.width, top), PANEL_BG)
         market_w = market_width(view)
-        # A long map name widens the title column rather than being cut short.
-        title_w = max(330, min(430, round(font(24, "title").getlength(m.name)) + 126))
-        px = 24 + title_w + 26
+        px = players_x(m.name)
+        title_w = px - 50
         title_block(img, 24, 18, title_w, view, m)
         players_block(img, px, 18, lay.width - px - market_w - 70, view, m)
         market_block(img, lay.width - market_w - 24, 18, market_w, view, m)
         if view.tunnel is None:
-            key_line(img, lay.width - market_w - 24, 150, market_w, m)
+            key_line(img, lay.width - market_w - 24, KEY_Y, market_w, m)
         if shares:
             stacks_block(img, 24, HEADER_H - 4, lay.width - 48, view, m)
         return img, (0, 0), (0, top)
@@ -106,6 +118,106 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
     y = legend_block(img, x, y, w, m)
     # Only as tall as drawn (the board is the panel's colour below): less to reduce.
     return img.crop((0, 0, SIDE_W, min(lay.height, y + 28))), (lay.width, 0), (0, 0)
+
+
+def players_x(map_name: str) -> int:
+    """Where the players table starts on a landscape panel: after the title column (a
+    long map name widens it rather than being cut short)."""
+    return 24 + max(330, min(430, round(font(24, "title").getlength(map_name)) + 126)) + 26
+
+
+# Parts of a landscape panel already reduced to the board palette, by everything they
+# show: a claim's board draws its title column and the rows of the players whose figures
+# or turn changed; the headings, the other rows, the market and the key come from here.
+PANEL_PARTS = 512
+_parts_lock = threading.Lock()
+_parts: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+
+
+def _part(map_id: str, box: Box, key: tuple[object, ...] | None,
+          draw: Callable[[Image.Image, int, int], object]) -> Image.Image:
+    """The part of the panel in ``box``, reduced: ``draw(canvas, dx, dy)`` draws it shifted
+    by (dx, dy) on a canvas the size of ``box``. The panel is one flat colour under every
+    part and no part draws outside its box, so its pixels are those it has on the whole
+    panel. Kept by ``key`` (None: drawn every time)."""
+    full = (map_id, box, i18n.current(), key)
+    if key is not None:
+        with _parts_lock:
+            found = _parts.get(full)
+            if found is not None:
+                _parts.move_to_end(full)
+                return found
+    canvas = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PANEL_BG)
+    draw(canvas, -box[0], -box[1])
+    found = _indexed(canvas, map_id)
+    if key is not None:
+        with _parts_lock:
+            _parts[full] = found
+            while len(_parts) > PANEL_PARTS:
+                _parts.popitem(last=False)
+    return found
+
+
+def _row(c: Image.Image, dx: int, dy: int, *, x: int, y: int, w: int, p: PublicPlayer,
+         view: PublicView, m: MapData) -> None:
+    player_row(c, x + dx, y + dy, w, p, view, m)
+
+
+def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
+    """``panel_image`` reduced to the board palette, pixel for pixel. A landscape panel is
+    put together from its parts (``_part``): columns for the title, the players table (a
+    part per row) and the market over the key, and the share stacks under them."""
+    base = base_for(view.map_id)
+    m, lay = base.map, base.layout
+    px = players_x(m.name)
+    # A portrait map's panel is drawn whole; so is one whose title runs into the players
+    # table (they overlap there), to keep its pixels.
+    if lay.width < lay.height or title_reach(view, m, px - 50) > px - 50 + TITLE_SLACK:
+        panel, panel_at, map_at = panel_image(view)
+        return _indexed(panel, view.map_id), panel_at, map_at
+    map_id = view.map_id
+    top = header_height(map_id)
+    img = Image.new("P", (lay.width, top), panel_index(map_id))
+    shares = m.rules.shares is not None
+    main = HEADER_H - 4 if shares else top  # the share stacks' row below
+    market_w = market_width(view)
+    mx = lay.width - market_w - 24
+    pw = mx - 46 - px  # the table's width; its rows' frames reach 6 px left, 4 right
+
+    def put(box: Box, key: tuple[object, ...] | None,
+            draw: Callable[[Image.Image, int, int], object]) -> None:
+        img.paste(_part(map_id, box, key, draw), box[:2])
+
+    put((0, 0, px - 13, main), None,
+        lambda c, dx, dy: title_block(c, 24 + dx, 18 + dy, px - 50, view, m))
+    _name_w, compact, row_h = table_shape(view, m, pw)
+    first = 18 if compact else 18 + HEADING_H
+    labels = tuple(label for label, _v, _t in player_stats(view.players[0], view, m)
+                   ) if view.players else ()
+    put((px - 13, 0, mx - 23, first), ("heading", px, pw, labels),
+        lambda c, dx, dy: players_heading(c, px + dx, 18 + dy, pw, view, m))
+    y = first
+    for p in view.players:
+        if y >= main:
+            break
+        shown = (p.seat, player_name(p), p.seat == acting(view),
+                 tuple(player_stats(p, view, m)))
+        put((px - 13, y, mx - 23, min(main, y + row_h)), ("row", px, pw, row_h, *shown),
+            functools.partial(_row, x=px, y=y, w=pw, p=p, view=view, m=m))
+        y += row_h
+    tunnel = view.tunnel
+    if tunnel is None:
+        put((mx - 23, 0, lay.width, KEY_Y), ("market", mx, tuple(view.market)),
+            lambda c, dx, dy: market_block(c, mx + dx, 18 + dy, market_w, view, m))
+        put((mx - 23, KEY_Y, lay.width, main), ("key", mx, market_w),
+            lambda c, dx, dy: key_line(c, mx + dx, KEY_Y + dy, market_w, m))
+    else:
+        put((mx - 23, 0, lay.width, main), None,
+            lambda c, dx, dy: market_block(c, mx + dx, 18 + dy, market_w, view, m))
+    if shares:
+        put((0, main, lay.width, top), None,
+            lambda c, dx, dy: stacks_block(c, 24 + dx, main + dy, lay.width - 48, view, m))
+    return img, (0, 0), (0, top)
 
 
 @dataclass(frozen=True)
@@ -251,9 +363,9 @@ def board_rows(view: PublicView, last: LastMove | None = None) -> Image.Image:
     ``last`` is pasted over the map layer's copy on the board (the cache keeps the plain
     map), and only its patches are reduced to the palette (doing it to the whole map
     would move colours: the palette reduction is not exact)."""
-    panel, panel_at, map_at = panel_image(view)
+    panel, panel_at, map_at = panel_rows(view)
     mp = map_layer(view)
-    img = _compose(view, _indexed(panel, view.map_id), panel_at, mp, map_at, left=1)
+    img = _compose(view, panel, panel_at, mp, map_at, left=1)
     if last is not None:
         for box, patch in highlight(mp, base_for(view.map_id), view, last):
             img.paste(_indexed(patch, view.map_id), (1 + map_at[0] + box[0], map_at[1] + box[1]))

@@ -112,20 +112,28 @@ def section_heading(
            fill=PANEL_DIM)
 
 
-def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
-    d = ImageDraw.Draw(img)
+def _title_line(view: PublicView, m: MapData, w: int) -> tuple[int, str, str]:
+    """The map's name (its size, and the name as it fits) and the turn after it."""
     # The largest title size that fits beside the turn number, then an ellipsis.
     size = next((n for n in (32, 28, 24) if font(n, "title").getlength(m.name) <= w - 120), 24)
+    turn = _("Turn {n}", n=view.turn) if view.turn > 0 else _("Setup")
+    return size, fit_text(m.name, size, "title", w - 120), turn
+
+
+def title_reach(view: PublicView, m: MapData, w: int) -> float:
+    """How far right of its ``x`` the title block's first line reaches (a long turn label,
+    such as German "Vorbereitung", goes past ``w``)."""
+    size, name, turn = _title_line(view, m, w)
+    return font(size, "title").getlength(name) + 16 + font(20, "bold").getlength(turn)
+
+
+def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
+    d = ImageDraw.Draw(img)
+    size, name, turn = _title_line(view, m, w)
     title = font(size, "title")
-    name = fit_text(m.name, size, "title", w - 120)
     d.text((x, y + (32 - size) // 2), name, font=title, fill=PANEL_FG)
-    d.text(
-        (x + title.getlength(name) + 16, y + 28),
-        _("Turn {n}", n=view.turn) if view.turn > 0 else _("Setup"),
-        font=font(20, "bold"),
-        fill=ACCENT,
-        anchor="ls",
-    )
+    d.text((x + title.getlength(name) + 16, y + 28), turn, font=font(20, "bold"), fill=ACCENT,
+           anchor="ls")
     y += 50
     indent = 0
     seat = acting(view)
@@ -153,7 +161,7 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     return bottom if banners else y
 
 
-def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, str, str]]:
+def player_stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, str, str]]:
     """(column heading, value, the value with its noun for the narrow panel) per figure."""
     if sails(m):
         pieces = (_("Pieces"), str(p.trains), _n("{n} piece", "{n} pieces", p.trains))
@@ -175,65 +183,94 @@ def _stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[str, str
     return out
 
 
+NUM_W = 78  # a figure's column in the wide players table
+HEADING_H = 22  # the wide table's column headings
+
+
+def table_shape(view: PublicView, m: MapData, w: int) -> tuple[int, bool, int]:
+    """The players table in ``w`` px: the names' width, whether rows are the stacked
+    two-line ones of a narrow panel, and the height of a row."""
+    ncols = len(player_stats(view.players[0], view, m)) if view.players else 4
+    name_w = w - 40 - NUM_W * ncols
+    compact = name_w < 200
+    return name_w, compact, 58 if compact else 32
+
+
+def players_heading(img: Image.Image, x: int, y: int, w: int, view: PublicView,
+                    m: MapData) -> int:
+    """The column headings of the wide table (none on a narrow panel); returns the y of
+    the first row."""
+    name_w, compact, _row_h = table_shape(view, m, w)
+    if compact:
+        return y
+    d = ImageDraw.Draw(img)
+    for i, (label, *_values) in enumerate(
+            player_stats(view.players[0], view, m) if view.players else []):
+        cx = x + 40 + name_w + i * NUM_W + NUM_W // 2
+        d.text((cx, y), label, font=fit_font(label, 14, "bold", NUM_W - 4), fill=PANEL_DIM,
+               anchor="ma")
+    d.text((x + 40, y), _("Player"), font=font(14, "bold"), fill=PANEL_DIM)
+    return y + HEADING_H
+
+
+def player_name(p: PublicPlayer) -> str:
+    return _("{name}  (choosing)", name=p.name) if p.deciding else p.name
+
+
+def player_row(img: Image.Image, x: int, y: int, w: int, p: PublicPlayer, view: PublicView,
+               m: MapData) -> None:
+    """One player's row of the table, ``table_shape``'s row height tall from ``y``."""
+    d = ImageDraw.Draw(img)
+    name_w, compact, row_h = table_shape(view, m, w)
+    body, bold = font(18), font(18, "bold")
+    if p.seat == acting(view):
+        d.rounded_rectangle(
+            (x - 6, y, x + w + 4, y + row_h - 2),
+            radius=8,
+            fill=shade(PANEL_BG, 1.12),
+            outline=ACCENT,
+            width=2,
+        )
+    blend(
+        img,
+        mark_sprite(player_shape(p.seat), player_fill(p.seat), 26),
+        x,
+        y + (row_h - 28) // 2,
+    )
+    name = player_name(p)
+    stats = player_stats(p, view, m)
+    if compact:
+        d.text((x + 40, y + 6), fit_text(name, 18, "bold", w - 44), font=bold, fill=PANEL_FG)
+        cx = x + 40
+        for i, (_label, _value, text) in enumerate(stats):
+            f = font(16, "bold") if i == 0 else font(15)
+            d.text((cx, y + 31), text, font=f, fill=ACCENT if i == 0 else PANEL_DIM)
+            cx += int(f.getlength(text)) + 14
+    else:
+        d.text(
+            (x + 40, y + row_h // 2),
+            fit_text(name, 18, "bold", name_w - 8),
+            font=bold,
+            fill=PANEL_FG,
+            anchor="lm",
+        )
+        for i, (_label, v, _text) in enumerate(stats):
+            cx = x + 40 + name_w + i * NUM_W + NUM_W // 2
+            d.text(
+                (cx, y + row_h // 2),
+                v,
+                font=bold if i == 0 else body,
+                fill=ACCENT if i == 0 else PANEL_FG,
+                anchor="mm",
+            )
+
+
 def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
     """A table with one row per player; stacked two-line rows when the panel is narrow."""
-    d = ImageDraw.Draw(img)
-    ncols = len(_stats(view.players[0], view, m)) if view.players else 4
-    num_w = 78
-    name_w = w - 40 - num_w * ncols
-    compact = name_w < 200
-    row_h = 58 if compact else 32
-    small = font(14, "bold")
-    if not compact:
-        for i, (label, *_values) in enumerate(
-                _stats(view.players[0], view, m) if view.players else []):
-            cx = x + 40 + name_w + i * num_w + num_w // 2
-            d.text((cx, y), label, font=fit_font(label, 14, "bold", num_w - 4), fill=PANEL_DIM,
-                   anchor="ma")
-        d.text((x + 40, y), _("Player"), font=small, fill=PANEL_DIM)
-        y += 22
-    body, bold = font(18), font(18, "bold")
+    y = players_heading(img, x, y, w, view, m)
+    row_h = table_shape(view, m, w)[2]
     for p in view.players:
-        if p.seat == acting(view):
-            d.rounded_rectangle(
-                (x - 6, y, x + w + 4, y + row_h - 2),
-                radius=8,
-                fill=shade(PANEL_BG, 1.12),
-                outline=ACCENT,
-                width=2,
-            )
-        blend(
-            img,
-            mark_sprite(player_shape(p.seat), player_fill(p.seat), 26),
-            x,
-            y + (row_h - 28) // 2,
-        )
-        name = _("{name}  (choosing)", name=p.name) if p.deciding else p.name
-        stats = _stats(p, view, m)
-        if compact:
-            d.text((x + 40, y + 6), fit_text(name, 18, "bold", w - 44), font=bold, fill=PANEL_FG)
-            cx = x + 40
-            for i, (_label, _value, text) in enumerate(stats):
-                f = font(16, "bold") if i == 0 else font(15)
-                d.text((cx, y + 31), text, font=f, fill=ACCENT if i == 0 else PANEL_DIM)
-                cx += int(f.getlength(text)) + 14
-        else:
-            d.text(
-                (x + 40, y + row_h // 2),
-                fit_text(name, 18, "bold", name_w - 8),
-                font=bold,
-                fill=PANEL_FG,
-                anchor="lm",
-            )
-            for i, (_label, v, _text) in enumerate(stats):
-                cx = x + 40 + name_w + i * num_w + num_w // 2
-                d.text(
-                    (cx, y + row_h // 2),
-                    v,
-                    font=bold if i == 0 else body,
-                    fill=ACCENT if i == 0 else PANEL_FG,
-                    anchor="mm",
-                )
+        player_row(img, x, y, w, p, view, m)
         y += row_h
     return y
 

@@ -273,3 +273,27 @@ def test_a_side_panel_is_drawn_as_tall_as_its_content_and_the_board_is_its_colou
         palette=board_palette("nordic"), dither=Image.Dither.NONE).convert("RGB").getpixel((0, 0))
     assert decoded.crop((px, panel.height, board.width, board.height)).getcolors() == [
         (below.width * below.height, colour)]
+
+
+@pytest.mark.parametrize("map_id", ["pennsylvania", "world", "europe"])
+def test_a_panel_put_together_from_kept_parts_is_the_panel_drawn_whole(map_id: str) -> None:
+    """A landscape board's panel is drawn in parts (title column, heading, a part per
+    player's row, market, key, share stacks), each kept reduced by what it shows: in both
+    languages, from the first turn (German "Vorbereitung" runs past the title column: that
+    panel is drawn whole) to the last round, through tunnels and decisions, it is pixel
+    for pixel the whole panel reduced."""
+    from bot import i18n
+    from bot.render import panel_image, panel_rows
+
+    views = [v for v in _views(map_id, seed=5, first_turn=0, last_turn=22)
+             if v.turn < 2 or v.turn >= 20][::2]
+    views += [v.model_copy(update={"last_round": True}) for v in views[::4]]
+    render._parts.clear()
+    for lang in i18n.LANGUAGES:
+        with i18n.language(lang):
+            for view in views:
+                got, at, map_at = panel_rows(view)
+                whole, whole_at, whole_map_at = panel_image(view)
+                assert (at, map_at) == (whole_at, whole_map_at)
+                assert got.tobytes() == render._indexed(whole, map_id).tobytes()
+    assert len(render._parts) > 10  # the parts were kept, and drawn again when they changed
