@@ -131,16 +131,20 @@ def players_x(map_name: str) -> int:
 # or turn changed; the headings, the other rows, the market and the key come from here.
 PANEL_PARTS = 512
 _parts_lock = threading.Lock()
-_parts: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+_parts: OrderedDict[tuple[object, ...], tuple[Image.Image, int | None]] = OrderedDict()
 
 
 def _part(map_id: str, box: Box, key: tuple[object, ...] | None,
-          draw: Callable[[Image.Image, int, int], object]) -> Image.Image:
+          draw: Callable[[Image.Image, int, int], int | None],
+          below: int | None = None) -> tuple[Image.Image, int | None]:
     """The part of the panel in ``box``, reduced: ``draw(canvas, dx, dy)`` draws it shifted
     by (dx, dy) on a canvas the size of ``box``. The panel is one flat colour under every
     part and no part draws outside its box, so its pixels are those it has on the whole
-    panel. Kept by ``key`` (None: drawn every time)."""
-    full = (map_id, box, i18n.current(), key)
+    panel. Kept by ``key`` (None: drawn every time), with what ``draw`` returned (a y on
+    the canvas: where the part ends), as a y on the panel; with ``below``, the part is cut
+    ``below`` px under it (the box's bottom is only a bound). The language is part of the
+    key."""
+    full = (map_id, box, below, i18n.current(), key)
     if key is not None:
         with _parts_lock:
             found = _parts.get(full)
@@ -148,8 +152,10 @@ def _part(map_id: str, box: Box, key: tuple[object, ...] | None,
                 _parts.move_to_end(full)
                 return found
     canvas = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PANEL_BG)
-    draw(canvas, -box[0], -box[1])
-    found = _indexed(canvas, map_id)
+    end = draw(canvas, -box[0], -box[1])
+    if below is not None and end is not None:
+        canvas = canvas.crop((0, 0, canvas.width, min(canvas.height, end + below)))
+    found = _indexed(canvas, map_id), None if end is None else end + box[1]
     if key is not None:
         with _parts_lock:
             _parts[full] = found
@@ -163,16 +169,62 @@ def _row(c: Image.Image, dx: int, dy: int, *, x: int, y: int, w: int, p: PublicP
     player_row(c, x + dx, y + dy, w, p, view, m)
 
 
+def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
+    """``panel_image``'s panel beside a portrait map, reduced, from parts: each block is
+    drawn on a canvas down to the panel's bottom and cut where it ends."""
+    base = base_for(view.map_id)
+    m, lay, map_id = base.map, base.layout, view.map_id
+    img = Image.new("P", (SIDE_W, lay.height), panel_index(map_id))
+    x, w = 28, SIDE_W - 52
+
+    def put(y: int, key: tuple[object, ...] | None,
+            draw: Callable[[Image.Image, int, int], int], gap: int) -> int:
+        part, end = _part(map_id, (0, y, SIDE_W, lay.height), key, draw, gap)
+        img.paste(part, (0, y))
+        assert end is not None
+        return end + gap
+
+    y = put(0, None, lambda c, dx, dy: title_block(c, x + dx, 28 + dy, w, view, m), 24)
+    _name_w, compact, row_h = table_shape(view, m, w)
+    if not compact:
+        top = y
+        y = put(y, ("heading", w),
+                lambda c, dx, dy: players_heading(c, x + dx, top + dy, w, view, m), 0)
+    for p in view.players:
+        shown = (p.seat, player_name(p), p.seat == acting(view),
+                 tuple(player_stats(p, view, m)))
+        y = put(y, ("row", row_h, *shown), functools.partial(_side_row, x=x, y=y, w=w, p=p,
+                                                             view=view, m=m), 0)
+    y += 28
+    at = y
+    y = put(y, ("market", tuple(view.market)) if view.tunnel is None else None,
+            lambda c, dx, dy: market_block(c, x + dx, at + dy, w, view, m), 28)
+    if m.rules.shares is not None:
+        at = y
+        y = put(y, None, lambda c, dx, dy: stacks_block(c, x + dx, at + dy, w, view, m), 28)
+    at = y
+    y = put(y, ("legend",), lambda c, dx, dy: legend_block(c, x + dx, at + dy, w, m), 28)
+    return img.crop((0, 0, SIDE_W, min(lay.height, y))), (lay.width, 0), (0, 0)
+
+
+def _side_row(c: Image.Image, dx: int, dy: int, *, x: int, y: int, w: int, p: PublicPlayer,
+              view: PublicView, m: MapData) -> int:
+    player_row(c, x + dx, y + dy, w, p, view, m)
+    return y + dy + table_shape(view, m, w)[2]
+
+
 def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
-    """``panel_image`` reduced to the board palette, pixel for pixel. A landscape panel is
-    put together from its parts (``_part``): columns for the title, the players table (a
-    part per row) and the market over the key, and the share stacks under them."""
+    """``panel_image`` reduced to the board palette, pixel for pixel, put together from
+    its parts (``_part``). Above a landscape map: columns for the title, the players table
+    (a part per row) and the market over the key, and the share stacks under them."""
     base = base_for(view.map_id)
     m, lay = base.map, base.layout
     px = players_x(m.name)
-    # A portrait map's panel is drawn whole; so is one whose title runs into the players
-    # table (they overlap there), to keep its pixels.
-    if lay.width < lay.height or title_reach(view, m, px - 50) > px - 50 + TITLE_SLACK:
+    if lay.width < lay.height:
+        return _side_rows(view)
+    # A title that runs into the players table (they overlap there) is drawn whole, to
+    # keep its pixels.
+    if title_reach(view, m, px - 50) > px - 50 + TITLE_SLACK:
         panel, panel_at, map_at = panel_image(view)
         return _indexed(panel, view.map_id), panel_at, map_at
     map_id = view.map_id
@@ -185,8 +237,8 @@ def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
     pw = mx - 46 - px  # the table's width; its rows' frames reach 6 px left, 4 right
 
     def put(box: Box, key: tuple[object, ...] | None,
-            draw: Callable[[Image.Image, int, int], object]) -> None:
-        img.paste(_part(map_id, box, key, draw), box[:2])
+            draw: Callable[[Image.Image, int, int], int | None]) -> None:
+        img.paste(_part(map_id, box, key, draw)[0], box[:2])
 
     put((0, 0, px - 13, main), None,
         lambda c, dx, dy: title_block(c, 24 + dx, 18 + dy, px - 50, view, m))
