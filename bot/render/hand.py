@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot import i18n
 from bot.i18n import _, _n
@@ -617,12 +617,30 @@ def _indexed_piece(map_id: str, key: tuple[object, ...], piece: Image.Image,
     return found
 
 
+# A canvas of the hand's background, to find what was drawn on a hand's rows (only the
+# size both share is compared: rows are taken this many at a time).
+_BLANK = Image.new("RGB", (WIDTH, 512), PANEL_BG)
+
+
+def _drawn(img: Image.Image, top: int, bottom: int) -> list[tuple[int, int, int, int]]:
+    """Boxes that hold every pixel of ``img``'s rows ``top``..``bottom`` that is not the
+    background (the rest of those rows is background)."""
+    boxes = []
+    for y in range(top, bottom, _BLANK.height):
+        end = min(bottom, y + _BLANK.height)
+        box = ImageChops.difference(img.crop((0, y, WIDTH, end)), _BLANK).getbbox()
+        if box is not None:
+            boxes.append((box[0], y + box[1], box[2], y + box[3]))
+    return boxes
+
+
 def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Image:
     """The hand reduced to ``palette`` (map ``map_id``'s), pixel for pixel what reducing
     ``draw_hand`` gives, with a zero column on the left (``png.encode_rows``). The rows of
     the cached pieces (ticket tiles, cards with their counts) hold only them on the
-    background: they are pasted from their reduced copies, and only the other rows are
-    drawn and reduced (most of a hand's cost was reducing it)."""
+    background: they are pasted from their reduced copies, and of the other rows only
+    what was drawn on the background is reduced (reducing is most of a hand's cost; three
+    quarters of those rows are bare background)."""
     pieces: list[Piece] = []
     img, bottom = _draw_hand(view, map_id, _height_guess(view), pieces)
     if bottom > img.height:
@@ -630,7 +648,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Ima
         img, bottom = _draw_hand(view, map_id, _height_bound(view), pieces)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
-    out = Image.new("P", (WIDTH + 1, height), 0)
+    background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
+    assert isinstance(background, int)
+    out = Image.new("P", (WIDTH + 1, height), background)
+    out.paste(0, (0, 0, 1, height))  # PNG's filter bytes
     out.putpalette(palette.getpalette() or [])
     spans: list[tuple[int, int]] = []
     for y0, y1 in sorted((y, y + p.height) for _x, y, _key, p in pieces):
@@ -638,14 +659,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Ima
             spans[-1] = (spans[-1][0], max(spans[-1][1], y1))
         else:
             spans.append((y0, y1))
-    background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
-    assert isinstance(background, int)
     top = 0
     for y0, y1 in [*spans, (height, height)]:
-        if top < min(y0, height):
-            out.paste(_reduced(img.crop((0, top, WIDTH, min(y0, height))), palette), (1, top))
-        if y0 < y1:
-            out.paste(background, (1, y0, WIDTH + 1, min(y1, height)))
+        for box in _drawn(img, top, min(y0, height)):
+            out.paste(_reduced(img.crop(box), palette), (1 + box[0], box[1]))
         top = max(top, y1)
     for x, y, key, piece in pieces:
         out.paste(_indexed_piece(map_id, key, piece, palette), (1 + x, y))
