@@ -126,9 +126,9 @@ def players_x(map_name: str) -> int:
     return 24 + max(330, min(430, round(font(24, "title").getlength(map_name)) + 126)) + 26
 
 
-# Parts of a landscape panel already reduced to the board palette, by everything they
-# show: a claim's board draws its title column and the rows of the players whose figures
-# or turn changed; the headings, the other rows, the market and the key come from here.
+# Parts of a board's panel already reduced to the board palette, by everything they show:
+# a claim's board draws its title and the rows of the players whose figures or turn
+# changed; the headings, the other rows, the market and the key or legend come from here.
 PANEL_PARTS = 512
 _parts_lock = threading.Lock()
 _parts: OrderedDict[tuple[object, ...], tuple[Image.Image, int | None]] = OrderedDict()
