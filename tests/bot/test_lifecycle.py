@@ -359,14 +359,22 @@ async def test_a_stopping_bot_takes_no_new_interaction(table):
     assert (await table.stored_state()).version == version
 
 
+def _bot_process(script: str, tmp_path: Path, **env_extra: str) -> subprocess.Popen[str]:
+    """Run ``script`` (beside this file) as a bot process with its database in
+    ``tmp_path`` (modules beside this file importable, e.g. a fork server's preload)."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(Path(__file__).parent)]),
+               TTR_DB_PATH=str(tmp_path / "ttr.sqlite3"), DISCORD_TOKEN="fake.token.here",
+               **env_extra)
+    return subprocess.Popen([sys.executable, str(Path(__file__).parent / script)],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_finishes_the_work_in_flight_closes_the_database_and_exits_0(tmp_path, sig):
     db = tmp_path / "ttr.sqlite3"
-    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
-    env.update(PYTHONPATH=str(ROOT), TTR_DB_PATH=str(db), DISCORD_TOKEN="fake.token.here")
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / "serve_fake.py")],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = _bot_process("serve_fake.py", tmp_path)
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "in flight"
@@ -389,13 +397,7 @@ def test_a_stop_while_the_render_workers_start_exits_at_once(tmp_path):
     """The workers' fork server builds every map first (~20 s); a stop then must not wait
     for it (docker stop kills after 10 s): it stops the fork server and exits 0."""
     pid_file = tmp_path / "preload.pid"
-    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
-    env.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(Path(__file__).parent)]),
-               TTR_DB_PATH=str(tmp_path / "ttr.sqlite3"), DISCORD_TOKEN="fake.token.here",
-               TTR_TEST_PRELOAD_PID=str(pid_file))
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / "serve_warming.py")],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = _bot_process("serve_warming.py", tmp_path, TTR_TEST_PRELOAD_PID=str(pid_file))
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "warming up"

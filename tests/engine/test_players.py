@@ -362,41 +362,25 @@ def test_on_nordic_players_do_not_take_a_locomotive_for_an_ordinary_route(
         assert choose_action(level, state, seat) == DrawBlind(), level
 
 
-def test_at_three_players_hard_blocks_only_a_clear_leader(
-    started: Any, own: Any, route: Any, set_hand: Any
+@pytest.mark.parametrize(("players", "ignored_lead", "blocked_lead"), [(3, 15, 30), (4, 30, 45)])
+def test_with_three_or_more_players_hard_blocks_only_a_clear_leader(
+    started: Any, own: Any, route: Any, set_hand: Any, players: int, ignored_lead: int,
+    blocked_lead: int
 ) -> None:
-    """With two players any rival is worth blocking; with more, a block also helps the
-    third player, so hard blocks only a player well ahead of it."""
-    state = started("usa", 3)
+    """With two players any rival is worth blocking; with more, a block also helps every
+    other player, so hard blocks only a player well ahead of it: with four players twice
+    the lead it asks with three."""
+    state = started("usa", players)
     seat = state.current
-    other = (seat + 1) % 3
+    other = (seat + 1) % players
     own(state, other, ("duluth", "sault_st_marie"), ("pittsburgh", "toronto"))
     state.tickets[seat] = []
     _no_more_tickets(state)
     set_hand(state, seat, {"red": 2})
     block = Claim(route=route(state, "sault_st_marie", "toronto"), cards={"red": 2})
-    state.scores[other] = state.scores[seat] + 15
+    state.scores[other] = state.scores[seat] + ignored_lead
     assert choose_action("hard", state, seat) != block
-    state.scores[other] = state.scores[seat] + 30
-    assert choose_action("hard", state, seat) == block
-
-
-def test_at_four_players_hard_blocks_only_a_leader_further_ahead(
-    started: Any, own: Any, route: Any, set_hand: Any
-) -> None:
-    """A block helps every other player, more of them at a bigger table: with four players
-    the lead that makes hard block is twice the lead it asks with three."""
-    state = started("usa", 4)
-    seat = state.current
-    other = (seat + 1) % 4
-    own(state, other, ("duluth", "sault_st_marie"), ("pittsburgh", "toronto"))
-    state.tickets[seat] = []
-    _no_more_tickets(state)
-    set_hand(state, seat, {"red": 2})
-    block = Claim(route=route(state, "sault_st_marie", "toronto"), cards={"red": 2})
-    state.scores[other] = state.scores[seat] + 30
-    assert choose_action("hard", state, seat) != block
-    state.scores[other] = state.scores[seat] + 45
+    state.scores[other] = state.scores[seat] + blocked_lead
     assert choose_action("hard", state, seat) == block
 
 
