@@ -137,12 +137,8 @@ def _traced(fn: Callable[..., bytes], lang: i18n.Language, *args: Any
     from bot import render
 
     started, cpu = time.perf_counter(), time.thread_time()
-    layer = ""
-    if isinstance(args[0], PublicView) and fn is not render.render_final:
-        key = render.MapKey.of(args[0])
-        layer = "cached" if key in render._layers else "changed" if any(
-            k.map_id == key.map_id and k.changes(key) <= render.INCREMENTAL_CHANGES
-            for k in list(render._layers)) else "drawn"
+    layer = (render.layer_source(args[0])
+             if isinstance(args[0], PublicView) and fn is not render.render_final else "")
     png = _in_language(fn, lang, *args)
     return png, started, time.perf_counter(), time.thread_time() - cpu, layer, os.getpid()
 

@@ -164,9 +164,16 @@ def _part(map_id: str, box: Box, key: tuple[object, ...] | None,
     return found
 
 
-def _row(c: Image.Image, dx: int, dy: int, *, x: int, y: int, w: int, p: PublicPlayer,
-         view: PublicView, m: MapData) -> None:
+def _row(c: Image.Image, dx: int, dy: int, *, x: int, y: int, w: int, row_h: int,
+         p: PublicPlayer, view: PublicView, m: MapData) -> int:
+    """A player's row of the table, drawn shifted by (dx, dy); returns where it ends."""
     player_row(c, x + dx, y + dy, w, p, view, m)
+    return y + dy + row_h
+
+
+def _row_shows(p: PublicPlayer, view: PublicView, m: MapData) -> tuple[object, ...]:
+    """Everything a player's row of the table shows (the key of its kept part)."""
+    return (p.seat, player_name(p), p.seat == acting(view), tuple(player_stats(p, view, m)))
 
 
 def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
@@ -191,10 +198,8 @@ def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
         y = put(y, ("heading", w),
                 lambda c, dx, dy: players_heading(c, x + dx, top + dy, w, view, m), 0)
     for p in view.players:
-        shown = (p.seat, player_name(p), p.seat == acting(view),
-                 tuple(player_stats(p, view, m)))
-        y = put(y, ("row", row_h, *shown), functools.partial(_side_row, x=x, y=y, w=w, p=p,
-                                                             view=view, m=m), 0)
+        y = put(y, ("row", row_h, *_row_shows(p, view, m)),
+                functools.partial(_row, x=x, y=y, w=w, row_h=row_h, p=p, view=view, m=m), 0)
     y += 28
     at = y
     y = put(y, ("market", tuple(view.market)) if view.tunnel is None else None,
@@ -205,12 +210,6 @@ def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
     at = y
     y = put(y, ("legend",), lambda c, dx, dy: legend_block(c, x + dx, at + dy, w, m), 28)
     return img.crop((0, 0, SIDE_W, min(lay.height, y))), (lay.width, 0), (0, 0)
-
-
-def _side_row(c: Image.Image, dx: int, dy: int, *, x: int, y: int, w: int, p: PublicPlayer,
-              view: PublicView, m: MapData) -> int:
-    player_row(c, x + dx, y + dy, w, p, view, m)
-    return y + dy + table_shape(view, m, w)[2]
 
 
 def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
@@ -252,10 +251,9 @@ def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
     for p in view.players:
         if y >= main:
             break
-        shown = (p.seat, player_name(p), p.seat == acting(view),
-                 tuple(player_stats(p, view, m)))
-        put((px - 13, y, mx - 23, min(main, y + row_h)), ("row", px, pw, row_h, *shown),
-            functools.partial(_row, x=px, y=y, w=pw, p=p, view=view, m=m))
+        put((px - 13, y, mx - 23, min(main, y + row_h)),
+            ("row", px, pw, row_h, *_row_shows(p, view, m)),
+            functools.partial(_row, x=px, y=y, w=pw, row_h=row_h, p=p, view=view, m=m))
         y += row_h
     tunnel = view.tunnel
     if tunnel is None:
@@ -384,6 +382,24 @@ def panel_index(map_id: str) -> int:
     return index
 
 
+def _nearest_layer(key: MapKey) -> tuple[MapKey, Image.Image] | None:
+    """The cached layer of ``key``'s map with the fewest changes from it, if that is few
+    enough to redraw them rather than the whole map (the caller holds ``_layers_lock``)."""
+    near = min(((k.changes(key), k, layer) for k, layer in _layers.items()
+                if k.map_id == key.map_id), key=lambda t: t[0], default=None)
+    return None if near is None or near[0] > INCREMENTAL_CHANGES else (near[1], near[2])
+
+
+def layer_source(view: PublicView) -> Literal["cached", "changed", "drawn"]:
+    """How ``map_layer`` would have this view's map now: from the cache, a cached layer
+    redrawn in part, or drawn whole (benchmarks trace it)."""
+    key = MapKey.of(view)
+    with _layers_lock:
+        if key in _layers:
+            return "cached"
+        return "changed" if _nearest_layer(key) is not None else "drawn"
+
+
 def map_layer(view: PublicView) -> Image.Image:
     """The map of this view in the board palette ("P"): from the cache, else the nearest
     cached layer of that map with only what changed redrawn, else drawn whole."""
@@ -393,11 +409,10 @@ def map_layer(view: PublicView) -> Image.Image:
         if found is not None:
             _layers.move_to_end(key)
             return found
-        near = min(((k.changes(key), k, layer) for k, layer in _layers.items()
-                    if k.map_id == key.map_id), key=lambda t: t[0], default=None)
-    if near is not None and near[0] <= INCREMENTAL_CHANGES:
-        layer = near[2].copy()
-        for box in key.changed_boxes(near[1]):
+        near = _nearest_layer(key)
+    if near is not None:
+        layer = near[1].copy()
+        for box in key.changed_boxes(near[0]):
             layer.paste(_indexed(draw_map(view, box).convert("RGB"), view.map_id), box[:2])
     else:
         layer = _indexed(draw_map(view).convert("RGB"), view.map_id)

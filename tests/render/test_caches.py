@@ -56,6 +56,21 @@ def test_boards_from_caches_match_boards_drawn_from_scratch(map_id: str) -> None
         palette=palette, dither=Image.Dither.NONE).convert("RGB").tobytes()
 
 
+
+def test_layer_source_says_how_the_map_layer_will_be_had() -> None:
+    """What benchmarks trace: a map seen before is cached, one a few claims from a cached
+    one is redrawn in part, one far from every cached one is drawn whole."""
+    render._layers.clear()
+    views = _views("usa", seed=5, first_turn=0, last_turn=200)
+    first, last = views[0], views[-1]
+    assert render.layer_source(first) == "drawn"
+    map_layer(first)
+    assert render.layer_source(first) == "cached"
+    near = next(v for v in views if render.MapKey.of(v) != render.MapKey.of(first))
+    assert render.layer_source(near) == "changed"
+    assert render.MapKey.of(last).changes(render.MapKey.of(first)) > render.INCREMENTAL_CHANGES
+    assert render.layer_source(last) == "drawn"
+
 def test_png_bands_are_reused_and_the_stream_is_valid() -> None:
     img = Image.new("P", (300, 100), 0)
     img.putpalette([i % 256 for i in range(768)])
