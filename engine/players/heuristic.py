@@ -75,9 +75,9 @@ class Style:
     # Europe: claim a tunnel only with this many matching cards left after paying for it
     # (the reveal asks for one more per match; a tunnel declined wastes the turn).
     tunnel_reserve: int = 0
-    # Caution for the initial tickets (< 0: as ``caution``): high, the player keeps few and
-    # takes more once its network shows which ones come cheap.
-    first_caution: float = -1.0
+    # Caution for the initial tickets (None: as ``caution``): high, the player keeps few
+    # and takes more once its network shows which ones come cheap.
+    first_caution: float | None = None
 
 
 def _logistic(x: float) -> float:
@@ -205,7 +205,8 @@ class _Decision:
         p = self.completion(plan)
         value = 0.0
         caution = self.style.caution
-        if self.style.first_caution >= 0 and self.obs.public.phase == "choose_initial_tickets":
+        if self.style.first_caution is not None and (
+                self.obs.public.phase == "choose_initial_tickets"):
             caution = self.style.first_caution
         for t in tickets:
             points = board.t_points[t]

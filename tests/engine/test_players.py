@@ -504,5 +504,5 @@ def test_hard_keeps_few_initial_tickets_to_take_more_later() -> None:
     board = state.board
     cities = {tuple(board.map.tickets[board.t_index[t]].cities) for t in keep.tickets}
     assert cities == {("los_angeles", "chicago"), ("montreal", "new_orleans")}
-    same = HeuristicPlayer(replace(HARD, first_caution=-1.0)).choose(observation)
+    same = HeuristicPlayer(replace(HARD, first_caution=None)).choose(observation)
     assert isinstance(same, KeepTickets) and len(same.tickets) == 3
