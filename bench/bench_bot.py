@@ -93,17 +93,15 @@ class Run:
     """What one concurrent run measured."""
 
     times: list[tuple[float, bool]] = field(default_factory=list)  # (seconds, posted?)
-    # (started, seconds) of each action, and when the last initial ticket choice ended
-    started: list[tuple[float, float]] = field(default_factory=list)
-    openings_end: float = 0.0
+    openings_end: float = 0.0  # when the last initial ticket choice ended
     answers: list[float] = field(default_factory=list)  # seconds to the actor's answer
     bot_cpu: float = 0.0  # CPU seconds of the bot's process (every thread) over the run
     workers_cpu: float = 0.0  # CPU seconds of the render workers over the run
     trips: int | None = None  # SQLite: trips to the database's writer thread over the run
     fake_cpu: float = 0.0  # of bot_cpu: the fake Discord answering requests (Discord's work)
     driver_cpu: float = 0.0  # of bot_cpu: the driver choosing each action (the players')
-    # --trace: every render job, and each action's (started, ended) by its tag
-    jobs: list[JobTrace] = field(default_factory=list)
+    jobs: list[JobTrace] = field(default_factory=list)  # --trace: every render job
+    # each action's (started, ended), by its tag (the game's number, the action's)
     spans: dict[object, tuple[float, float]] = field(default_factory=dict)
 
 
@@ -200,7 +198,6 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: 
         done = time.perf_counter()
         run.spans[number, i] = (t0, done)
         run.times.append((done - t0, posted))
-        run.started.append((t0, done - t0))
         if opening:
             run.openings_end = max(run.openings_end, done)
         if ex.replies:  # what the actor sees first: their interaction answered
@@ -462,7 +459,8 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
         answers = [t * 1000 for t in run.answers]
         # Past the start-up burst (20 games dealing and choosing tickets at once): the
         # actions begun after every game's last initial ticket choice was done.
-        steady = [t * 1000 for begun, t in run.started if begun > run.openings_end]
+        steady = [(end - begun) * 1000 for begun, end in run.spans.values()
+                  if begun > run.openings_end]
         lines = [
             f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {len(ms)} actions, "
             f"real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
