@@ -575,10 +575,11 @@ class GameService:
             return GameInfo(game.row, list(game.seats), game.state)
 
     async def channel_game(self, channel_id: int, *, active_only: bool = True) -> GameInfo | None:
-        row = await self.storage.active_game(channel_id)
-        if row is None and not active_only:
-            row = await self.storage.latest_game(channel_id)
-        return None if row is None else await self.info(row.id)
+        game_id = await self.storage.active_game_id(channel_id)
+        if game_id is None and not active_only:
+            latest = await self.storage.latest_game(channel_id)
+            game_id = None if latest is None else latest.id
+        return None if game_id is None else await self.info(game_id)
 
     # -- lobby --------------------------------------------------------------------------
 

@@ -447,17 +447,22 @@ class Storage(ABC):
     _ROWS_CACHED: ClassVar[int] = 20_000
     _tables: dict[int, TableRow | None]
     _dm_refusals: dict[int, float | None]
+    _deliveries: dict[int, None]  # interaction ids lately delivered, oldest first
 
     def __init__(self) -> None:
         self._tables = {}
         self._dm_refusals = {}
+        self._deliveries = {}
 
     def _remember(self, cache: dict[K, V], key: K, value: V) -> None:
         if self.shared:
             return
-        if len(cache) >= self._ROWS_CACHED:
-            cache.clear()
+        # Kept in the order last written: what goes when it is full is the oldest, long
+        # stored (a row still held back for the next transaction is among the newest).
+        cache.pop(key, None)
         cache[key] = value
+        if len(cache) > self._ROWS_CACHED:
+            del cache[next(iter(cache))]
     # Constraint violations the driver raises (a busy channel, a member seated twice).
     _INTEGRITY_ERRORS: ClassVar[tuple[type[Exception], ...]] = ()
     # What stamps rows (created, updated, expired): the bot's clock, so a test's fake
@@ -508,6 +513,9 @@ class Storage(ABC):
         """A statement whose loss in a crash is harmless (the bot finds out again what it
         would store): a backend may hold it back and run it in its next transaction."""
         await self._write(sql, args)
+
+    async def _settle(self) -> None:  # noqa: B027 (nothing to do where nothing waits)
+        """Run what ``_write_later`` holds back now, before a read that must see it."""
 
     @abstractmethod
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None: ...
@@ -577,29 +585,48 @@ class Storage(ABC):
         return None if row is None or row[0] is None else float(row[0]) + LOBBY_IDLE_SECONDS  # type: ignore[arg-type]
 
     async def game(self, game_id: int) -> GameRow | None:
-        return _game(await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
+        return await self._game_row(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
+                                    (game_id,))
+
+    async def active_game_id(self, channel_id: int) -> int | None:
+        """The id of the channel's lobby or running game (each command looks it up)."""
+        row = await self._one("SELECT id FROM games WHERE channel_id = ? "
+                              "AND status IN ('lobby', 'running')", (channel_id,))
+        return None if row is None else int(str(row[0]))
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        return _game(await self._one(
+        return await self._game_row(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
-            "AND status IN ('lobby', 'running')", (channel_id,)))
+            "AND status IN ('lobby', 'running')", (channel_id,))
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
-        return _game(await self._one(
+        return await self._game_row(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            (channel_id,)))
+            (channel_id,))
 
     async def games_with_status(self, status: GameStatus) -> list[GameRow]:
-        rows = await self._all(
+        rows = await self._game_rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY id", (status,))
         return [GameRow(*r) for r in rows]  # type: ignore[arg-type]
 
     async def unposted_games(self) -> list[GameRow]:
         """Started games whose last accepted actions were not (all) announced."""
-        rows = await self._all(
+        rows = await self._game_rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'finished') "
             "AND posted_version < version ORDER BY id")
         return [GameRow(*r) for r in rows]  # type: ignore[arg-type]
+
+    # Rows of ``games`` as this process wrote them: what it held back is run first (the
+    # version posted, ``mark_posted``).
+
+    async def _game_row(self, sql: str, args: Sequence[object]) -> GameRow | None:
+        await self._settle()
+        return _game(await self._one(sql, args))
+
+    async def _game_rows(self, sql: str, args: Sequence[object] = ()
+                         ) -> list[Sequence[object]]:
+        await self._settle()
+        return await self._all(sql, args)
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._all(
@@ -868,11 +895,22 @@ class Storage(ABC):
 
     async def first_delivery(self, interaction_id: int) -> bool:
         """Remember an interaction; False if it was handled before (a repeated delivery).
-        One write per interaction; the old ids are dropped now and then, not each time."""
+        The old ids are dropped now and then, not each time."""
         now = self.clock.now()
-        new = await self._write(
-            "INSERT INTO interactions (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            (interaction_id, now)) == 1
+        remember = ("INSERT INTO interactions (id, created_at) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING", (interaction_id, now))
+        if self.shared:  # another process may take the same id: the insert decides
+            new = await self._write(*remember) == 1
+        else:
+            # Only this process writes: the ids it saw lately are in memory, older ones
+            # in the table. The row may wait for the next transaction, which is the
+            # action's own when the interaction acts: lost in a crash, it goes with an
+            # action that was lost too, and a delivery again acts once.
+            new = (interaction_id not in self._deliveries and await self._one(
+                "SELECT 1 FROM interactions WHERE id = ?", (interaction_id,)) is None)
+            if new:
+                self._remember(self._deliveries, interaction_id, None)
+                await self._write_later(*remember)
         if now - self._interactions_swept > INTERACTION_SWEEP_SECONDS:
             self._interactions_swept = now
             await self._write("DELETE FROM interactions WHERE created_at < ?",
@@ -884,7 +922,7 @@ class Storage(ABC):
     async def guild_games(self, guild_id: int, *, limit: int) -> list[tuple[GameRow, float]]:
         """A server's lobbies and running games first, then its latest other games, each
         with when it last changed."""
-        rows = await self._all(
+        rows = await self._game_rows(
             f"SELECT {_GAME_COLUMNS}, updated_at FROM games WHERE guild_id = ? "
             "ORDER BY status IN ('lobby', 'running') DESC, updated_at DESC, id DESC LIMIT ?",
             (guild_id, limit))
@@ -980,7 +1018,9 @@ class Storage(ABC):
 
     async def set_table_message(self, game_id: int, table: TableRow) -> None:
         self._tables.pop(game_id, None)  # whatever happens to the write below
-        await self._write(
+        # Lost in a crash, the version is published again (``mark_posted`` is lost with
+        # it): its posts are found again, the same table message is worked out and edited.
+        await self._write_later(
             "INSERT INTO table_messages (game_id, channel_id, message_id, head, "
             "line_id, line_text, version) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
@@ -1468,6 +1508,10 @@ class SqliteStorage(Storage):
                         queued.done.set_exception(result)
         finally:
             self._committer = None
+
+    async def _settle(self) -> None:
+        if self._later:
+            await self._transact(_nothing)
 
     async def _write_later(self, sql: str, args: Sequence[object] = ()) -> None:
         # Held for the next write (every interaction and every pass of the scheduler

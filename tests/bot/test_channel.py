@@ -226,6 +226,35 @@ async def test_a_crash_before_the_post_sends_it_at_restart(table):
     assert f"ttr:{table.game_id}:blind:{version}" in table.fake.last_board().custom_ids()
 
 
+async def test_a_crash_that_loses_the_writes_held_back_repeats_no_post(table):
+    """What SQLite holds back for its next transaction after a turn is posted (the table
+    message's row, the message ids, the version posted) is lost in a crash: the restart
+    publishes that turn again, sends nothing twice, and the game goes on in the same
+    table message."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    user = table.seat_user(state, state.current)
+    nxt = table.seat_user(state, 1 - state.current)
+    await table.slash(user, "draw", card="deck")
+    await table.slash(user, "draw", card="deck")
+    board = table.fake.last_board()
+    storage = table.bot.service.storage
+    assert isinstance(storage, SqliteStorage)
+    held = " ".join(sql for sql, _ in storage._later)
+    assert "table_messages" in held and "posted_version" in held  # held back...
+    storage._later.clear()  # ... and lost: the process died here
+    sent = len(table.fake.sent)
+    await table.restart()
+    assert [s for s in table.fake.sent[sent:] if not s.edit] == []  # no post, ping or DM
+    assert len([d for d in table.fake.dms(nxt) if "Your turn" in d.content]) == 1
+    state = await table.stored_state()
+    latest = table.fake.message(board.id)
+    assert f"ttr:{table.game_id}:blind:{state.version}" in latest.custom_ids()
+    ex = await table.click(nxt, latest, label="Draw from deck")
+    assert "You drew" in ex.text
+    assert table.fake.last_board().id == board.id
+
+
 async def test_private_threads_keep_each_hand_up_to_date(table):
     """With the server setting on, each player has a private thread (only them added) whose
     one hand message is edited as the game goes, with buttons that work; DMs are closed

@@ -254,10 +254,13 @@ async def test_a_sent_post_is_stored_with_the_next_write_and_kept_through_a_roll
         await store.record_action(gid, seat=0, action="{}", events="[]", before=5, after=6,
                                   state="{}", finished=False)
     assert (await store.post(gid, 1, "table")).message_id is None
-    assert (await store.game(gid)).posted_version == 0
-    assert await store.first_delivery(1234)  # an interaction's write
+    posted = "SELECT posted_version FROM games WHERE id = ?"
+    assert (await store._one(posted, (gid,)))[0] == 0
+    await store.clear_votes(gid, "kick")  # a write
     assert (await store.post(gid, 1, "table")).message_id == 77
-    assert (await store.game(gid)).posted_version == 1
+    assert (await store._one(posted, (gid,)))[0] == 1
+    await store.mark_posted(gid, 2)
+    assert (await store.game(gid)).posted_version == 2  # a game's row: written first
     await store.post_sent(gid, 1, "dm:5", 78)
     await store.close()
     store = await SqliteStorage.open(path)
@@ -314,6 +317,29 @@ def test_settings_ignore_unknown_keys_and_refuse_bad_values():
     assert settings.reminder_hours == 3
     with pytest.raises(ValidationError):
         ServerSettings(reminder_hours=0)
+
+
+async def test_a_delivery_is_known_at_once_and_stored_with_the_next_write(tmp_path):
+    """SQLite: an interaction id is remembered in memory at once and its row held back for
+    the next transaction (the action's own, when it acts): no trip of its own. Lost in a
+    crash with that transaction, a delivery again is new, as nothing was done."""
+    path = str(tmp_path / "db.sqlite3")
+    store = await SqliteStorage.open(path)
+    gid = await _running_game(store)
+    assert await store.first_delivery(1) is True  # the process's first: it sweeps
+    trips = store.trips
+    assert await store.first_delivery(2) is True
+    assert await store.first_delivery(2) is False
+    assert store.trips == trips
+    await store.clear_votes(gid, "kick")  # the next write takes the row along
+    assert await store.first_delivery(3) is True
+    store._later.clear()  # the process dies before another write
+    await store.close()
+    store = await SqliteStorage.open(path)
+    try:
+        assert [await store.first_delivery(i) for i in (1, 2, 3)] == [False, False, True]
+    finally:
+        await store.close()
 
 
 async def test_old_interaction_ids_are_dropped_now_and_then(store):
