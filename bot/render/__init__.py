@@ -382,11 +382,22 @@ def panel_index(map_id: str) -> int:
     return index
 
 
+@functools.cache
+def empty_layer(map_id: str) -> tuple[MapKey, Image.Image]:
+    """The map with nothing built on it, in the board palette: kept for good (the render
+    workers' fork server builds it, ``bot.render.preload``), so every game's first boards
+    start from it, however many other games went through the cache since."""
+    view = empty_view(map_id)
+    return MapKey.of(view), _indexed(draw_map(view).convert("RGB"), map_id)
+
+
 def _nearest_layer(key: MapKey) -> tuple[MapKey, Image.Image] | None:
-    """The cached layer of ``key``'s map with the fewest changes from it, if that is few
-    enough to redraw them rather than the whole map (the caller holds ``_layers_lock``)."""
-    near = min(((k.changes(key), k, layer) for k, layer in _layers.items()
-                if k.map_id == key.map_id), key=lambda t: t[0], default=None)
+    """The cached layer of ``key``'s map (or its empty one) with the fewest changes from
+    it, if that is few enough to redraw them rather than the whole map (the caller holds
+    ``_layers_lock``)."""
+    near = min(((k.changes(key), k, layer) for k, layer in (
+        *((k, v) for k, v in _layers.items() if k.map_id == key.map_id),
+        empty_layer(key.map_id))), key=lambda t: t[0])
     return None if near is None or near[0] > INCREMENTAL_CHANGES else (near[1], near[2])
 
 

@@ -1,19 +1,21 @@
 """Imported once by the render pool's fork server (``bot.images``) before it forks the
-worker processes: every map's static base layer, palette and route pieces (each seat's
-claimed spaces, closed spaces) are built here, so each worker starts with them in
-memory (shared copy-on-write) instead of spending seconds on its first boards."""
+worker processes: every map's static base layer, palette, empty map layer and route
+pieces (each seat's claimed spaces, closed spaces) are built here, so each worker starts
+with them in memory (shared copy-on-write) instead of spending seconds on its first
+boards."""
 
 from __future__ import annotations
 
 from maps import map_ids
 
-from . import board_palette, hand_palette
+from . import board_palette, empty_layer, hand_palette
 from .board import warm_pieces
 
 
 def warm() -> None:
     for map_id in map_ids():
         board_palette(map_id)  # builds the base layer too
+        empty_layer(map_id)
         hand_palette(map_id)
         warm_pieces(map_id)
 

@@ -59,12 +59,15 @@ def test_boards_from_caches_match_boards_drawn_from_scratch(map_id: str) -> None
 
 def test_layer_source_says_how_the_map_layer_will_be_had() -> None:
     """What benchmarks trace: a map seen before is cached, one a few claims from a cached
-    one is redrawn in part, one far from every cached one is drawn whole."""
+    one (or from the empty map, always kept) is redrawn in part, one far from every
+    cached one is drawn whole."""
     render._layers.clear()
     views = _views("usa", seed=5, first_turn=0, last_turn=200)
     first, last = views[0], views[-1]
-    assert render.layer_source(first) == "drawn"
-    map_layer(first)
+    assert render.layer_source(first) == "changed"  # a new game's map: the empty one
+    empty_key, empty = render.empty_layer("usa")
+    assert render.MapKey.of(first) == empty_key
+    assert map_layer(first).tobytes() == empty.tobytes()
     assert render.layer_source(first) == "cached"
     near = next(v for v in views if render.MapKey.of(v) != render.MapKey.of(first))
     assert render.layer_source(near) == "changed"
