@@ -46,7 +46,7 @@ from bot import components, i18n, presenters
 from bot.images import Renderer
 from bot.scheduler import KickOffer, Reminder
 from bot.service import DirectMessage, GameService, Update
-from bot.storage import TableRow
+from bot.storage import PostRow, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -248,11 +248,25 @@ class DiscordPublisher:
         """Send one message of version ``key`` = (game, version) unless it was sent
         already (see the module doc): returns its id. The intent and text are stored
         before sending."""
+        return await self._deliver(key, target, channel,
+                                   await self._intend(key, target, channel, content), **kwargs)
+
+    async def _intend(self, key: tuple[int, int], target: str,
+                      channel: discord.abc.Messageable, content: str
+                      ) -> tuple[str, PostRow | None]:
+        """Store the intent to send ``content`` (``_send_once``'s first half): the text to
+        send, and the row stored before if a publish is resumed after a crash."""
+        content = presenters.clip(content)
+        return content, await self._service().storage.post_intent(
+            *key, target, getattr(channel, "id", 0), content)
+
+    async def _deliver(self, key: tuple[int, int], target: str,
+                       channel: discord.abc.Messageable, intent: tuple[str, PostRow | None],
+                       **kwargs: Any) -> int:
+        """Send what ``_intend`` stored, unless it was sent before the crash."""
         storage = self._service().storage
         gid, version = key
-        content = presenters.clip(content)
-        row = await storage.post_intent(gid, version, target, getattr(channel, "id", 0),
-                                        content)
+        content, row = intent
         if row is not None and row.message_id is not None:
             return row.message_id
         if row is not None:  # sent or not before a crash: look before sending again
@@ -335,15 +349,22 @@ class DiscordPublisher:
             sent = await service.storage.post(dm.game_id, dm.version, target)
             if sent is not None and sent.message_id is not None:
                 return None
-            png = await self.renderer.draw_hand(dm.private, dm.map_id, lang=dm.language)
-            channel = await self.client.create_dm(discord.Object(dm.user_id))
+            key = (dm.game_id, dm.version)
+            # The hand is drawn while its DM channel is found and the intent stored.
+            png = asyncio.ensure_future(self.renderer.draw_hand(dm.private, dm.map_id,
+                                                                lang=dm.language))
+            try:
+                channel = await self.client.create_dm(discord.Object(dm.user_id))
+                intent = await self._intend(key, target, channel, dm.text)
+                file = discord.File(io.BytesIO(await png), filename="hand.png")
+            finally:
+                png.cancel()  # when something above failed: the drawing is not needed
             with i18n.language(dm.language):
                 controls = (components.private_view_controls(
                     dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
                     if dm.choose_tickets or dm.choices else None)
-            await self._send_once((dm.game_id, dm.version), target, channel, dm.text,
-                                  file=discord.File(io.BytesIO(png), filename="hand.png"),
-                                  view=controls or MISSING)
+            await self._deliver(key, target, channel, intent, file=file,
+                                view=controls or MISSING)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 log.warning("DM to %s forbidden: %s", dm.user_id, exc)
