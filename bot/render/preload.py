@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from maps import map_ids
 
-from . import board_palette, empty_layer, hand_palette
+from . import board_palette, empty_layer, hand_palette, render_hand
 from .board import warm_pieces
+from .demo import hand_view
 
 
 def warm() -> None:
@@ -18,6 +19,7 @@ def warm() -> None:
         empty_layer(map_id)
         hand_palette(map_id)
         warm_pieces(map_id)
+        render_hand(hand_view(map_id), map_id)  # the hand's fonts and pieces
 
 
 warm()
