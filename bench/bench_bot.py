@@ -8,17 +8,21 @@ a local server started from the ``pgserver`` package (as the tests do): same mac
 Unix socket, fsync on.
 
 1. Actions end to end in the fake-Discord harness, ``--concurrent`` games (20) in
-   their own channels acting all at once: in every game the next player acts as soon
-   as the previous action is answered (no thinking time), so 20 actions are always
-   in flight. Each goes through discord.py's dispatch, the game lock, the engine, the
+   their own channels acting all at once: every game is opened first (lobby, joins,
+   start, the deal's posts and DMs; not timed), then in every game the next player acts
+   as soon as the previous action is answered (no thinking time), so 20 actions are
+   always in flight, beginning with every player's initial ticket choice at once.
+   ``--open-while-acting``: each game acts as soon as it is open, while the others are
+   still opening (their start-ups' posts and images, not timed, compete with the first
+   actions). Each goes through discord.py's dispatch, the game lock, the engine, the
    SQLite commit, the private answer, the board drawn by the real renderer in its
    worker processes (one per core, warmed up first as at the bot's start-up) and the
    channel post with its DMs. The harness returns an action when its own work is done
    (not when all 20 are), so each action's time is its own. Prints p50/p99 over all
    actions (target: p99 <= 250 ms) and, separately, the same for the actions that
    post nothing (a first card, a ticket draw), for the actions begun once every game's
-   initial ticket choices were done (past the start-up burst of 20 games dealing at
-   once), and the p50/p99 of the actor's own answer
+   initial ticket choices were done (past the start-up burst of 20 games' players
+   choosing at once), and the p50/p99 of the actor's own answer
    (the first reply to their interaction: what the player waits for; the board and the
    next player's DM follow), and the CPU load of the machine. Then
    the CPU time per action of the bot's process and of the render workers: CPU time,
@@ -182,14 +186,18 @@ def _counted(fake: FakeDiscord, run: Run) -> None:
 MAPS = ("europe", "usa", "nordic")  # maps whose every decision this driver can make
 
 
-async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: Run) -> None:
-    """One game (and the next when it ends) in its own channel, acting back to back."""
+async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: Run,
+                opened: asyncio.Barrier | None) -> None:
+    """One game (and the next when it ends) in its own channel, acting back to back; with
+    ``opened``, once every game is open (its lobby, start, deal and first posts done)."""
     channel = fake.next_id()
     fake.channels[channel] = fake._text_channel(channel)
     map_id = MAPS[number % len(MAPS)]
     users = [fake.add_user(f"P{number}-{i}") for i in range(3 if map_id == "nordic" else 4)]
     rng = random.Random(number)
     gid = await _open(fake, bot, users, map_id, channel)
+    if opened is not None:
+        await opened.wait()
     for i in range(actions):
         TRACE_TAG.set((number, i))  # the render jobs this action submits carry it
         t0 = time.perf_counter()
@@ -207,7 +215,8 @@ async def _play(fake: FakeDiscord, bot: TTRBot, number: int, actions: int, run: 
 
 
 async def bench_actions(concurrent: int, actions: int, database: str,
-                        threads: bool = False, trace: bool = False) -> Run:
+                        threads: bool = False, trace: bool = False,
+                        open_while_acting: bool = False) -> Run:
     fake = FakeDiscord()
     renderer = default_renderer(processes=0 if threads else cores())
     run = Run()
@@ -227,7 +236,9 @@ async def bench_actions(concurrent: int, actions: int, database: str,
         workers_before = workers_cpu(renderer)
         bot_before = time.process_time()
         _counted(fake, run)
-        await asyncio.gather(*(_play(fake, bot, i, actions, run) for i in range(concurrent)))
+        opened = None if open_while_acting else asyncio.Barrier(concurrent)
+        await asyncio.gather(*(_play(fake, bot, i, actions, run, opened)
+                               for i in range(concurrent)))
         run.bot_cpu = time.process_time() - bot_before
         if isinstance(storage, SqliteStorage):
             run.trips = storage.trips - trips_before
@@ -450,20 +461,23 @@ def bench(backend: str, args: argparse.Namespace, tmp: Path) -> list[str]:
         load = os.getloadavg()[0]
         started = time.perf_counter()
         run = asyncio.run(bench_actions(args.concurrent, args.actions,
-                                        databases.new("actions"), args.threads, args.trace))
+                                        databases.new("actions"), args.threads, args.trace,
+                                        args.open_while_acting))
         wall = time.perf_counter() - started
         times = run.times
         where = "threads" if args.threads else f"{cores()} worker processes"
         ms = [t * 1000 for t, _ in times]
         quiet = [t * 1000 for t, posted in times if not posted]
         answers = [t * 1000 for t in run.answers]
-        # Past the start-up burst (20 games dealing and choosing tickets at once): the
+        # Past the start-up burst (20 games' players choosing tickets at once): the
         # actions begun after every game's last initial ticket choice was done.
         steady = [(end - begun) * 1000 for begun, end in run.spans.values()
                   if begun > run.openings_end]
+        opening = ("each game acting as soon as it is open, while the others open"
+                   if args.open_while_acting else "every game opened first")
         lines = [
-            f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {len(ms)} actions, "
-            f"real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
+            f"{args.concurrent} games acting at once ({', '.join(MAPS)}; {opening}; "
+            f"{len(ms)} actions, real renderer in {where}): p50 {pct(ms, 0.5):.0f} ms, "
             f"p99 {pct(ms, 0.99):.0f} ms, max {max(ms):.0f} ms (target p99 <= 250 ms); "
             f"{len(quiet)} actions that post nothing: p50 {pct(quiet, 0.5):.0f} ms, "
             f"p99 {pct(quiet, 0.99):.0f} ms; {len(steady)} actions begun after every "
@@ -513,6 +527,10 @@ def main() -> None:
                              "(for comparison)")
     parser.add_argument("--actions-only", action="store_true",
                         help="only the concurrent games (part 1), not the storage figures")
+    parser.add_argument("--open-while-acting", action="store_true",
+                        help="each game acts as soon as it is open, while the others are "
+                             "still opening (the start-ups' posts and images compete with "
+                             "the first actions); by default every game is opened first")
     parser.add_argument("--trace", action="store_true",
                         help="time every render job: queued, in the worker, back to the loop")
     parser.add_argument("--games", type=int, default=1000)
