@@ -114,15 +114,18 @@ def section_heading(
 
 def _title_line(view: PublicView, m: MapData, w: int) -> tuple[int, str, str]:
     """The map's name (its size, and the name as it fits) and the turn after it."""
-    # The largest title size that fits beside the turn number, then an ellipsis.
-    size = next((n for n in (32, 28, 24) if font(n, "title").getlength(m.name) <= w - 120), 24)
     turn = _("Turn {n}", n=view.turn) if view.turn > 0 else _("Setup")
-    return size, fit_text(m.name, size, "title", w - 120), turn
+    # The largest title size that fits beside the turn label (120 px kept for it, more
+    # for a long one such as German "Vorbereitung"), then an ellipsis.
+    room = w - max(120, 16 + round(font(20, "bold").getlength(turn)))
+    size = next((n for n in (32, 28, 24, 22, 20) if font(n, "title").getlength(m.name) <= room),
+                20)
+    return size, fit_text(m.name, size, "title", room), turn
 
 
 def title_reach(view: PublicView, m: MapData, w: int) -> float:
-    """How far right of its ``x`` the title block's first line reaches (a long turn label,
-    such as German "Vorbereitung", goes past ``w``)."""
+    """How far right of its ``x`` the title block's first line reaches (within ``w``:
+    a long turn label makes the map's name smaller)."""
     size, name, turn = _title_line(view, m, w)
     return font(size, "title").getlength(name) + 16 + font(20, "bold").getlength(turn)
 

@@ -108,6 +108,7 @@ def test_every_label_fits(labels: list[Label], blank_maps: None, map_id: str,
             panel_image(mid.model_copy(update={"phase": "tunnel", "last_round": True,
                                                "tunnel": tunnel}))
         panel_image(empty_view(map_id, players=2))
+        panel_image(empty_view(map_id, players=2).model_copy(update={"turn": 0}))  # setup
         found += problems(labels)
         draw_hand(hand_view(map_id), map_id)
         found += problems(labels)
@@ -115,6 +116,22 @@ def test_every_label_fits(labels: list[Label], blank_maps: None, map_id: str,
             draw_final(final_view(map_id, players=players))
             found += problems(labels)
     assert labels == [] and not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_title_line_ends_before_the_players_table(lang: i18n.Language) -> None:
+    """The map's name and the turn label ("Setup", German "Vorbereitung") end before the
+    players table, whose seat marks are pictures (not measured above): a long turn label
+    makes the name smaller."""
+    from bot.render import TITLE_SLACK, players_x, title_reach
+
+    with i18n.language(lang):
+        for map_id in maps.map_ids():
+            m = maps.load_map(map_id)
+            w = players_x(m.name) - 50
+            for turn in (0, 99):
+                view = empty_view(map_id).model_copy(update={"turn": turn})
+                assert title_reach(view, m, w) <= w + TITLE_SLACK, (map_id, turn)
 
 
 def test_the_measure_finds_a_label_that_does_not_fit(labels: list[Label],
