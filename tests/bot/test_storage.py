@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+import threading
 
 import pytest
 
@@ -338,6 +340,54 @@ async def test_a_delivery_is_known_at_once_and_stored_with_the_next_write(tmp_pa
     store = await SqliteStorage.open(path)
     try:
         assert [await store.first_delivery(i) for i in (1, 2, 3)] == [False, False, True]
+    finally:
+        await store.close()
+
+
+async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_its_thread(
+        tmp_path, monkeypatch):
+    """SQLite runs a batch's statements on the event loop and only its commit in the
+    writer's thread; while the writer is in use there (a backup, a read through it), or
+    another process holds the write lock, the whole batch goes there, after it. Either way
+    it is committed."""
+    from bot import storage as module
+
+    ran_on_loop: list[bool] = []
+    run_together = module._run_together
+
+    def spy(db, batch):
+        ran_on_loop.append(threading.current_thread() is threading.main_thread())
+        return run_together(db, batch)
+
+    monkeypatch.setattr(module, "_run_together", spy)
+    path = str(tmp_path / "db.sqlite3")
+    store = await SqliteStorage.open(path)
+    gid = await _running_game(store)
+    ran_on_loop.clear()
+    await store.set_dm_refused(5, 1.0)
+    backup = asyncio.ensure_future(store.backup(str(tmp_path / "copy.sqlite3")))
+    await asyncio.sleep(0)  # the backup is in the writer's thread
+    await store.set_dm_refused(6, 2.0)
+    await backup
+    assert ran_on_loop == [True, False]
+    # Another process holds the write lock: the batch waits for it in the thread, and the
+    # loop runs meanwhile.
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.3, other.rollback).start()
+    write = asyncio.ensure_future(store.set_dm_refused(7, 3.0))
+    ticks = 0
+    while not write.done():
+        await asyncio.sleep(0.01)
+        ticks += 1
+    await write
+    other.close()
+    assert ran_on_loop == [True, False, False] and ticks >= 10
+    await store.close()
+    store = await SqliteStorage.open(path)
+    try:
+        assert [await store.dm_refused_at(u) for u in (5, 6, 7)] == [1.0, 2.0, 3.0]
+        assert (await store.game(gid)) is not None
     finally:
         await store.close()
 
