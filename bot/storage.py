@@ -1564,8 +1564,8 @@ class SqliteStorage(Storage):
         return outcomes
 
     async def _write_later(self, sql: str, args: Sequence[object] = ()) -> None:
-        # Held for the next write (every interaction and every pass of the scheduler
-        # starts with one, before reading what this changes): a trip less.
+        # Held for the next write (an action's, or any other): a trip less. A read that
+        # must see it runs what is held back first (``_settle``: the rows of ``games``).
         self._later.append((sql, args))
 
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
