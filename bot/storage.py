@@ -907,7 +907,8 @@ class Storage(ABC):
             # Only this process writes: the ids it saw lately are in memory, older ones
             # in the table. The row may wait for the next transaction, which is the
             # action's own when the interaction acts: lost in a crash, it goes with an
-            # action that was lost too, and a delivery again acts once.
+            # action that was lost too, and a delivery again acts once. The look-up is
+            # answered on the loop: no second delivery comes between it and remembering.
             new = (interaction_id not in self._deliveries and await self._one(
                 "SELECT 1 FROM interactions WHERE id = ?", (interaction_id,)) is None)
             if new:

@@ -344,6 +344,16 @@ async def test_a_delivery_is_known_at_once_and_stored_with_the_next_write(tmp_pa
         await store.close()
 
 
+async def test_a_delivery_twice_at_once_is_new_only_once(store):
+    """The same interaction delivered twice before the first delivery is answered (a
+    retry while the store looks the id up): exactly one of them is new, on every backend."""
+    assert await store.first_delivery(1) is True  # the first sweeps: not part of the race
+    for interaction in (2, 3):
+        both = await asyncio.gather(store.first_delivery(interaction),
+                                    store.first_delivery(interaction))
+        assert sorted(both) == [False, True]
+
+
 async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_its_thread(
         tmp_path, monkeypatch):
     """SQLite runs a batch's statements on the event loop and only its commit in the
