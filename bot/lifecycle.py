@@ -110,12 +110,15 @@ async def backup(path: str, target: str) -> str:
     if out.exists():
         raise StartupError(f"{out} exists already: name a new file")
     store = await open_database(path)
+    assert isinstance(store, SqliteStorage)  # PostgreSQL was turned away above
     try:
         await store.backup(str(out))
     except sqlite3.Error as exc:
         raise StartupError(f"backup to {out} failed: {exc}") from None
     finally:
-        await store.close()
+        # The running bot owns the file: a checkpoint from here would take its write
+        # lock for as long as the checkpoint runs.
+        await store.close(checkpoint=False)
     copy = await SqliteStorage.open(str(out))  # the copy must be a sound database too
     try:
         await copy.check()

@@ -1478,15 +1478,17 @@ class SqliteStorage(Storage):
             db.execute("ROLLBACK")
         await self._call(try_writing)
 
-    async def close(self) -> None:
-        """Checkpoint the WAL into the database file, then close: the file alone is whole."""
+    async def close(self, *, checkpoint: bool = True) -> None:
+        """Checkpoint the WAL into the database file, then close: the file alone is whole.
+        ``checkpoint=False``: leave that to the process that owns the file (a backup)."""
         if self._reader is not None:
             self._reader.close()
             self._reader = None
         try:
             if self._later or self._committer is not None:
                 await self._transact(_nothing)  # after every transaction queued before
-            await self._call(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
+            if checkpoint:
+                await self._call(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
         except sqlite3.OperationalError:
             pass  # the file is busy: closing checkpoints too
         finally:

@@ -247,8 +247,13 @@ async def test_backup_is_a_consistent_copy_while_the_bot_writes(tmp_path):
     await store.create_game(guild_id=1, channel_id=5, map_id="usa", max_players=4, host_id=7,
                             host_name="Ana")
     # The live connection keeps its WAL: copying ttr.sqlite3 alone would miss the game.
+    wal = Path(f"{path}-wal")
+    before = wal.stat().st_size
     message = await backup(str(path), str(tmp_path / "copy.sqlite3"))
     assert "consistent copy" in message
+    # The bot owns the file: the backup leaves its WAL to it (a checkpoint from the
+    # backup's process would take the live database's write lock for its length).
+    assert wal.stat().st_size == before > 0
     await store.create_game(guild_id=1, channel_id=6, map_id="usa", max_players=4, host_id=7,
                             host_name="Ana")
     copy = sqlite3.connect(tmp_path / "copy.sqlite3")
