@@ -109,17 +109,23 @@ async def backup(path: str, target: str) -> str:
     out = Path(target).expanduser().resolve()
     if out.exists():
         raise StartupError(f"{out} exists already: name a new file")
-    store = await open_database(path)
-    assert isinstance(store, SqliteStorage)  # PostgreSQL was turned away above
+    file = Path(path).expanduser().resolve()
+    if not file.is_file():
+        raise StartupError(f"there is no database at {file}: name the bot's database file "
+                           f"(TTR_DB_PATH)")
+    # Read only: the running bot owns the file, its schema (no migration here) and its
+    # WAL (a checkpoint from here would take its write lock for as long as it runs).
+    try:
+        store = await SqliteStorage.open(str(file), migrate=False)
+    except sqlite3.Error as exc:
+        raise StartupError(_database_problem(file, exc)) from None
     try:
         await store.backup(str(out))
     except sqlite3.Error as exc:
         raise StartupError(f"backup to {out} failed: {exc}") from None
     finally:
-        # The running bot owns the file: a checkpoint from here would take its write
-        # lock for as long as the checkpoint runs.
         await store.close(checkpoint=False)
-    copy = await SqliteStorage.open(str(out))  # the copy must be a sound database too
+    copy = await SqliteStorage.open(str(out), migrate=False)  # a sound database too
     try:
         await copy.check()
     finally:

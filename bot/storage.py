@@ -1429,8 +1429,11 @@ class SqliteStorage(Storage):
 
     @classmethod
     async def open(
-        cls, path: str, *, migrations: Sequence[str] = MIGRATIONS, durable: bool = True
+        cls, path: str, *, migrations: Sequence[str] = MIGRATIONS, durable: bool = True,
+        migrate: bool = True,
     ) -> SqliteStorage:
+        """``migrate=False``: the schema as it is (a backup reads a database that the
+        running bot, perhaps an older version, owns)."""
         # The event loop runs the writer's statements too (``_commit_queued``).
         conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         # Close on any failure: an open aiosqlite thread would keep the process alive.
@@ -1444,7 +1447,8 @@ class SqliteStorage(Storage):
                 db.execute("PRAGMA foreign_keys=ON")
                 db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await store._call(configure)
-            await store.migrate()
+            if migrate:
+                await store.migrate()
             store._reader = _read_only(path)
         except BaseException:
             await conn.close()

@@ -265,6 +265,27 @@ async def test_backup_is_a_consistent_copy_while_the_bot_writes(tmp_path):
     await store.close()
 
 
+async def test_backup_only_reads_the_live_database(tmp_path):
+    """A backup taken with a newer bot than the one running leaves the running bot's
+    schema as it is, in the file and in the copy; a mistyped path is one line, and no
+    empty database is made there."""
+    path = tmp_path / "ttr.sqlite3"
+    older = len(MIGRATIONS) - 1
+    store = await SqliteStorage.open(str(path), migrations=MIGRATIONS[:older])
+    try:
+        await backup(str(path), str(tmp_path / "copy.sqlite3"))
+        assert await store.schema_version() == older
+    finally:
+        await store.close()
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copy.execute("PRAGMA user_version").fetchone() == (older,)
+    copy.close()
+    missing = tmp_path / "tpyo.sqlite3"
+    with pytest.raises(StartupError, match=r"there is no database at .*tpyo"):
+        await backup(str(missing), str(tmp_path / "copy2.sqlite3"))
+    assert not missing.exists() and not (tmp_path / "copy2.sqlite3").exists()
+
+
 # -- Discord: sync, login, warnings, stopping ------------------------------------------------------
 
 
