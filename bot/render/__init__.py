@@ -395,10 +395,10 @@ def _nearest_layer(key: MapKey) -> tuple[MapKey, Image.Image] | None:
     """The cached layer of ``key``'s map (or its empty one) with the fewest changes from
     it, if that is few enough to redraw them rather than the whole map (the caller holds
     ``_layers_lock``)."""
-    near = min(((k.changes(key), k, layer) for k, layer in (
+    changes, near, layer = min(((k.changes(key), k, v) for k, v in (
         *((k, v) for k, v in _layers.items() if k.map_id == key.map_id),
         empty_layer(key.map_id))), key=lambda t: t[0])
-    return None if near is None or near[0] > INCREMENTAL_CHANGES else (near[1], near[2])
+    return None if changes > INCREMENTAL_CHANGES else (near, layer)
 
 
 def layer_source(view: PublicView) -> Literal["cached", "changed", "drawn"]:

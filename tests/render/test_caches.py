@@ -56,7 +56,6 @@ def test_boards_from_caches_match_boards_drawn_from_scratch(map_id: str) -> None
         palette=palette, dither=Image.Dither.NONE).convert("RGB").tobytes()
 
 
-
 def test_layer_source_says_how_the_map_layer_will_be_had() -> None:
     """What benchmarks trace: a map seen before is cached, one a few claims from a cached
     one (or from the empty map, always kept) is redrawn in part, one far from every
@@ -73,6 +72,7 @@ def test_layer_source_says_how_the_map_layer_will_be_had() -> None:
     assert render.layer_source(near) == "changed"
     assert render.MapKey.of(last).changes(render.MapKey.of(first)) > render.INCREMENTAL_CHANGES
     assert render.layer_source(last) == "drawn"
+
 
 def test_png_bands_are_reused_and_the_stream_is_valid() -> None:
     img = Image.new("P", (300, 100), 0)
