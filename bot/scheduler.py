@@ -62,6 +62,8 @@ class Reminder:
     """A nudge for one player: by DM, or in the game's channel if DMs are refused."""
 
     game_id: int
+    version: int  # the job's: with ``attempt``, which reminder this is (sent once)
+    attempt: int
     channel_id: int
     user_id: int
     dm_text: str
@@ -73,20 +75,24 @@ class KickOffer:
     """The others may vote to hand ``seat`` to a computer player (its timer kept expiring)."""
 
     game_id: int
+    version: int  # the game's after the expired turn (the offer is sent once)
     channel_id: int
     seat: int
     text: str
 
 
 class Notifier(Protocol):
-    """What the scheduler posts besides turns (``bot.publisher.DiscordPublisher``)."""
+    """What the scheduler posts besides turns (``bot.publisher.DiscordPublisher``): each
+    once only, keyed like a game's posts, so a job run again after a crash repeats none."""
 
     async def remind(self, reminder: Reminder) -> None: ...
 
     async def offer_kick(self, offer: KickOffer) -> None: ...
 
-    async def announce(self, channel_id: int, text: str) -> None:
-        """A line in a channel that pings nobody."""
+    async def announce(self, channel_id: int, text: str, *, key: tuple[int, int],
+                       target: str) -> None:
+        """A line in a channel that pings nobody; ``key`` (game, version) and ``target``
+        name it among the game's posts."""
         ...
 
 
@@ -192,7 +198,8 @@ class Scheduler:
             with i18n.language(await self.storage.game_language(game)):
                 text = presenters.lobby_expired(game.id, LOBBY_IDLE_SECONDS / HOUR)
             try:
-                await self.notifier.announce(game.channel_id, text)
+                await self.notifier.announce(game.channel_id, text, key=(game.id, game.version),
+                                             target="expired")
             except Exception:  # the channel may be gone: the lobby is closed all the same
                 log.warning("scheduler: could not announce that lobby %s closed", game.id,
                             exc_info=True)
@@ -250,8 +257,8 @@ class Scheduler:
         if quiet_until is not None:
             return Postpone(quiet_until)
         await self.notifier.remind(Reminder(
-            game_id=info.row.id, channel_id=info.row.channel_id, user_id=seat.user_id,
-            dm_text=self._in_own_language(player, presenters.reminder_dm,
+            game_id=info.row.id, version=job.version, attempt=job.attempt,
+            channel_id=info.row.channel_id, user_id=seat.user_id, dm_text=self._in_own_language(player, presenters.reminder_dm,
                                           info.row.channel_id, info.row.id),
             channel_text=presenters.reminder_mention(seat.user_id, info.row.id)))
         timing = await self.storage.timing(info.row.guild_id, info.row.id)
@@ -283,8 +290,8 @@ class Scheduler:
         others = [s for s in info.seats if s.seat != job.seat and s.human]
         if in_a_row == timing.kick_after_expiries and others:
             await self.notifier.offer_kick(KickOffer(
-                game_id=info.row.id, channel_id=info.row.channel_id, seat=job.seat,
-                text=presenters.kick_offer(seat.name, in_a_row)))
+                game_id=info.row.id, version=played.version, channel_id=info.row.channel_id,
+                seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row)))
 
     async def _computer(self, job: Job, info: GameInfo) -> None:
         player = info.seats[job.seat].controller
