@@ -55,6 +55,9 @@ ERROR_PAUSE = 60.0
 # With a shared database the loop looks at least this often (seconds): another process
 # may plan a job and die before running it, and only the planner is woken at once.
 SHARED_LOOK_EVERY = 60.0
+# A publish that failed (Discord or the disk had trouble) is tried again this soon
+# (seconds), if no newer publish of its game came first.
+PUBLISH_RETRY = 30.0
 
 
 @dataclass(frozen=True)
@@ -163,16 +166,20 @@ class Scheduler:
             if self.storage.shared:
                 soon = self.clock.now() + SHARED_LOOK_EVERY
                 until = soon if until is None else min(until, soon)
+            if self.service.has_unsent():
+                soon = self.clock.now() + PUBLISH_RETRY
+                until = soon if until is None else min(until, soon)
             self._passed.set()
             self._passed = asyncio.Event()
             self._next_look = until
             await self.clock.wait(self._wake, until)
 
     async def run_due(self) -> int:
-        """Run every job due now, one at a time, then close the idle lobbies; returns how
-        many jobs ran."""
+        """Publish again what failed to publish, close the idle lobbies, then run every job
+        due now, one at a time; returns how many jobs ran."""
         ran = 0
         async with self._running:
+            await self.service.retry_unsent()
             await self.close_idle_lobbies()
             while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
                 try:
@@ -258,7 +265,8 @@ class Scheduler:
             return Postpone(quiet_until)
         await self.notifier.remind(Reminder(
             game_id=info.row.id, version=job.version, attempt=job.attempt,
-            channel_id=info.row.channel_id, user_id=seat.user_id, dm_text=self._in_own_language(player, presenters.reminder_dm,
+            channel_id=info.row.channel_id, user_id=seat.user_id,
+            dm_text=self._in_own_language(player, presenters.reminder_dm,
                                           info.row.channel_id, info.row.id),
             channel_text=presenters.reminder_mention(seat.user_id, info.row.id)))
         timing = await self.storage.timing(info.row.guild_id, info.row.id)

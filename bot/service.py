@@ -78,6 +78,9 @@ MID_TURN = ("second_draw", "choose_tickets")
 CACHE_SIZE = 512
 # Actions the bot plays in a row for one seat's turn (draw, draw; claim, tunnel; ...).
 MAX_AUTO_STEPS = 8
+# Failed publishes a game keeps for a retry; older ones are dropped (a restart still posts
+# what was never marked posted, from the stored log).
+MAX_UNSENT = 50
 
 
 async def _safe_choice(state: GameState, seat: int) -> Action:
@@ -488,6 +491,9 @@ class GameService:
         self._games: OrderedDict[int, Game] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._post_locks: dict[int, asyncio.Lock] = {}
+        # Per game, the updates whose publishing failed, oldest first: each is published
+        # again (the same keys: nothing twice) before anything newer of that game.
+        self._unsent: dict[int, list[Update]] = {}
 
     # -- locks and loading ------------------------------------------------------------
 
@@ -934,15 +940,49 @@ class GameService:
         return lock
 
     async def _publish(self, update: Update, post_lock: asyncio.Lock) -> None:
+        """Publish ``update`` (with its game's post lock, released here), after the game's
+        earlier updates that failed: the channel hears every version, in order."""
         try:
-            if self.publisher is not None:
-                await self.publisher.publish(update)
-            if not update.refresh:
-                await self.storage.mark_posted(update.game_id, update.version)
-        except Exception:
-            log.exception("game %s: publishing version %s failed", update.game_id, update.version)
+            unsent = self._unsent.setdefault(update.game_id, [])
+            unsent.append(update)
+            await self._publish_unsent(update.game_id)
         finally:
             post_lock.release()
+
+    async def _publish_unsent(self, game_id: int) -> None:
+        """Publish the game's waiting updates in order (its post lock held), up to the first
+        that fails: that one waits for the next publish or ``retry_unsent``. A version is
+        marked posted only once it and every one before it went out."""
+        unsent = self._unsent.get(game_id, [])
+        while unsent:
+            update = unsent[0]
+            try:
+                if self.publisher is not None:
+                    await self.publisher.publish(update)
+                if not update.refresh:
+                    await self.storage.mark_posted(update.game_id, update.version)
+            except Exception:
+                log.exception("game %s: publishing version %s failed (kept for a retry)",
+                              update.game_id, update.version)
+                if update.refresh:  # only the buttons of a step: the next update has them
+                    unsent.pop(0)
+                del unsent[:-MAX_UNSENT]
+                break
+            unsent.pop(0)
+        if not unsent:
+            self._unsent.pop(game_id, None)
+
+    def has_unsent(self) -> bool:
+        return bool(self._unsent)
+
+    async def retry_unsent(self) -> None:
+        """Publish again what failed to publish (the scheduler calls it now and then)."""
+        for game_id in list(self._unsent):
+            post_lock = await self._take_post_lock(game_id)
+            try:
+                await self._publish_unsent(game_id)
+            finally:
+                post_lock.release()
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
                       events: Sequence[Event] = (), board: bool = False,
