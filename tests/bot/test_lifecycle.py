@@ -441,6 +441,23 @@ def test_a_stop_while_the_render_workers_start_exits_at_once(tmp_path):
     assert not _alive(fork_server, within=10.0)
 
 
+def test_the_render_workers_end_when_the_bot_is_killed(tmp_path):
+    """A SIGKILL of the bot (no clean-up in it) leaves no worker or fork server behind
+    (~1 GB per crash under a shell loop, supervisord or nohup)."""
+    proc = _bot_process("serve_workers.py", tmp_path)
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 3 and all(_alive(p, within=0.0) for p in pids)
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)  # not its pipes' end: a worker left behind holds them
+    left = [p for p in pids if _alive(p, within=10.0)]
+    for pid in left:  # the test's own processes: not left running when it fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
 def _alive(pid: int, *, within: float) -> bool:
     """Whether process ``pid`` still runs after waiting up to ``within`` seconds for it to
     end (a zombie, ended but not yet reaped, counts as ended)."""
