@@ -27,6 +27,7 @@ import discord
 
 from bot.config import Settings
 from bot.database import describe, is_postgres, open_storage
+from bot.diskspace import no_space_left
 from bot.storage import SqliteStorage, Storage, StorageError
 
 if TYPE_CHECKING:
@@ -86,6 +87,9 @@ async def _open_postgres(url: str) -> Storage:
 
 
 def _database_problem(file: Path, exc: Exception) -> str:
+    full = no_space_left(file.parent, exc)
+    if full is not None:
+        return f"database {file}: {full}"
     text = str(exc)
     low = text.lower()
     if "readonly" in low or "read-only" in low:

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 import engine
 from bot import i18n, presenters
+from bot.diskspace import log_failure
 from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
 from bot.storage import HUMAN, LOBBY_IDLE_SECONDS, Job
@@ -160,8 +161,8 @@ class Scheduler:
                 due = [t for t in (await self.storage.next_due(),
                                    await self.storage.next_lobby_expiry()) if t is not None]
                 until = min(due, default=None)
-            except Exception:
-                log.exception("scheduler: a pass over the due jobs failed")
+            except Exception as exc:
+                log_failure(log, exc, "scheduler: a pass over the due jobs failed")
                 until = self.clock.now() + ERROR_PAUSE
             if self.storage.shared:
                 soon = self.clock.now() + SHARED_LOOK_EVERY
@@ -184,9 +185,9 @@ class Scheduler:
             while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
                 try:
                     after = await self._run(job)
-                except Exception:  # a failing job must not stop the others: it is done
-                    log.exception("scheduler: job %s (%s, game %s) failed", job.id, job.kind,
-                                  job.game_id)
+                except Exception as exc:  # a failing job must not stop the others: done
+                    log_failure(log, exc, "scheduler: job %s (%s, game %s) failed", job.id,
+                                job.kind, job.game_id)
                     after = None
                 if isinstance(after, Postpone):
                     await self.storage.postpone_job(job, after.due_at)

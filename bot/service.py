@@ -30,6 +30,7 @@ import engine
 import engine.events as engine_events
 from bot import i18n, metrics, presenters
 from bot.clock import Clock, SystemClock
+from bot.diskspace import log_failure
 from bot.preferences import GameSettings
 from bot.render.highlight import LastMove
 from bot.storage import (
@@ -961,9 +962,9 @@ class GameService:
                     await self.publisher.publish(update)
                 if not update.refresh:
                     await self.storage.mark_posted(update.game_id, update.version)
-            except Exception:
-                log.exception("game %s: publishing version %s failed (kept for a retry)",
-                              update.game_id, update.version)
+            except Exception as exc:
+                log_failure(log, exc, "game %s: publishing version %s failed (kept for a "
+                            "retry)", update.game_id, update.version)
                 if update.refresh:  # only the buttons of a step: the next update has them
                     unsent.pop(0)
                 del unsent[:-MAX_UNSENT]

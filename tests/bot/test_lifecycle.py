@@ -6,6 +6,7 @@ import asyncio
 import ctypes
 import logging
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -17,8 +18,10 @@ import aiohttp
 import discord
 import pytest
 
+import engine
 from bot.client import RESTARTING, TTRBot
 from bot.config import ConfigError, Settings
+from bot.diskspace import FullDisk
 from bot.lifecycle import (
     StartupError,
     backup,
@@ -158,6 +161,78 @@ async def test_a_corrupt_page_is_found_by_quick_check(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(StartupError, match="damaged"):
         await open_database(str(path))
+
+
+def disk_full_error() -> sqlite3.OperationalError:
+    """A real SQLITE_FULL from SQLite (a database allowed no more pages)."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (x BLOB)")
+    conn.execute("PRAGMA max_page_count = 2")
+    try:
+        conn.execute("INSERT INTO t VALUES (zeroblob(100000))")
+    except sqlite3.OperationalError as exc:
+        return exc
+    finally:
+        conn.close()
+    raise AssertionError("SQLite stored more pages than allowed")
+
+
+@pytest.mark.parametrize("error", ["full", "io"])
+async def test_a_full_disk_at_start_up_is_not_taken_for_damage(tmp_path, monkeypatch, error):
+    """A full disk is "no space left" in one line naming the folder, not a damaged
+    database (whose advice, restoring a backup, would lose what was committed since)."""
+    path = tmp_path / "ttr.sqlite3"
+    await _filled(path)
+    exc = disk_full_error() if error == "full" else sqlite3.OperationalError("disk I/O error")
+
+    async def refused(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(SqliteStorage, "open", refused)
+    free = {"bytes": 4096}
+    monkeypatch.setattr("bot.diskspace.shutil.disk_usage",
+                        lambda folder: shutil._ntuple_diskusage(1 << 30, 1 << 30, free["bytes"]))
+    with pytest.raises(StartupError) as err:
+        await open_database(str(path))
+    message = str(err.value)
+    assert f"no space left on the disk of {tmp_path} (" in message, message
+    assert "is damaged" not in message and "restore a backup" in message and "\n" not in message
+    if error == "io":  # with room to spare, an I/O error is no full disk
+        free["bytes"] = 1 << 30
+        with pytest.raises(StartupError, match="damaged"):
+            await open_database(str(path))
+
+
+async def test_a_disk_that_fills_while_running_is_one_log_line_and_a_clear_answer(
+        table, caplog, monkeypatch):
+    """Writes refused for lack of space: players hear the bot cannot save right now, the
+    log says why once (no traceback per click), and the game carries on once there is
+    room, nothing lost."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    storage = table.bot.service.storage
+    full = disk_full_error()  # SQLite's own error (SQLITE_FULL)
+    transact = storage._transact
+
+    async def no_room(body):
+        raise full
+
+    storage._transact = no_room  # every write is refused
+    monkeypatch.setattr("bot.diskspace.FULL_DISK", FullDisk())  # none seen before
+    caplog.set_level(logging.INFO)
+    seat = engine.waiting_for(state)[0]
+    answers = [(await table.play(state, seat, table.choose(state, seat, ""))).text]
+    for name in ("Ana", "Ben", "Ana"):
+        answers.append((await table.slash(name, "settings", reminders=False)).text)
+    assert all("I cannot save anything right now (my disk is full)" in a
+               for a in answers), answers
+    assert (await table.stored_state()).version == state.version
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None, [r.getMessage() for r in errors]
+    assert "cannot save: the disk is full (database or disk is full" in errors[0].getMessage()
+    storage._transact = transact  # room again
+    state = await table.step()
+    state = await table.step()
 
 
 async def test_a_newer_schema_and_a_missing_folder_are_named(tmp_path):
