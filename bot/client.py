@@ -1,14 +1,18 @@
 """The Discord client: wires storage, the game service, commands and components.
 
 ``prepare`` does the local part (database, service, command tree) and needs no
-network; ``setup_hook`` (run by discord.py at login) syncs the commands when
-they changed and posts what a restart left unposted. ``shutdown`` stops taking
-interactions and lets the ones in flight finish before closing.
+network; ``setup_hook`` (run by discord.py at login, before the gateway connects)
+syncs the commands when they changed, then lets the gateway connect at once while,
+in the background, it posts what a restart left unposted and starts the scheduler
+(``catch_up``): those may wait for the render workers to warm up, and interactions
+are answered meanwhile. ``shutdown`` stops taking interactions and lets the ones in
+flight finish before closing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -85,6 +89,7 @@ class TTRBot(discord.AutoShardedClient):
         self.scheduler: Scheduler | None = None
         self.stopping = False
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self._catching_up: asyncio.Task[None] | None = None
         self.gateway_connected = False
         self.gateway_changed_at: float | None = None  # time.monotonic() of the last change
 
@@ -139,11 +144,25 @@ class TTRBot(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         await self.prepare()
         await self._sync()
-        resumed = await self.service.resume()
-        if resumed:
-            log.info("posted the pending updates of %d game(s) after the restart", resumed)
+        self._catching_up = asyncio.create_task(self._catch_up(), name="ttr-catch-up")
+
+    async def _catch_up(self) -> None:
+        """Post what a restart left unposted, then start the scheduler (in the background:
+        the bot is on Discord meanwhile)."""
+        try:
+            resumed = await self.service.resume()
+            if resumed:
+                log.info("posted the pending updates of %d game(s) after the restart",
+                         resumed)
+        except Exception:  # the scheduler must start all the same
+            log.exception("posting the pending updates after the restart failed")
         assert self.scheduler is not None
         await self.scheduler.start()
+
+    async def caught_up(self) -> None:
+        """Return once the pending posts are out and the scheduler runs (tests wait)."""
+        if self._catching_up is not None:
+            await asyncio.shield(self._catching_up)
 
     def command_hash(self) -> str:
         """A fingerprint of the commands as Discord would receive them, and where to."""
@@ -222,6 +241,11 @@ class TTRBot(discord.AutoShardedClient):
 
     async def close(self) -> None:
         await super().close()
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catching_up
+            self._catching_up = None
         if self.scheduler is not None:
             await self.scheduler.stop()
             self.scheduler = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import dataclasses
 import logging
 import os
 import shutil
@@ -11,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -458,6 +460,47 @@ async def test_a_stopping_bot_takes_no_new_interaction(table):
     ex = await table.slash("Ben", "status")
     assert ex.text == "Der Bot startet neu: versuche es in einer Minute noch einmal."
     assert (await table.stored_state()).version == version
+
+
+async def test_a_restart_is_on_discord_at_once_and_posts_what_was_pending_meanwhile(table):
+    """The pending posts of a restart wait for the renderer (its workers warm up for a
+    minute under load): the bot connects and answers first, and posts them meanwhile."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+
+    class Crash:
+        async def publish(self, update):
+            raise ConnectionResetError("the process dies before the post")
+
+    table.bot.service.publisher = Crash()
+    seat = state.current
+    for _ in range(2):
+        await table.bot.service.act(table.game_id, table.seat_user(state, seat),
+                                    engine.DrawBlind())
+    await table.bot.close()
+    drawing = threading.Event()  # the render workers are still warming up
+    fast = json_renderer()
+
+    def later(draw):
+        def slow(*args):
+            drawing.wait(30)
+            return draw(*args)
+        return slow
+
+    table.bot = make_bot(table.database or table.db_path, clock=table.clock,
+                         renderer=dataclasses.replace(fast, board=later(fast.board),
+                                                      hand=later(fast.hand)))
+    posts = len(table.fake.channel_messages())
+    await asyncio.wait_for(table.fake.connect(table.bot, catch_up=False), 5.0)
+    catching_up = asyncio.ensure_future(table.bot.caught_up())
+    ex = await asyncio.wait_for(table.slash("Ana", "rules"), 5.0)  # answered meanwhile
+    assert "2–5 players" in ex.reply.content and not catching_up.done()
+    drawing.set()
+    await asyncio.wait_for(catching_up, 30.0)
+    line = f"{state.config.players[seat]} drew 2 cards"
+    assert any(line in s.content for s in table.fake.channel_messages()[posts:])
 
 
 def _bot_process(script: str, tmp_path: Path, **env_extra: str) -> subprocess.Popen[str]:
