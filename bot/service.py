@@ -479,6 +479,20 @@ def _log_accepted(game: Game, seat: int, action: Action, seconds: float) -> None
     metrics.ACTION_SECONDS.observe(seconds)
 
 
+@dataclass
+class PostLock:
+    """A game's right to publish, held: this process's lock and the database's."""
+
+    local: asyncio.Lock
+    shared: Callable[[], Awaitable[None]]
+
+    async def release(self) -> None:
+        try:
+            await self.shared()
+        finally:
+            self.local.release()
+
+
 class GameService:
     def __init__(self, storage: Storage, publisher: Publisher | None = None, *,
                  clock: Clock | None = None):
@@ -521,6 +535,11 @@ class GameService:
             self._games.move_to_end(game_id)
             self._evict()
             return game
+        if self.storage.shared:
+            # What is unposted is read below: a publish of this game still going on, here
+            # or in another process, must have marked what it posted first (else its
+            # lines would be told again with the next update).
+            await (await self._take_post_lock(game_id)).release()
         row = await self.storage.game(game_id)
         if row is None:
             raise Refusal(i18n._("That game does not exist (any more)."))
@@ -802,7 +821,7 @@ class GameService:
             if update is not None:
                 await self._publish(update, post_lock)
             else:
-                post_lock.release()
+                await post_lock.release()
         return outcome
 
     @staticmethod
@@ -935,12 +954,19 @@ class GameService:
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
 
-    async def _take_post_lock(self, game_id: int) -> asyncio.Lock:
+    async def _take_post_lock(self, game_id: int) -> PostLock:
+        """The game's right to publish (taken with the game's lock held, so versions go out
+        in the order they were applied): this process's, then among processes."""
         lock = self._post_locks.setdefault(game_id, asyncio.Lock())
         await lock.acquire()
-        return lock
+        try:
+            shared = await self.storage.hold_publishing(game_id)
+        except BaseException:
+            lock.release()
+            raise
+        return PostLock(lock, shared)
 
-    async def _publish(self, update: Update, post_lock: asyncio.Lock) -> None:
+    async def _publish(self, update: Update, post_lock: PostLock) -> None:
         """Publish ``update`` (with its game's post lock, released here), after the game's
         earlier updates that failed: the channel hears every version, in order."""
         try:
@@ -948,7 +974,7 @@ class GameService:
             unsent.append(update)
             await self._publish_unsent(update.game_id)
         finally:
-            post_lock.release()
+            await post_lock.release()
 
     async def _publish_unsent(self, game_id: int) -> None:
         """Publish the game's waiting updates in order (its post lock held), up to the first
@@ -983,7 +1009,7 @@ class GameService:
             try:
                 await self._publish_unsent(game_id)
             finally:
-                post_lock.release()
+                await post_lock.release()
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
                       events: Sequence[Event] = (), board: bool = False,

@@ -17,7 +17,7 @@ import json
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -498,6 +498,14 @@ class Storage(ABC):
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Held around every change to one game (``GameService`` takes it inside its own
         in-memory lock): no other process changes the game meanwhile."""
+
+    async def hold_publishing(self, game_id: int) -> Callable[[], Awaitable[None]]:
+        """Take the right to publish ``game_id`` among the processes sharing the database
+        (the service takes it before it lets go of the game's lock and keeps it until the
+        update is out, so a game's versions go out one at a time, in order, and no two
+        processes send the same post); returns what gives it back. One process per
+        database: the service's in-memory lock is enough."""
+        return _nothing_held
 
     @abstractmethod
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
@@ -1325,6 +1333,10 @@ def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
         return cast(T, done.value)
     coroutine.close()
     raise RuntimeError("a transaction's body awaited something other than its database")
+
+
+async def _nothing_held() -> None:
+    pass
 
 
 async def _nothing(db: Tx) -> None:
