@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import socket
 import time
 from typing import Any
 
@@ -131,7 +132,8 @@ class TTRBot(discord.AutoShardedClient):
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
         # Computer players think in the render workers: both are CPU work off the loop.
-        self.scheduler = Scheduler(self._service, publisher, thinkers=self.renderer.pool)
+        self.scheduler = Scheduler(self._service, publisher, thinkers=self.renderer.pool,
+                                   worker=self.worker_name())
         log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)
@@ -140,6 +142,16 @@ class TTRBot(discord.AutoShardedClient):
         await self.tree.set_translator(CommandTranslator())
         if self.settings.dev_guild_id is not None:
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
+
+    def worker_name(self) -> str | None:
+        """The name this process claims jobs under when it runs some shards: the host and
+        its shards, which a restart keeps, so it takes back its own unfinished jobs at once
+        (processes sharing a database run different shards). Else the scheduler's own
+        (host and pid): a dead process's claims wait for their lease."""
+        shards = self.settings.shard_ids
+        if shards is None:
+            return None
+        return f"{socket.gethostname()}:shards-{','.join(map(str, shards))}"
 
     async def setup_hook(self) -> None:
         await self.prepare()

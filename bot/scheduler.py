@@ -37,7 +37,7 @@ from bot import i18n, presenters
 from bot.diskspace import log_failure
 from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
-from bot.storage import HUMAN, LOBBY_IDLE_SECONDS, Job
+from bot.storage import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job
 from bot.workers import computer_action, off_loop
 from engine import Action, GameState
 from engine.events import Event
@@ -183,18 +183,35 @@ class Scheduler:
             await self.service.retry_unsent()
             await self.close_idle_lobbies()
             while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
+                heartbeat = asyncio.create_task(self._keep_claim(job))
                 try:
                     after = await self._run(job)
                 except Exception as exc:  # a failing job must not stop the others: done
                     log_failure(log, exc, "scheduler: job %s (%s, game %s) failed", job.id,
                                 job.kind, job.game_id)
                     after = None
+                finally:
+                    heartbeat.cancel()
                 if isinstance(after, Postpone):
                     await self.storage.postpone_job(job, after.due_at)
                 else:
                     await self.storage.finish_job(job, self.clock.now(), then=after)
                 ran += 1
         return ran
+
+    async def _keep_claim(self, job: Job) -> None:
+        """Renew the claim on ``job`` while it runs (a computer thinking long, a slow
+        Discord): its lease runs out only when this process is gone."""
+        wake = asyncio.Event()
+        while True:
+            due = self.clock.now() + JOB_LEASE_SECONDS / 3
+            while self.clock.now() < due:
+                wake.clear()
+                await self.clock.wait(wake, due)
+            try:
+                await self.storage.renew_claim(job, self.clock.now(), self.worker)
+            except Exception as exc:  # the job goes on; the next beat tries again
+                log_failure(log, exc, "scheduler: renewing the claim on job %s failed", job.id)
 
     async def close_idle_lobbies(self) -> None:
         """Cancel the lobbies idle for ``LOBBY_IDLE_SECONDS`` and say so in their channels

@@ -50,8 +50,9 @@ INTERACTION_MEMORY_SECONDS = 24 * 3600
 # ... and the older ones dropped at most this often (each process).
 INTERACTION_SWEEP_SECONDS = 600
 # A claimed job is its worker's this long; then another process may take it over (the
-# worker died). Longer than any job takes: a computer's turn is seconds.
-JOB_LEASE_SECONDS = 300.0
+# worker died). A running job's worker renews its claim a few times per lease
+# (``renew_claim``), so a job may take longer; a dead worker's job waits at most this.
+JOB_LEASE_SECONDS = 60.0
 # How long SQLite's writer waits for another process's lock (a backup) before it fails.
 BUSY_TIMEOUT_MS = 5000
 
@@ -1236,6 +1237,11 @@ class Storage(ABC):
                     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (then.kind, then.game_id, then.seat, then.version, then.due_at, then.attempt))
         await self._transact(body)
+
+    async def renew_claim(self, job: Job, now: float, worker: str) -> None:
+        """``worker`` still runs ``job``: its lease starts again at ``now``."""
+        await self._write("UPDATE jobs SET claimed_at = ? WHERE id = ? AND claimed_by = ? "
+                          "AND done_at IS NULL", (now, job.id, worker))
 
     async def postpone_job(self, job: Job, due_at: float) -> None:
         """Give a claimed job back, due later (a reminder in the player's quiet hours)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import signal
 import sys
@@ -14,11 +15,13 @@ import sys
 import pytest
 
 import engine
+from bot.client import TTRBot
 from bot.scheduler import SHARED_LOOK_EVERY
 from bot.service import GameService, Refusal
 from bot.storage import JOB_LEASE_SECONDS, MIGRATIONS, Job, SqliteStorage, Storage
 from bot.storage_pg import PG_MIGRATIONS, PostgresStorage
 from engine import ACTION_ADAPTER, GameConfig, GameState
+from tests.bot.conftest import json_renderer
 
 
 @pytest.fixture
@@ -317,3 +320,51 @@ async def test_two_processes_publish_a_game_one_at_a_time_in_order_and_once(data
     text = "\n".join(lines for _, lines in told)
     for seat in (first, 1 - first):
         assert text.count(f"{names[seat]} drew 2 cards") == 1, told
+
+
+async def test_a_running_job_keeps_its_claim_past_the_lease(table):
+    """A job that runs longer than the lease (a slow Discord, a long think) renews its
+    claim: no other process takes it over while its worker lives."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    scheduler = table.bot.scheduler
+    release = asyncio.Event()
+    real = scheduler.notifier
+
+    class Slow:
+        async def remind(self, reminder):
+            await release.wait()
+            await real.remind(reminder)
+
+    scheduler.notifier = Slow()
+    running = asyncio.create_task(table.advance(12))
+    for _ in range(12):  # 6 minutes pass while the reminder is being sent
+        await asyncio.sleep(0.05)
+        table.clock.advance(30)
+    await asyncio.sleep(0.05)
+    async with table.store() as store:
+        claimed = await store._one("SELECT min(claimed_at) FROM jobs WHERE done_at IS NULL "
+                                   "AND claimed_by IS NOT NULL")
+    assert claimed is not None and claimed[0] > table.clock.now() - JOB_LEASE_SECONDS
+    release.set()
+    await running
+
+
+async def test_a_sharded_process_takes_back_its_own_claims_at_once_after_a_restart(table):
+    """A process that runs some shards keeps its name across a restart (host and shards),
+    so a computer's turn it had claimed when it died is played at once, not after the
+    lease."""
+    settings = table.bot.settings.model_copy(update={"shard_ids": (0,), "shard_count": 2})
+    await table.open_game(["Ana", "Ben"], "usa")
+    await table.bot.service.set_controller(table.game_id, 1, "auto", reason="test")
+    state = await table.stored_state()
+    name = TTRBot(settings, renderer=json_renderer()).worker_name()
+    assert name is not None and str(os.getpid()) not in name
+    async with table.store() as store:  # that process claimed the job, then died
+        assert await store.claim_job(table.clock.now() + 10, name) is not None
+    await table.bot.close()
+    table.bot = TTRBot(settings, renderer=json_renderer(), clock=table.clock)
+    await table.fake.connect(table.bot)
+    await table.advance(seconds=20)
+    async with table.store() as store:
+        log = await store.actions(table.game_id, after=state.version)
+    assert [a.seat for a in log] == [1]
