@@ -113,6 +113,11 @@ async def backup(path: str, target: str) -> str:
     out = Path(target).expanduser().resolve()
     if out.exists():
         raise StartupError(f"{out} exists already: name a new file")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)  # e.g. `backups/`, the first time
+    except OSError as exc:
+        raise StartupError(f"cannot create the folder {out.parent} for the backup "
+                           f"({exc.strerror or exc})") from None
     file = Path(path).expanduser().resolve()
     if not file.is_file():
         raise StartupError(f"there is no database at {file}: name the bot's database file "

@@ -342,6 +342,20 @@ async def test_backup_is_a_consistent_copy_while_the_bot_writes(tmp_path):
     await store.close()
 
 
+async def test_backup_into_a_folder_that_does_not_exist_yet(tmp_path):
+    """The README's line, `python -m bot backup backups/ttr-<date>.sqlite3`, on a fresh
+    install: the folder is made."""
+    path = tmp_path / "ttr.sqlite3"
+    store = await SqliteStorage.open(str(path))
+    await store.close()
+    target = tmp_path / "backups" / "ttr-2026-05-04.sqlite3"
+    assert "consistent copy" in await backup(str(path), str(target))
+    assert target.is_file()
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    with pytest.raises(StartupError, match=r"cannot create the folder .*blocked"):
+        await backup(str(path), str(tmp_path / "blocked" / "x.sqlite3"))
+
+
 async def test_backup_only_reads_the_live_database(tmp_path):
     """A backup taken with a newer bot than the one running leaves the running bot's
     schema as it is, in the file and in the copy; a mistyped path is one line, and no
