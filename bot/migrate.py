@@ -3,9 +3,10 @@
 Every table is copied as it is (games, seats, the action log, snapshots, history, votes,
 settings, derived results, scheduled jobs, ...) into a database without games, keeping
 every id (what a bot already started on it wrote without a game, such as the synced
-commands' hash, is replaced by the copy: compose's order is `up`, then this); then each started game's copied log is replayed through the engine and must give
-the state the game had in SQLite. All in one PostgreSQL transaction: if any game does
-not check out, nothing is kept. Stop the bot first: the file must not change meanwhile.
+commands' hash, is replaced by the copy: compose's order is `up`, then this); then each
+started game's copied log is replayed through the engine and must give the state the game
+had in SQLite. All in one PostgreSQL transaction: if any game does not check out, nothing
+is kept. Stop the bot first: the file must not change meanwhile.
 """
 
 from __future__ import annotations
