@@ -82,6 +82,18 @@ def test_dotenv_is_read_without_a_shell_and_the_environment_wins(env, tmp_path):
     assert s.db_path == str(tmp_path / "env.sqlite3")
 
 
+def test_dotenv_means_what_docker_env_file_means(env, tmp_path):
+    """`docker run --env-file .env` passes quotes through: the bot's own reading of the
+    same file must too (one file, one meaning), so a quoted token is refused in both."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text('# a comment\n  DISCORD_TOKEN="abc.def.ghi"\nTTR_LOG_LEVEL=debug\n'
+                      "TTR_DB_PATH=/data/it's here.sqlite3\nNOT_A_LINE\n")
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN: remove the quotes"):
+        Settings.from_env(env_file=dotenv)
+    dotenv.write_text("DISCORD_TOKEN=abc.def.ghi\nTTR_DB_PATH='/data/x.sqlite3'\n")
+    assert Settings.from_env(env_file=dotenv).db_path == "'/data/x.sqlite3'"
+
+
 async def test_the_database_and_the_shards_come_from_the_settings(env, tmp_path):
     s = Settings.from_env(env_file=None, need_token=False)
     assert (s.database, s.shard_count, s.shard_ids) == ("./ttr.sqlite3", None, None)
