@@ -94,10 +94,17 @@ async def _migrate(settings: Settings, sqlite_path: str) -> str:
 
 
 async def _check(settings: Settings) -> str:
-    from bot.database import describe
+    from pathlib import Path
+
+    from bot.database import describe, is_postgres
     from bot.images import check_renderer, default_renderer
     from bot.lifecycle import open_database
 
+    file = Path(settings.database).expanduser().resolve()
+    if not is_postgres(settings.database) and not file.exists():
+        # Not made here: an "ok" on a new empty file would hide a wrong folder or path.
+        raise StartupError(f"no database yet at {file}; `python -m bot` creates it (or set "
+                           f"TTR_DB_PATH to the bot's database)")
     store = await open_database(settings.database)
     try:
         games = len(await store.games_with_status("running"))

@@ -302,6 +302,20 @@ def test_read_only_database_or_folder_is_reported_at_start_up(tmp_path, writable
     assert line.startswith(expected), line
 
 
+def test_check_creates_no_database(tmp_path):
+    """`python -m bot check` in the wrong folder (or with a wrong TTR_DB_PATH) says there is
+    no database there instead of making an empty one and answering "ok"."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, "-m", "bot", "check"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        f"ttr-bot: no database yet at {tmp_path / 'ttr.sqlite3'}; `python -m bot` creates it "
+        f"(or set TTR_DB_PATH to the bot's database)"]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_damaged_database_ends_the_process_at_once_with_one_line(tmp_path):
     db = tmp_path / "ttr.sqlite3"
     db.write_bytes(b"\0garbage" * 1000)
