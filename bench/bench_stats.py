@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
+from bench.calibration import calibration_line
 from bot import history, stats
 from bot.service import event_to_json
 from bot.standings import results_of
@@ -175,6 +176,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[4000, 100_000])
     args = parser.parse_args()
+    print(calibration_line(), flush=True)
     asyncio.run(main_async(args.games))
 
 
