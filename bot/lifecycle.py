@@ -25,6 +25,7 @@ import aiohttp
 import asyncpg
 import discord
 
+from bot import stop_signals
 from bot.config import Settings
 from bot.database import describe, is_postgres, open_storage
 from bot.diskspace import no_space_left
@@ -185,10 +186,14 @@ async def login_with_retry(login: Callable[[], Awaitable[None]], stop: asyncio.E
 
 
 def on_stop_signals(stop: asyncio.Event) -> None:
-    """SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) both ask for a clean stop."""
+    """SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) both ask for a clean stop, also
+    one that came while the process was starting (``bot.stop_signals``)."""
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in stop_signals.STOP_SIGNALS:
         loop.add_signal_handler(sig, _stop_requested, stop, sig)
+    for sig in stop_signals.received[:1]:
+        log.info("%s received while starting", sig.name)
+        _stop_requested(stop, sig)
 
 
 def _stop_requested(stop: asyncio.Event, sig: signal.Signals) -> None:

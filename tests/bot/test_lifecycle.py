@@ -302,6 +302,34 @@ def test_read_only_database_or_folder_is_reported_at_start_up(tmp_path, writable
     assert line.startswith(expected), line
 
 
+def _catches_sigterm(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status").read_text()
+    caught = int(next(line for line in status.splitlines()
+                      if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught & (1 << (signal.SIGTERM - 1)))
+
+
+def test_a_sigterm_while_starting_is_a_clean_stop(tmp_path):
+    """`docker stop` seconds after the start (imports and checks take ~6 s under load): the
+    stop is remembered from the first moment, logged, and clean (exit 0), not Python's
+    default silent death (exit 143)."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), TTR_DB_PATH=str(tmp_path / "ttr.sqlite3"),
+               DISCORD_TOKEN="fake.token.here")
+    proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 1.5  # the start is far from done by then
+        while not _catches_sigterm(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "SIGTERM received while starting" in err and "stopped cleanly" in err
+
+
 def test_check_creates_no_database(tmp_path):
     """`python -m bot check` in the wrong folder (or with a wrong TTR_DB_PATH) says there is
     no database there instead of making an empty one and answering "ok"."""
