@@ -1,8 +1,8 @@
 """The optional health and metrics endpoint (aiohttp, which discord.py already needs).
 
 ``GET /health``: JSON (alive, gateway connected, games active, interactions in
-flight, render queue); 200 while the bot works, 503 once the gateway has been
-down longer than ``GATEWAY_GRACE`` seconds (Docker's HEALTHCHECK runs
+flight, render queue, the render workers' warm-up); 200 while the bot works, 503 once
+the gateway has been down longer than ``GATEWAY_GRACE`` seconds (Docker's HEALTHCHECK runs
 ``ttr-bot health`` against it). ``GET /metrics``: Prometheus text (action
 latency and render time histograms, counters of actions, refusals and games).
 """
@@ -48,6 +48,7 @@ class HealthServer:
             "games_active": games,
             "interactions_in_flight": bot.in_flight,
             "render_queue": int(metrics.RENDER_QUEUE.value()),
+            "render_workers": bot.renderer.workers_state(),
             "stopping": bot.stopping,
             "uptime_seconds": round(time.monotonic() - self.started, 1),
         }

@@ -57,6 +57,26 @@ class JobTrace:
     result_bytes: int = 0
 
 
+@dataclass
+class WarmUp:
+    """How the render workers' start is going (``Renderer.start``; ``/health`` shows it):
+    their fork server first builds every map's base layer, 15 s at rest, 45-120 s under
+    load, and boards wait meanwhile."""
+
+    started: float | None = None  # time.monotonic() when the start began
+    seconds: float | None = None  # how long it took, once the workers are up
+    failed: str = ""
+
+    def state(self) -> str:
+        if self.failed:
+            return f"not started ({self.failed})"
+        if self.seconds is not None:
+            return f"ready (warmed up in {self.seconds:.1f} s)"
+        if self.started is not None:
+            return f"warming up ({time.monotonic() - self.started:.0f} s so far)"
+        return "not started"
+
+
 @dataclass(frozen=True)
 class Renderer:
     board: Callable[[PublicView, LastMove | None], bytes]
@@ -65,6 +85,11 @@ class Renderer:
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
     # When a list, every job is timed into it (benchmarks; costs a pickling per job).
     traces: list[JobTrace] | None = field(default=None, compare=False)
+    warm_up: WarmUp = field(default_factory=WarmUp, compare=False)
+
+    def workers_state(self) -> str:
+        """The render workers' state, for ``/health``."""
+        return "none (drawing in a thread)" if self.pool is None else self.warm_up.state()
 
     async def draw_board(self, view: PublicView, last: LastMove | None = None, *,
                          lang: i18n.Language | None = None, game: int | None = None) -> bytes:
@@ -106,16 +131,23 @@ class Renderer:
         if pool is None:
             return
 
+        warm_up = self.warm_up
+        warm_up.started = time.monotonic()
+        log.info("render workers warming up (every map's base layer first; boards wait "
+                 "meanwhile, /health shows how it goes)")
+
         def spawn() -> None:
-            started = time.perf_counter()
+            assert warm_up.started is not None
             try:
                 jobs = [pool.submit(int) for _ in range(workers(pool))]
                 for job in jobs:
                     job.result()
             except Exception as exc:  # stopped while warming up: nothing to report
+                warm_up.failed = repr(exc)
                 log.info("render workers not started: %r", exc)
                 return
-            log.info("render workers ready in %.1f s", time.perf_counter() - started)
+            warm_up.seconds = time.monotonic() - warm_up.started
+            log.info("render workers ready in %.1f s", warm_up.seconds)
 
         threading.Thread(target=spawn, name="render-warm-up", daemon=True).start()
 
