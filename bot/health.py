@@ -72,9 +72,9 @@ class HealthServer:
         app = web.Application()
         app.add_routes([web.get("/health", self._health), web.get("/metrics", self._metrics)])
         # Stopping waits at most a second for open requests: docker stop allows 10 s.
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = site._server
         sockets = getattr(server, "sockets", None) or []

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 import urllib.request
+import warnings
 from concurrent.futures import Executor, Future
 
 import engine
@@ -67,7 +68,9 @@ async def test_health_and_metrics_endpoint(table):
     await table.open_game(["Ana", "Ben"], "usa")
     await table.step()
     server = HealthServer(table.bot, "127.0.0.1", 0)
-    port = await server.start()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # aiohttp's, in every run
+        port = await server.start()
     try:
         table.bot.dispatch("connect")
         await asyncio.sleep(0)
