@@ -4,6 +4,7 @@ every game replays to the state it had, and the bot plays on there."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,15 @@ async def test_compose_order_up_then_migrate_works(empty_postgres, table):
         assert await pg.bot_state("synced_commands") == "from-sqlite"
     finally:
         await pg.close()
+
+
+def test_compose_requires_the_postgres_password():
+    """No silent default password: compose stops with a line naming POSTGRES_PASSWORD,
+    which .env.example has a place for."""
+    compose = (ROOT / "docker-compose.yml").read_text()
+    uses = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", compose)
+    assert len(uses) == 2 and all(u.startswith(":?") for u in uses), uses
+    assert re.search(r"^POSTGRES_PASSWORD=$", (ROOT / ".env.example").read_text(), re.M)
 
 
 async def test_a_game_whose_log_does_not_replay_copies_nothing(empty_postgres, table):
