@@ -122,20 +122,27 @@ async def test_a_turn_committed_but_never_posted_is_posted_at_start_up(table):
     assert len(table.fake.channel_messages()) == posts + len(new)
 
 
-async def test_a_publish_that_failed_is_published_before_the_next_turn(table):
-    """Discord (or the disk) fails while a turn is published: the turn is not lost; it
-    reaches the channel before the next one, without a restart, and once."""
+class Down:
+    """A Discord that cannot be reached: every publish fails."""
+
+    async def publish(self, update):
+        raise ConnectionResetError("Discord cannot be reached")
+
+
+async def _first_turn(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await table.stored_state()
     while state.phase != "turn":
         state = await table.step()
+    return state
+
+
+async def test_a_publish_that_failed_is_published_before_the_next_turn(table):
+    """Discord (or the disk) fails while a turn is published: the turn is not lost; it
+    reaches the channel before the next one, without a restart, and once."""
+    state = await _first_turn(table)
     service = table.bot.service
     real = service.publisher
-
-    class Down:
-        async def publish(self, update):
-            raise ConnectionResetError("Discord cannot be reached")
-
     names = []
     for turn in range(2):  # the first turn's post fails, the second's goes out
         service.publisher = Down() if turn == 0 else real
@@ -153,17 +160,9 @@ async def test_a_publish_that_failed_is_published_before_the_next_turn(table):
 
 
 async def test_a_publish_that_failed_is_tried_again_by_the_scheduler(table):
-    await table.open_game(["Ana", "Ben"], "usa")
-    state = await table.stored_state()
-    while state.phase != "turn":
-        state = await table.step()
+    state = await _first_turn(table)
     service = table.bot.service
     real = service.publisher
-
-    class Down:
-        async def publish(self, update):
-            raise ConnectionResetError("Discord cannot be reached")
-
     service.publisher = Down()
     seat = state.current
     for _ in range(2):
