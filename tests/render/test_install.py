@@ -69,7 +69,9 @@ def test_wheel_in_a_fresh_venv_renders_with_its_own_fonts(tmp_path: Path) -> Non
     elsewhere.mkdir()
     out = _run(python, "-c", PROBE, cwd=elsewhere)
     assert "rendered" in out and str(env) in out
-    # The entry point: settings, database and one image drawn, from that directory too.
+    # The entry point: settings, database and one image drawn, from that directory too
+    # (`check` makes no database: an empty file is a new one to SQLite).
+    (elsewhere / "ttr.sqlite3").touch()
     out = _run(env / "bin" / "ttr-bot", "check", cwd=elsewhere,
                TTR_DB_PATH=str(elsewhere / "ttr.sqlite3"))
     assert out.startswith("ok: database") and "renderer ok" in out, out
