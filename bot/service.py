@@ -6,7 +6,10 @@ engine, commit the log row and snapshot in one transaction, and only then
 answer. Publishing (channel post, DMs) runs after the lock is released but
 under a second per-game lock taken *before* the first is released, so boards
 are posted in the order the actions happened while the next action may
-already be applied.
+already be applied. With a shared database that second lock is also the
+database's (``Storage.hold_publishing``): one process publishes a game at a
+time. A publish that fails is kept and tried again, in order, before the
+game's next one (``_publish_unsent``).
 """
 
 from __future__ import annotations
