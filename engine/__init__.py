@@ -31,6 +31,7 @@ from engine.board import Board, board_for
 from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.errors import IllegalAction
 from engine.game import apply, legal_actions, new_game, replay, ticket_keeps
+from engine.planner import TicketPlan, plan_tickets
 from engine.position import (
     PendingDraft,
     Position,
@@ -75,11 +76,13 @@ __all__ = [
     "ShareChoice",
     "TakeFestival",
     "TakeShare",
+    "TicketPlan",
     "TunnelChoice",
     "apply",
     "board_for",
     "legal_actions",
     "new_game",
+    "plan_tickets",
     "position_of",
     "private_view",
     "public_view",
