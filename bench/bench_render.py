@@ -14,7 +14,8 @@ Per map, in this one process (a render worker does the same work):
   that sequence leaves them: median and p90; ``claim``: the median of those boards
   that highlight a claim (most boards the bot posts: it posts one when the board
   changed).
-- PNG size (largest), hand and final images (medians).
+- PNG size (largest), hand and final images (medians); ``plan``: the hand with the
+  ticket planner's small map (on a mid-game board), as the bot sends it, and its size.
 
 Times are the CPU time of this process unless ``--wall``: on a machine shared with
 other work, wall time measures the neighbours. Targets: warm median <= 25 ms, cold
@@ -102,8 +103,8 @@ def main() -> int:
     print(calibration_line(), flush=True)
     print(f"clock: {'wall' if args.wall else 'CPU time of this process'}")
     print(f"{'map':<13}{'start':>7}{'bare':>7}{'cold':>7}{'warm':>7}{'p90':>7}{'claim':>7}"
-          f"{'boards':>8}{'PNG KiB':>9}{'hand':>7}{'final':>7}"
-          f"   (ms; bare/cold/warm/claim/hand/final: medians)")
+          f"{'boards':>8}{'PNG KiB':>9}{'hand':>7}{'plan':>7}{'KiB':>5}{'final':>7}"
+          f"   (ms; bare/cold/warm/claim/hand/plan/final: medians)")
     colds, warms, claims, biggest = [], [], [], 0
     for map_id in args.maps:
         start_ms = ms(lambda m=map_id: (board_palette(m), warm_pieces(m)))
@@ -130,6 +131,10 @@ def main() -> int:
         mine = hand_view(map_id, seed=7)
         hand = statistics.median(ms(lambda m=map_id, v=mine: render_hand(v, m))
                                  for _ in range(3))
+        public = mids[len(mids) // 2][0]
+        planned = statistics.median(ms(lambda m=map_id, v=mine, p=public: render_hand(v, m, p))
+                                    for _ in range(3))
+        plan_kib = len(render_hand(mine, map_id, public)) / 1024
         over = final_view(map_id, seed=7, players=5)
         final = statistics.median(ms(lambda v=over: render_final(v)) for _ in range(3))
         colds += cold
@@ -141,7 +146,7 @@ def main() -> int:
               f"{statistics.median(cold):7.1f}"
               f"{statistics.median(warm):7.1f}{warm[int(0.9 * len(warm))]:7.1f}"
               f"{statistics.median(claim):7.1f}{len(warm):8d}"
-              f"{size / 1024:9.0f}{hand:7.0f}{final:7.0f}")
+              f"{size / 1024:9.0f}{hand:7.0f}{planned:7.0f}{plan_kib:5.0f}{final:7.0f}")
     cold_ms, warm_ms = statistics.median(colds), statistics.median(warms)
     ok = warm_ms <= WARM_MS and cold_ms <= COLD_MS and biggest <= MAX_BYTES
     print(f"all maps: warm median {warm_ms:.1f} ms over {len(warms)} boards (target "

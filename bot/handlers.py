@@ -571,9 +571,12 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
         text += "\n" + _("👉 Now {what}:", what=now)
+    plans = presenters.ticket_plans(public, private)
+    if plans:  # last: a clipped long reply loses the plan, never the decision
+        text += "\n" + presenters.planner_text(info.row.map_id, plans)
     controls = components.with_row(controls, components.seat_buttons(
         game_id, state.version, autopilot=info.controller(seat) != "human"))
-    png = await bot.renderer.draw_hand(private, info.row.map_id)
+    png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
     await Responder(interaction).send(
         text, view=controls,
         files=[discord.File(io.BytesIO(png), filename="hand.png")])

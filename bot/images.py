@@ -80,7 +80,7 @@ class WarmUp:
 @dataclass(frozen=True)
 class Renderer:
     board: Callable[[PublicView, LastMove | None], bytes]
-    hand: Callable[[PrivateView, str], bytes]
+    hand: Callable[[PrivateView, str, PublicView | None], bytes]
     final: Callable[[PublicView], bytes]
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
     # When a list, every job is timed into it (benchmarks; costs a pickling per job).
@@ -98,8 +98,10 @@ class Renderer:
         return await self._run("board", lang, self.board, view, last, key=game)
 
     async def draw_hand(self, view: PrivateView, map_id: str, *,
-                        lang: i18n.Language | None = None) -> bytes:
-        return await self._run("hand", lang, self.hand, view, map_id)
+                        lang: i18n.Language | None = None,
+                        public: PublicView | None = None) -> bytes:
+        """The hand; with ``public``, the seat's planner (from its own views) as a small map."""
+        return await self._run("hand", lang, self.hand, view, map_id, public)
 
     async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None,
                          game: int | None = None) -> bytes:
@@ -297,6 +299,6 @@ async def check_renderer(renderer: Renderer) -> str:
     from bot.render.demo import hand_view
 
     start = time.perf_counter()
-    png = await asyncio.to_thread(renderer.hand, hand_view("usa", seed=1), "usa")
+    png = await asyncio.to_thread(renderer.hand, hand_view("usa", seed=1), "usa", None)
     return (f"renderer ok ({len(png) // 1024} KiB test image in "
             f"{(time.perf_counter() - start) * 1000:.0f} ms)")

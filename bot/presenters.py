@@ -19,6 +19,7 @@ from bot import i18n
 from bot.i18n import N_, Language, _, _n
 from bot.preferences import Invalid
 from engine.actions import Action, DraftPick, TakeFestival
+from engine.board import board_for
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -43,6 +44,7 @@ from engine.events import (
     TurnSkipped,
     TurnStarted,
 )
+from engine.planner import ANY_COLOUR, TicketPlan, plan_tickets
 from engine.views import PendingTunnel, PrivateView, PublicView, TicketView
 from maps import load_map
 from maps.model import Festivals, MapData, RailsAndSails, Route, Shares
@@ -869,6 +871,52 @@ def _tours(map_id: str) -> dict[int, tuple[int, int]]:
     """Tour tickets by id: (points in any order, points lost if not joined)."""
     return {t.id: (t.points_any_order or 0, t.penalty or 0) for t in load_map(map_id).tickets
             if len(t.cities) > 2 and t.points_any_order is not None}
+
+
+def ticket_plans(public: PublicView, private: PrivateView) -> tuple[TicketPlan, ...]:
+    """The planner's answer for the seat of ``private`` (its own views only)."""
+    return tuple(plan_tickets(board_for(public.map_id), public, private))
+
+
+def _plan_cards(map_id: str, cards: dict[str, int]) -> str:
+    """'3 orange + 1 card of one colour': ``cards_text`` with a gray route's any colour."""
+    plain = {c: n for c, n in cards.items() if not c.startswith(ANY_COLOUR)}
+    parts = [cards_text(map_id, plain)] if plain else []
+    for c, n in cards.items():
+        if c == ANY_COLOUR:
+            parts.append(_n("{n} card of one colour", "{n} cards of one colour", n))
+        elif c.startswith(ANY_COLOUR):
+            parts.append(_n("{n} ship of one colour", "{n} ships of one colour", n))
+    return " + ".join(parts)
+
+
+def planner_text(map_id: str, plans: Sequence[TicketPlan]) -> str:
+    """The planner for screen readers (private): per kept ticket, done, or the cheapest way
+    to finish it, what the hand still lacks, and which of its routes others may take."""
+    if not plans:
+        return ""
+    lines = [_("**Your ticket plan:**")]
+    for p in plans:
+        name = ticket_pair(map_id, p.cities)
+        if p.done:
+            lines.append(_("• {ticket}: done ✅", ticket=name))
+            continue
+        if not p.reachable:
+            lines.append(_("• {ticket}: no open way left ⛔", ticket=name))
+            continue
+        parts = [_n("{n} piece", "{n} pieces", p.pieces)]
+        if p.routes:
+            parts.append(", ".join(route_label(map_id, r) for r in p.routes))
+        if p.stations:
+            parts.append(_n("{n} station ({cities})", "{n} stations ({cities})", p.stations,
+                            cities=", ".join(city_name(map_id, c) for c in p.new_stations)))
+        parts.append(_("still to draw: {cards}", cards=_plan_cards(map_id, p.missing))
+                     if p.missing else _("the cards are in your hand"))
+        if p.contested:
+            parts.append(_("contested: {routes}", routes=", ".join(
+                route_label(map_id, r) for r in p.contested)))
+        lines.append(f"• {name}: " + "; ".join(parts))
+    return "\n".join(lines)
 
 
 def keep_rule(view: PrivateView) -> str:

@@ -308,7 +308,9 @@ class DiscordPublisher:
         storage = self._service().storage
         try:
             found = await storage.player_thread(hand.game_id, hand.user_id)
-            png = await self.renderer.draw_hand(hand.private, hand.map_id, lang=hand.language)
+            png = await self.renderer.draw_hand(
+                hand.private, hand.map_id, lang=hand.language,
+                public=hand.public)
             with i18n.language(hand.language):
                 controls = (components.private_view_controls(
                     hand.game_id, hand.map_id, hand.private, hand.public, hand.version,
@@ -351,8 +353,9 @@ class DiscordPublisher:
                 return None
             key = (dm.game_id, dm.version)
             # The hand is drawn while its DM channel is found and the intent stored.
-            png = asyncio.ensure_future(self.renderer.draw_hand(dm.private, dm.map_id,
-                                                                lang=dm.language))
+            png = asyncio.ensure_future(self.renderer.draw_hand(
+                dm.private, dm.map_id, lang=dm.language,
+                public=dm.public))
             try:
                 channel = await self.client.create_dm(discord.Object(dm.user_id))
                 intent = await self._intend(key, target, channel, dm.text)

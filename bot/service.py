@@ -355,6 +355,12 @@ class TunnelHand:
     payable: bool
 
 
+def _plan_lines(view: PublicView, private: PrivateView) -> str:
+    """The planner's text under a hand (private messages only), or nothing."""
+    text = presenters.planner_text(view.map_id, presenters.ticket_plans(view, private))
+    return f"\n{text}" if text else ""
+
+
 def tunnel_hand(state: GameState, seat: int) -> TunnelHand | None:
     tunnel = state.tunnel
     if tunnel is None or tunnel.seat != seat:
@@ -1069,7 +1075,8 @@ class GameService:
                     text = (self._dm_text(game, view, private, draft, acting=True)
                             if seat in engine.waiting_for(state)
                             else i18n._("Game #{game} — {hand}", game=game.id,
-                                        hand=presenters.hand_text(view.map_id, private)))
+                                        hand=presenters.hand_text(view.map_id, private))
+                            + _plan_lines(view, private))
                 threads.append(DirectMessage(
                     game_id=game.id, map_id=game.row.map_id, version=state.version,
                     user_id=game.user_of(seat), seat=seat, private=private, public=view,
@@ -1099,7 +1106,7 @@ class GameService:
         else:
             head = i18n._("Your turn in {where}: {what}.", where=where,
                           what=presenters.turn_help(view.map_id, view.phase))
-        return f"{head}\n{presenters.hand_text(view.map_id, private)}"
+        return f"{head}\n{presenters.hand_text(view.map_id, private)}{_plan_lines(view, private)}"
 
     # -- who plays a seat ----------------------------------------------------------------
 

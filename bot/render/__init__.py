@@ -24,7 +24,7 @@ from .board import Box, base_for, city_boxes, draw_map, route_boxes
 from .demo import empty_view, hand_view
 from .final import draw_final
 from .fonts import font
-from .hand import draw_hand, hand_rows
+from .hand import PLAN_INKS, draw_hand, hand_rows
 from .highlight import LastMove, highlight
 from .palette import CARD_ORDER, PANEL_BG, player_fill
 from .panel import (
@@ -520,7 +520,7 @@ def hand_palette(map_id: str) -> Image.Image:
                           for k in ("ship", "double_ship")]
             sample = draw_hand(hand_view(map_id).model_copy(
                 update={"hand": {s: 1 + i % 4 for i, s in enumerate(suits)}}), map_id)
-            exact = [player_fill(seat) for seat in range(5)]
+            exact = [player_fill(seat) for seat in range(5)] + list(PLAN_INKS)
             if m.rules.shares is not None:
                 exact += [company_fill(m, c.id) for c in companies(m)]
             chosen = sample.convert("RGB").quantize(
@@ -532,10 +532,13 @@ def hand_palette(map_id: str) -> Image.Image:
         return found
 
 
-def render_hand(view: PrivateView, map_id: str, fmt: Format | str = "PNG") -> bytes:
+def render_hand(view: PrivateView, map_id: str, public: PublicView | None = None,
+                fmt: Format | str = "PNG") -> bytes:
+    """The seat's hand; with ``public``, its planner (built from its own views only: the
+    private and the public view) as a small map."""
     if str(fmt).upper() == "PNG":
-        return encode_rows(hand_rows(view, map_id, hand_palette(map_id)))
-    return encode(draw_hand(view, map_id), fmt, hand_palette(map_id))
+        return encode_rows(hand_rows(view, map_id, hand_palette(map_id), public))
+    return encode(draw_hand(view, map_id, public), fmt, hand_palette(map_id))
 
 
 def render_final(view: PublicView, fmt: Format | str = "PNG") -> bytes:

@@ -61,7 +61,7 @@ def _render(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             data = render(view, fmt)
             _save(args.out / f"{map_id}_{name}.{ext}", data, start)
         start = time.perf_counter()
-        _save(args.out / f"{map_id}_hand.{ext}", render_hand(hand, map_id, fmt), start)
+        _save(args.out / f"{map_id}_hand.{ext}", render_hand(hand, map_id, fmt=fmt), start)
     return 0
 
 

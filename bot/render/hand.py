@@ -10,14 +10,16 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw
 
 from bot import i18n
 from bot.i18n import _, _n
-from engine.views import PrivateView, TicketView
+from engine.board import board_for
+from engine.planner import TicketPlan, plan_tickets
+from engine.views import PrivateView, PublicView, TicketView
 from maps.model import MapData
 
 from .board import base_for, blend, paste
@@ -52,6 +54,14 @@ DONE: RGB = hex_rgb("#3fb16a")
 CHIPS_PER_ROW = 5
 CHIP_W, CHIP_H = (WIDTH - 2 * PAD - (CHIPS_PER_ROW - 1) * 12) // CHIPS_PER_ROW, 60
 
+# The planner's small map: its width, and one ink per ticket (also in the hand palette).
+PLAN_MAP_W = 620
+PLAN_INKS: tuple[RGB, ...] = tuple(hex_rgb(c) for c in (
+    # Bright and apart from the seats' colours (the seat's own claims are drawn in its own).
+    "#ff2d95", "#00e5ff", "#b4ff00", "#ffffff", "#c77dff", "#7fffd4", "#ff8c69"))
+CONTESTED: RGB = hex_rgb("#ff1a1a")
+TAKEN: RGB = hex_rgb("#2b2b2b")  # others' claims on the planner's map
+
 _thumb_lock = threading.Lock()
 _thumbs: dict[str, Image.Image] = {}
 
@@ -72,6 +82,102 @@ def _thumb(map_id: str) -> Image.Image:
 
 def _heading(d: ImageDraw.ImageDraw, x: int, y: int, text: str, color: RGB = PANEL_DIM) -> None:
     d.text((x, y), text, font=font(16, "bold"), fill=color)
+
+
+def _plan_base(map_id: str) -> Image.Image:
+    """The empty map at the planner's size, RGB (cached per map)."""
+    key = f"plan:{map_id}"
+    with _thumb_lock:
+        found = _thumbs.get(key)
+        if found is None:
+            base = base_for(map_id)
+            img = base.image.copy()
+            img.alpha_composite(base.top)
+            size = (PLAN_MAP_W, round(img.height * PLAN_MAP_W / img.width))
+            small = img.resize(size, Image.Resampling.LANCZOS).convert("RGB")
+            # Faded, so the claims and the planned ways stand out.
+            found = _thumbs[key] = Image.blend(small, Image.new("RGB", size, PANEL_BG), 0.35)
+        return found
+
+
+def _plan_line(p: TicketPlan) -> str:
+    if p.done:
+        return _("done")
+    if not p.reachable:
+        return _("no open way left")
+    parts = [_n("{n} piece", "{n} pieces", p.pieces)]
+    if p.stations:
+        parts.append(_n("{n} station", "{n} stations", p.stations))
+    missing = sum(p.missing.values())
+    parts.append(_n("{n} card to draw", "{n} cards to draw", missing) if missing
+                 else _("cards in hand"))
+    if p.contested:
+        parts.append(_n("{n} contested", "{n} contested", len(p.contested)))
+    return ", ".join(parts)
+
+
+def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: PublicView,
+           own: int, map_id: str) -> int:
+    """The planner: a small map of the claims (this seat's in its colour, the others'
+    dark) with each open ticket's cheapest way in its ink (borrowed routes thinner,
+    contested routes ringed), and a line per ticket beside it."""
+    d = ImageDraw.Draw(img)
+    section_heading(d, PAD, y, _("Ticket plan"),
+                    _("routes still to claim; ringed: others may take them next"), size=22)
+    y += 40
+    base = base_for(map_id)
+    lay = base.layout
+    mp = _plan_base(map_id).copy()
+    k = mp.width / lay.width
+    md = ImageDraw.Draw(mp)
+    for rid, seat in public.claimed.items():
+        fill = player_fill(seat) if seat == own else TAKEN
+        for sp in (c for s in lay.routes.get(rid, ()) for c in lay.space_copies(s)):
+            (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
+            md.line((ax * k, ay * k, bx * k, by * k), fill=fill, width=6)
+    rings: list[tuple[float, float]] = []
+    for i, p in enumerate(plans):
+        ink = PLAN_INKS[i % len(PLAN_INKS)]
+        for rid, width in [*((r, 7) for r in p.routes), *((r, 3) for r in p.borrowed)]:
+            spaces = [c for sp in lay.routes.get(rid, ()) for c in lay.space_copies(sp)]
+            for sp in spaces:
+                (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
+                md.line((ax * k, ay * k, bx * k, by * k), fill=INK, width=width + 4)
+                md.line((ax * k, ay * k, bx * k, by * k), fill=ink, width=width)
+            if rid in p.contested and spaces:
+                mid = spaces[len(spaces) // 2]
+                rings.append((mid.x * k, mid.y * k))
+        if not p.done:
+            for city in (p.cities[0], p.cities[-1]):
+                for cx, cy in lay.cities.get(city, ())[:1]:
+                    md.ellipse((cx * k - 7, cy * k - 7, cx * k + 7, cy * k + 7), fill=ink,
+                               outline=INK, width=2)
+    for x, yy in rings:
+        md.ellipse((x - 11, yy - 11, x + 11, yy + 11), outline=INK, width=5)
+        md.ellipse((x - 10, yy - 10, x + 10, yy + 10), outline=CONTESTED, width=3)
+    img.paste(mp, (PAD, y))
+    tx = PAD + mp.width + 20
+    room = WIDTH - PAD - tx - 26
+    ty = y
+    for i, p in enumerate(plans):
+        ink = DONE if p.done else PLAN_INKS[i % len(PLAN_INKS)]
+        d.rounded_rectangle((tx, ty + 4, tx + 16, ty + 20), 4, fill=ink)
+        name = " → ".join(base.map.cities[_city_at(map_id, c)].name for c in p.cities)
+        d.text((tx + 26, ty), fit_text(name, 18, "bold", room), font=font(18, "bold"),
+               fill=PANEL_FG)
+        d.text((tx + 26, ty + 24), fit_text(_plan_line(p), 16, "regular", room), font=font(16),
+               fill=PANEL_DIM)
+        ty += 54
+    return max(y + mp.height, ty) + 24
+
+
+@lru_cache(maxsize=16)
+def _city_index(map_id: str) -> dict[str, int]:
+    return {c.id: i for i, c in enumerate(base_for(map_id).map.cities)}
+
+
+def _city_at(map_id: str, city: str) -> int:
+    return _city_index(map_id)[city]
 
 
 # Tickets ----------------------------------------------------------------------------------
@@ -562,16 +668,23 @@ def _offer_heading(view: PrivateView) -> str:
     return _("Ticket draft: {keep}", keep=keep) if draft else _("On offer: {keep}", keep=keep)
 
 
-def _height_bound(view: PrivateView) -> int:
+def _height_bound(view: PrivateView, public: PublicView | None = None) -> int:
     """More than the sections can take: the canvas is cropped to what was drawn."""
     kinds = len(view.hand)
     cards = (3 + kinds // 8) * (30 + CARD_H + 44) + 40
     tiles = (len(view.tickets) + len(view.draft_packet) + len(view.offered) + 3) * (TILE_H + 14)
     chips = (3 + (len(view.festival_cards) + len(view.shares)) // CHIPS_PER_ROW) * (CHIP_H + 12)
-    return 400 + cards + tiles + chips + 200
+    return 400 + cards + tiles + chips + 200 + _plans_height(view, public)
 
 
-def _height_guess(view: PrivateView) -> int:
+def _plans_height(view: PrivateView, public: PublicView | None) -> int:
+    """At most what the planner's section takes (0 without it)."""
+    if public is None or not view.tickets:
+        return 0
+    return 70 + max(PLAN_MAP_W, 54 * len(view.tickets))
+
+
+def _height_guess(view: PrivateView, public: PublicView | None = None) -> int:
     """What the sections usually take, and a little more: the canvas is filled whole, so
     the loose ``_height_bound`` (~2,000 px for a 500 px hand) costs ~1 ms a hand."""
     def rows(tickets: list[TicketView]) -> int:
@@ -580,13 +693,14 @@ def _height_guess(view: PrivateView) -> int:
     tiles = rows(view.tickets) + rows(view.draft_packet) + rows(view.offered)
     extras = view.festival_cards or view.shares or view.share_options or view.pieces
     return (400 + (1 + len(view.hand) // 9) * (30 + CARD_H + 44) + tiles * (TILE_H + 14)
-            + (300 if extras else 0))
+            + (300 if extras else 0) + _plans_height(view, public))
 
 
-def draw_hand(view: PrivateView, map_id: str) -> Image.Image:
-    img, bottom = _draw_hand(view, map_id, _height_guess(view))
+def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) -> Image.Image:
+    """The hand; with ``public``, the planner's small map under the tickets."""
+    img, bottom = _draw_hand(view, map_id, _height_guess(view, public), public=public)
     if bottom > img.height:  # taller than guessed: again, on a canvas sure to hold it
-        img, bottom = _draw_hand(view, map_id, _height_bound(view))
+        img, bottom = _draw_hand(view, map_id, _height_bound(view, public), public=public)
     assert bottom <= img.height, "the hand outgrew its canvas"
     return img.crop((0, 0, WIDTH, bottom - 14))
 
@@ -634,7 +748,8 @@ def _drawn(img: Image.Image, top: int, bottom: int) -> list[tuple[int, int, int,
     return boxes
 
 
-def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Image:
+def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
+              public: PublicView | None = None) -> Image.Image:
     """The hand reduced to ``palette`` (map ``map_id``'s), pixel for pixel what reducing
     ``draw_hand`` gives, with a zero column on the left (``png.encode_rows``). The rows of
     the cached pieces (ticket tiles, cards with their counts) hold only them on the
@@ -642,10 +757,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Ima
     what was drawn on the background is reduced (reducing is most of a hand's cost; three
     quarters of those rows are bare background)."""
     pieces: list[Piece] = []
-    img, bottom = _draw_hand(view, map_id, _height_guess(view), pieces)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view, public), pieces, public)
     if bottom > img.height:
         pieces = []
-        img, bottom = _draw_hand(view, map_id, _height_bound(view), pieces)
+        img, bottom = _draw_hand(view, map_id, _height_bound(view, public), pieces, public)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
     background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
@@ -670,7 +785,8 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image) -> Image.Ima
 
 
 def _draw_hand(view: PrivateView, map_id: str, height: int,
-               pieces: list[Piece] | None = None) -> tuple[Image.Image, int]:
+               pieces: list[Piece] | None = None,
+               public: PublicView | None = None) -> tuple[Image.Image, int]:
     """The hand drawn on a canvas ``height`` px tall (what does not fit is cut off) and
     the y its drawing needs; with ``pieces``, the cached pieces are listed there, not
     pasted."""
@@ -699,6 +815,9 @@ def _draw_hand(view: PrivateView, map_id: str, height: int,
         y += 60
     else:
         y = _tickets(img, y, view.tickets, map_id, offered=False, pieces=pieces)
+    if public is not None and view.tickets:
+        plans = plan_tickets(board_for(map_id), public, view)
+        y = _plans(img, y + 8, plans, public, view.seat, map_id)
     if view.draft_packet:
         y += 16
         section_heading(d, PAD, y, _("Ticket draft: pick one"),

@@ -87,8 +87,9 @@ def json_renderer() -> Renderer:
         board=lambda v, last=None: b"BOARD" + json.dumps(
             {**v.model_dump(mode="json"), "language": i18n.current(),
              "last_move": None if last is None else dataclasses.asdict(last)}).encode(),
-        hand=lambda v, m: b"HAND" + json.dumps(
-            {**v.model_dump(mode="json"), "language": i18n.current()}).encode(),
+        hand=lambda v, m, public=None: b"HAND" + json.dumps(
+            {**v.model_dump(mode="json"), "language": i18n.current(),
+             "with_plan": public is not None}).encode(),
         final=lambda v: b"FINAL" + json.dumps(
             {**v.model_dump(mode="json"), "language": i18n.current()}).encode(),
     )
@@ -147,7 +148,8 @@ class Table:
         return [self.t(m).split("{")[0].strip() for m in (
             "**Your hand:** {cards}", "**Offered — {rule}:**", "**Your tickets:**",
             "**Your draft packet — pick one:**", "**Your festival cards:** {piles}",
-            "**Your shares:** {shares}", "**Left in your hand:** {cards}")]
+            "**Your shares:** {shares}", "**Left in your hand:** {cards}",
+            "**Your ticket plan:**")]
 
     async def restart(self) -> None:
         """Stop the bot and start a new process on the same database and Discord."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import engine
 from bot import i18n, presenters
 from bot.client import TTRBot
@@ -127,3 +129,23 @@ async def test_real_renderer_images_in_a_short_game(tmp_path):
         assert fake.unexpected == []
     finally:
         await bot.close()
+
+
+async def test_the_hand_shows_the_ticket_plan_only_to_its_player(table):
+    await table.open_game(["Ana", "Ben"], "europe")
+    state = await _turn(table)
+    seat = state.current
+    user = table.seat_user(state, seat)
+    ex = await table.slash(user, "hand")
+    plans = presenters.ticket_plans(engine.public_view(state), engine.private_view(state, seat))
+    text = presenters.planner_text("europe", plans)
+    assert plans and ex.reply.ephemeral and "**Your ticket plan:**" in ex.text
+    assert text.splitlines()[1] in ex.text  # the first ticket's line, as the planner says
+    assert json.loads(ex.reply.files[0][1][4:])["with_plan"]  # and drawn on the image
+    dms = [table.fake.message(dm.id).content for dm in table.fake.dms(user)]
+    assert any("**Your ticket plan:**" in c for c in dms)
+    assert not any("ticket plan" in s.content for s in table.fake.channel_messages())
+    with i18n.language("de"):
+        german = presenters.planner_text("europe", plans)
+    assert german.startswith("**Dein Plan für die Zielkarten:**")
+    assert len(german.splitlines()) == len(plans) + 1

@@ -285,3 +285,25 @@ def test_a_hand_in_the_maps_hand_palette_looks_like_its_drawing(map_id: str) -> 
     assert all(player_fill(seat) in colours for seat in range(5))
     if map_id == "pennsylvania":  # and every company's, for the share chips
         assert all(_company(c.id) in colours for c in maps.load_map(map_id).rules.shares.companies)
+
+
+@pytest.mark.parametrize("map_id", MAP_IDS)
+def test_the_hand_draws_the_ticket_plan_as_a_small_map(map_id: str) -> None:
+    """With the public view, the hand adds the planner's map: each open ticket's way in its
+    ink (an exact colour of the hand palette), and a row per ticket beside it."""
+    from bot.render.hand import PLAN_INKS
+    from engine import plan_tickets
+    from engine.board import board_for
+
+    public, private = mid_view(map_id, seed=2), hand_view(map_id, seed=4)
+    plans = plan_tickets(board_for(map_id), public, private)
+    first = next(i for i, p in enumerate(plans) if p.routes)  # an open way to draw
+    plain = _open(render_hand(private, map_id)).convert("RGB")
+    planned = _open(render_hand(private, map_id, public)).convert("RGB")
+    assert planned.width == plain.width and planned.height > plain.height + 300
+
+    def inked(img: Image.Image) -> int:
+        counts = {colour: n for n, colour in img.getcolors(1 << 24) or []}
+        return counts.get(PLAN_INKS[first % len(PLAN_INKS)], 0)
+
+    assert inked(plain) == 0 and inked(planned) > 100
