@@ -66,14 +66,20 @@ _thumb_lock = threading.Lock()
 _thumbs: dict[str, Image.Image] = {}
 
 
+def _empty_map(map_id: str) -> Image.Image:
+    """The whole empty map, labels included (RGBA, a new image)."""
+    base = base_for(map_id)
+    img = base.image.copy()
+    img.alpha_composite(base.top)
+    return img
+
+
 def _thumb(map_id: str) -> Image.Image:
     """A small picture of the empty map, for ticket tiles (cached per map)."""
     with _thumb_lock:
         found = _thumbs.get(map_id)
         if found is None:
-            base = base_for(map_id)
-            img = base.image.copy()
-            img.alpha_composite(base.top)
+            img = _empty_map(map_id)
             k = min(THUMB_W / img.width, THUMB_H / img.height)
             size = (round(img.width * k), round(img.height * k))
             found = _thumbs[map_id] = img.resize(size, Image.Resampling.LANCZOS)
@@ -90,9 +96,7 @@ def _plan_base(map_id: str) -> Image.Image:
     with _thumb_lock:
         found = _thumbs.get(key)
         if found is None:
-            base = base_for(map_id)
-            img = base.image.copy()
-            img.alpha_composite(base.top)
+            img = _empty_map(map_id)
             size = (PLAN_MAP_W, round(img.height * PLAN_MAP_W / img.width))
             small = img.resize(size, Image.Resampling.LANCZOS).convert("RGB")
             # Faded, so the claims and the planned ways stand out.
