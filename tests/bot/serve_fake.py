@@ -19,7 +19,7 @@ from bot.lifecycle import serve
 from bot.testing import FakeDiscord
 
 
-def slow_hand(view: object, map_id: str) -> bytes:
+def slow_hand(view: object, map_id: str, public: object = None) -> bytes:
     time.sleep(1.0)
     return b"HAND"
 

@@ -121,9 +121,9 @@ async def test_a_claims_board_is_drawn_while_its_hand_is(table):
     board_started = threading.Event()
     hands_saw_the_board: list[bool] = []
 
-    def hand(view, map_id):  # runs in a thread: waits (a while at most) for the board
+    def hand(view, map_id, public=None):  # runs in a thread: waits (a while) for the board
         hands_saw_the_board.append(board_started.wait(timeout=5))
-        return plain.hand(view, map_id)
+        return plain.hand(view, map_id, public)
 
     def board(view, last):
         board_started.set()
