@@ -914,7 +914,7 @@ def planner_text(map_id: str, plans: Sequence[TicketPlan]) -> str:
                      if p.missing else _("the cards are in your hand"))
         if p.contested:
             parts.append(_("contested: {routes}", routes=", ".join(
-                route_label(map_id, r) for r in p.contested)))
+                route_ends(map_id, r) for r in p.contested)))
         lines.append(f"• {name}: " + "; ".join(parts))
     return "\n".join(lines)
 
