@@ -672,13 +672,13 @@ def _offer_heading(view: PrivateView) -> str:
     return _("Ticket draft: {keep}", keep=keep) if draft else _("On offer: {keep}", keep=keep)
 
 
-def _height_bound(view: PrivateView, public: PublicView | None = None) -> int:
+def _height_bound(view: PrivateView) -> int:
     """More than the sections can take: the canvas is cropped to what was drawn."""
     kinds = len(view.hand)
     cards = (3 + kinds // 8) * (30 + CARD_H + 44) + 40
     tiles = (len(view.tickets) + len(view.draft_packet) + len(view.offered) + 3) * (TILE_H + 14)
     chips = (3 + (len(view.festival_cards) + len(view.shares)) // CHIPS_PER_ROW) * (CHIP_H + 12)
-    return 400 + cards + tiles + chips + 200 + _plans_height(view, public)
+    return 400 + cards + tiles + chips + 200
 
 
 def _plans_height(view: PrivateView, public: PublicView | None) -> int:
@@ -688,7 +688,7 @@ def _plans_height(view: PrivateView, public: PublicView | None) -> int:
     return 70 + max(PLAN_MAP_W, 54 * len(view.tickets))
 
 
-def _height_guess(view: PrivateView, public: PublicView | None = None) -> int:
+def _height_guess(view: PrivateView) -> int:
     """What the sections usually take, and a little more: the canvas is filled whole, so
     the loose ``_height_bound`` (~2,000 px for a 500 px hand) costs ~1 ms a hand."""
     def rows(tickets: list[TicketView]) -> int:
@@ -697,14 +697,15 @@ def _height_guess(view: PrivateView, public: PublicView | None = None) -> int:
     tiles = rows(view.tickets) + rows(view.draft_packet) + rows(view.offered)
     extras = view.festival_cards or view.shares or view.share_options or view.pieces
     return (400 + (1 + len(view.hand) // 9) * (30 + CARD_H + 44) + tiles * (TILE_H + 14)
-            + (300 if extras else 0) + _plans_height(view, public))
+            + (300 if extras else 0))
 
 
 def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) -> Image.Image:
     """The hand; with ``public``, the planner's small map under the tickets."""
-    img, bottom = _draw_hand(view, map_id, _height_guess(view, public), public=public)
+    plan = _plans_height(view, public)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public)
     if bottom > img.height:  # taller than guessed: again, on a canvas sure to hold it
-        img, bottom = _draw_hand(view, map_id, _height_bound(view, public), public=public)
+        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public)
     assert bottom <= img.height, "the hand outgrew its canvas"
     return img.crop((0, 0, WIDTH, bottom - 14))
 
@@ -761,10 +762,11 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     what was drawn on the background is reduced (reducing is most of a hand's cost; three
     quarters of those rows are bare background)."""
     pieces: list[Piece] = []
-    img, bottom = _draw_hand(view, map_id, _height_guess(view, public), pieces, public)
+    plan = _plans_height(view, public)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public)
     if bottom > img.height:
         pieces = []
-        img, bottom = _draw_hand(view, map_id, _height_bound(view, public), pieces, public)
+        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, pieces, public)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
     background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
