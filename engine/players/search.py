@@ -94,18 +94,23 @@ class SearchPlayer:
         cfg = self.config
         limit = cfg.worlds if cfg.worlds is not None else cfg.max_worlds
         per_world = 0.0
+        timed = cfg.worlds is None
         while worlds < limit:
-            if cfg.worlds is None and worlds and (
-                time.perf_counter() - start + per_world > cfg.budget
-            ):
+            if timed and worlds and time.perf_counter() - start + per_world > cfg.budget:
                 break
             t0 = time.perf_counter()
             world = sampler.sample(random.Random(rng.getrandbits(64)))
             if world is None:
                 break
             seed = rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                totals[i] += self._play_out(world, obs.seat, action, seed, horizon)
+            values = []
+            for action in candidates:
+                if timed and time.perf_counter() - start > cfg.budget:
+                    break  # out of time in the middle of a world: it does not count
+                values.append(self._play_out(world, obs.seat, action, seed, horizon))
+            if len(values) < len(candidates):
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
             worlds += 1
             self.last_worlds = worlds
             per_world = max(per_world, time.perf_counter() - t0)

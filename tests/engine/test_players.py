@@ -222,19 +222,25 @@ def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str) -> Non
 
 
 def test_hard_stops_at_its_time_budget() -> None:
-    """Against the clock, *hard* searches as many worlds as its budget allows: one when the
-    budget is spent by the first, more with time to spare."""
+    """Against the clock, *hard* searches as many worlds as its budget allows: none when it
+    has no time (it then plays its heuristic's choice), more with time to spare. Before the
+    end nears, a turn is the heuristic's alone."""
+    positions = _positions("usa", 2, every=3)
     state, seat, history = next(
-        (st, s, h) for st, s, h in _positions("usa", 2, every=5)
-        if st.phase == "turn" and st.turn > 20
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and 2 < min(st.trains) <= 10
     )
     observation = observe(state, seat, history=history)
     hasty = SearchPlayer(config=SearchConfig(budget=0.0))
-    hasty.choose(observation)
-    assert hasty.last_worlds == 1
-    patient = SearchPlayer(config=SearchConfig(budget=30.0, max_worlds=4))
+    assert hasty.choose(observation) == HeuristicPlayer(HARD).choose(observation)
+    assert hasty.last_worlds == 0
+    patient = SearchPlayer(config=SearchConfig(budget=30.0, max_worlds=3))
     patient.choose(observation)
-    assert patient.last_worlds == 4
+    assert patient.last_worlds == 3
+    early, seat, history = next(
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and min(st.trains) > 30
+    )
+    patient.choose(observe(early, seat, history=history))
+    assert patient.last_worlds == 0
 
 
 # Strength ---------------------------------------------------------------------------------
