@@ -15,8 +15,13 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import statistics
+import sys
 import time
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.calibration import calibration_line
 from engine import GameConfig, apply, new_game, waiting_for
 from engine.events import Event
 from engine.modules import playable_maps
@@ -68,6 +73,7 @@ def main() -> None:
     busy = multiprocessing.Process(target=_spin, daemon=True) if args.busy else None
     if busy:
         busy.start()
+    print(calibration_line(), flush=True)
     print(f"ms per decision (CPU | wall), {args.games} games per line, {args.players} players"
           f" (Nordic 3){', another core busy' if busy else ''}")
     try:
