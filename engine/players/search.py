@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from engine.actions import Action, Claim, DrawBlind, DrawFaceUp
+from engine.actions import Action, Claim, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from engine.game import apply
 from engine.players.base import Observation, observe
 from engine.players.determinize import Sampler
@@ -34,10 +34,11 @@ from engine.scoring import TicketResult, score_position
 from engine.state import GameState
 from engine.turns import waiting_for
 
-SEARCHED_PHASES = ("turn", "choose_share", "choose_neutral_share", "choose_festival")
-"""Decisions the search weighs; the others (a second card, a tunnel's extra cards, which
-tickets to keep, drafts, a piece split) the heuristic takes alone: a few turns played on
-tell little about tickets, which pay off at the end."""
+SEARCHED_PHASES = ("turn", "choose_tickets", "choose_share", "choose_neutral_share",
+                   "choose_festival")
+"""Decisions the search weighs (turns and tickets only once the end nears: a few turns
+played on tell little about long plans and tickets, which pay off at the end); the others
+(a second card, a tunnel's extra cards, drafts, a piece split) the heuristic takes alone."""
 CAUTION = 0.5  # a failed ticket weighs this much more than a completed one
 CARD_WORTH = 0.4  # points per card in hand at the end of a world's play
 
@@ -81,7 +82,7 @@ class SearchPlayer:
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
             rules.end_trigger_pieces + self.config.endgame_pieces
         )
-        if obs.public.phase == "turn" and not near_end:
+        if obs.public.phase in ("turn", "choose_tickets") and not near_end:
             return own
         horizon = 1000 if near_end else self.config.horizon
         candidates = self._candidates(obs, own)
@@ -135,7 +136,11 @@ class SearchPlayer:
                 out.append(a)
 
         if obs.public.phase != "turn":
-            ranked = sorted(options, key=repr)
+            # Tickets to keep: the smaller sets first (late in the game, the safer ones).
+            def size(a: Action) -> int:
+                return len(a.tickets) if isinstance(a, KeepTickets) else 0
+
+            ranked = sorted(options, key=lambda a: (size(a), repr(a)))
             for a in ranked:
                 add(a)
             return out
@@ -146,6 +151,7 @@ class SearchPlayer:
                 a for a in options if isinstance(a, DrawFaceUp)
             ]
             add(draws[0] if draws else None)
+        add(next((a for a in options if isinstance(a, DrawTickets)), None))
         # The claims worth most, one payment each (the fewest locomotives).
         by_route: dict[int, Claim] = {}
         for a in options:

@@ -571,3 +571,21 @@ def test_hard_keeps_few_initial_tickets_to_take_more_later() -> None:
     assert cities == {("los_angeles", "chicago"), ("montreal", "new_orleans")}
     same = HeuristicPlayer(replace(HARD, first_caution=None)).choose(observation)
     assert isinstance(same, KeepTickets) and len(same.tickets) == 3
+
+
+def test_rusher_claims_the_long_route_that_extends_its_network_and_racer_the_longest(
+    started: Any, own: Any, route: Any, set_hand: Any
+) -> None:
+    """Holding Denver–Santa Fe and cards for Denver–Phoenix (5) and Los Angeles–El Paso (6):
+    the rusher extends its network; the racer takes the longest route wherever it is."""
+    state = started("usa", 2)
+    seat = state.current
+    own(state, seat, ("denver", "santa_fe"))
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    set_hand(state, seat, {"white": 5, "black": 6})
+    phoenix = route(state, "denver", "phoenix")
+    rusher = FACTORIES["rusher"](seat).choose(observe(state, seat))
+    assert rusher == Claim(route=phoenix, cards={"white": 5})
+    racer = FACTORIES["racer"](seat).choose(observe(state, seat))
+    assert racer == Claim(route=route(state, "el_paso", "los_angeles"), cards={"black": 6})
