@@ -34,8 +34,8 @@ from maps import load_map
 
 Net = list[tuple[int, int, int]]
 
-# The slowest network found so far within a player's pieces (World, 28 routes, 60 pieces;
-# a 900-step hill climb): (city index, city index, length) on the World map.
+# A slow network within a player's pieces (World, 28 routes, 60 pieces; a 900-step hill
+# climb; WORLD_SLOWEST below is slower): (city index, city index, length) on the World map.
 WORLD_HARD: Net = [
     (0, 3, 1),
     (0, 10, 3),
