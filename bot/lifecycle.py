@@ -25,6 +25,7 @@ import aiohttp
 import asyncpg
 import discord
 
+from bot import collector
 from bot.config import Settings
 from bot.database import describe, is_postgres, open_storage
 from bot.storage import SqliteStorage, Storage, StorageError
@@ -217,6 +218,7 @@ SWITCH_INTERVAL = 0.0005
 
 def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
+    collector.tune()
 
 
 async def serve(settings: Settings, *, force_sync: bool = False,
@@ -239,6 +241,7 @@ async def serve(settings: Settings, *, force_sync: bool = False,
     health = None
     try:
         await bot.prepare()
+        collector.freeze()  # what start-up built stays out of every later collection
         log.info("%s", await check_renderer(bot.renderer))
         bot.renderer.start()
         if settings.health_port is not None:
