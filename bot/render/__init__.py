@@ -21,8 +21,9 @@ from engine.views import PrivateView, PublicPlayer, PublicView
 from maps.model import MapData
 
 from .board import Box, base_for, city_boxes, draw_map, route_boxes
-from .demo import empty_view, hand_view
-from .final import draw_final
+from .demo import empty_view, final_view, hand_view
+from .final import WIDTH as FINAL_WIDTH
+from .final import draw_scores
 from .fonts import font
 from .hand import draw_hand, hand_rows
 from .highlight import LastMove, highlight
@@ -538,7 +539,64 @@ def render_hand(view: PrivateView, map_id: str, fmt: Format | str = "PNG") -> by
     return encode(draw_hand(view, map_id), fmt, hand_palette(map_id))
 
 
+# Of the final image's 256 colours, those chosen from a sample of its scores part; the
+# rest are the map's.
+FINAL_OWN_COLOURS = 64
+
+
+@functools.cache
+def final_palette(map_id: str) -> tuple[Image.Image, list[int]]:
+    """The final image's 256 colours ("P" image) and, per board palette index, the final
+    palette's index nearest to that colour: the final map is the board's map layer, its
+    indices mapped through that table (~1 ms), neither drawn again nor reduced again.
+
+    The colours are the board palette reduced to make room for the scores' own (sample
+    scores with 5 players, the map's points), so the bars and marks keep their colours."""
+    from .final import exact_colours
+
+    board = board_palette(map_id)
+    sample = final_view(map_id, seed=1, players=5)
+    scores = draw_scores(sample).convert("RGB")
+    exact = exact_colours(base_for(map_id).map)
+    own = scores.quantize(FINAL_OWN_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE).getpalette() or []
+    # The board's colours squeezed into the rest, by their use on a sample final map.
+    layer = map_layer(sample).convert("RGB")
+    kept = layer.quantize(256 - FINAL_OWN_COLOURS, method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE).getpalette() or []
+    colours = (kept[:3 * (256 - FINAL_OWN_COLOURS)]
+               + own[:3 * (FINAL_OWN_COLOURS - len(exact))]
+               + [v for rgb in exact for v in rgb])
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    strip = Image.new("P", (256, 1))
+    strip.putpalette(board.getpalette() or [])
+    strip.putdata(range(256))
+    lut = list(strip.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+               .tobytes())
+    return palette, lut
+
+
+def final_image(view: PublicView) -> Image.Image:
+    """The final scores over the final map, in the map's final palette ("P"), with a zero
+    column on the left (``png.encode_rows``). The map is the game's board layer (the
+    worker that drew the game's boards has it cached), not drawn again or scaled."""
+    mp = map_layer(view)
+    palette, lut = final_palette(view.map_id)
+    scores = draw_scores(view).convert("RGB").quantize(palette=palette,
+                                                        dither=Image.Dither.NONE)
+    img = Image.new("P", (1 + FINAL_WIDTH, scores.height + mp.height), 0)
+    img.putpalette(palette.getpalette() or [])
+    img.paste(scores.getpixel((0, 0)) or 0, (1, 0, img.width, img.height))
+    img.paste(scores, (1, 0))
+    img.paste(mp.point(lut), (1 + (FINAL_WIDTH - mp.width) // 2, scores.height))
+    return img
+
+
 def render_final(view: PublicView, fmt: Format | str = "PNG") -> bytes:
     if view.final is None:
         raise ValueError("render_final needs a view of a finished game (view.final is None)")
-    return encode(draw_final(view), fmt)
+    img = final_image(view)
+    if str(fmt).upper() == "PNG":
+        return encode_rows(img)
+    return encode(img.crop((1, 0, img.width, img.height)), fmt)

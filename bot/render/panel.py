@@ -443,13 +443,13 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
                anchor="lm")
         y += 30
     letters = "  ".join(SUIT_LETTER[s] + " " + _(s) for s in m.rules.deck.colors)
-    for line in _wrap(letters, 15, w):
+    for line in wrap(letters, 15, w):
         d.text((x, y + 4), line, font=font(15), fill=PANEL_DIM)
         y += 22
     return y
 
 
-def _wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "  ") -> list[str]:
+def wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "  ") -> list[str]:
     """Greedy line breaking at ``sep``."""
     f = font(size, face)
     lines: list[str] = []
@@ -467,10 +467,10 @@ def fit_lines(text: str, size: int, width: int, most: int, face: Face = "regular
     font size down to ``smallest`` that does it (longer German words are set smaller);
     failing that, the last line ends in an ellipsis."""
     for n in range(size, smallest - 1, -1):
-        lines = _wrap(text, n, width, face, sep)
+        lines = wrap(text, n, width, face, sep)
         if len(lines) <= most and all(font(n, face).getlength(s) <= width for s in lines):
             return n, lines
-    lines = _wrap(text, smallest, width, face, sep)
+    lines = wrap(text, smallest, width, face, sep)
     kept = [*lines[: most - 1], sep.join(lines[most - 1 :])]
     return smallest, [fit_text(line, smallest, face, width) for line in kept]
 
