@@ -48,7 +48,8 @@ from .panel import (
 from .png import encode_indexed, encode_rows
 from .shares import companies, company_fill
 
-__all__ = ["MAX_BYTES", "render_board", "render_board_png", "render_final", "render_hand"]
+__all__ = ["MAX_BYTES", "draw_scores", "render_board", "render_board_png", "render_final",
+           "render_hand"]
 
 Format = Literal["PNG", "WEBP"]
 MAX_BYTES = 1_500_000
