@@ -2,7 +2,7 @@
 (``--language de``: their words in German).
 
 Without ``--seed`` the mid-game and final pictures come from hand-made views;
-with ``--seed N [--turns K]`` a random engine game is played and pictured
+with ``--seed N [--turns K]`` a game of computer players is played and pictured
 after K turns and at its end.
 """
 
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--map", default="europe", help=f"one of {', '.join(map_ids())}, or all")
     parser.add_argument("--out", default="out", type=Path)
-    parser.add_argument("--seed", type=int, help="play a random engine game with this seed")
+    parser.add_argument("--seed", type=int, help="play a game of computer players with this seed")
     parser.add_argument("--turns", type=int, default=40, help="picture the game after this turn")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--format", default="PNG", choices=["PNG", "WEBP"])

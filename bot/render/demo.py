@@ -335,21 +335,24 @@ def hand_view(map_id: str, seed: int = 1, seat: int = 0, offered: bool = True) -
 def engine_views(
     map_id: str, seed: int, turns: int, players: int = 4
 ) -> tuple[PublicView, PrivateView, PublicView]:
-    """Play a random game: the views after ``turns`` turns, and at the end.
+    """Play a game of the bot's computer players (normal level): the views after ``turns``
+    turns, and at the end.
 
     Raises whatever the engine raises for a map it cannot play yet.
     """
     from engine import GameConfig, apply, new_game, private_view, public_view, waiting_for
-    from engine.agents import random_action
+    from engine.events import Event
+    from engine.players import choose_action
 
     state = new_game(GameConfig(map_id=map_id, players=list(NAMES[:players]), seed=seed))
-    rng = random.Random(seed)
+    history: list[Event] = []
     mid: tuple[PublicView, PrivateView] | None = None
     while state.phase != "game_over":
         if mid is None and state.turn >= turns and state.phase == "turn":
             mid = (public_view(state), private_view(state, state.current))
         seat = waiting_for(state)[0]
-        apply(state, seat, random_action(state, seat, rng))
+        history += apply(state, seat, choose_action("normal", state, seat, history=history,
+                                                    seed=seed))
     end = public_view(state)
     if mid is None:
         mid = (end, private_view(state, 0))
