@@ -184,9 +184,10 @@ def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
 def test_views_from_a_real_engine_game(map_id: str) -> None:
     from bot.render.demo import engine_views
 
-    mid, hand, end = engine_views(map_id, seed=21, turns=50, players=3)
+    mid, hand, end, last = engine_views(map_id, seed=21, turns=50, players=3)
+    assert last is not None and set(last.routes) <= set(mid.claimed)
     assert end.final is not None and end.claimed
-    _check_size(render_board(mid))
+    _check_size(render_board(mid, last=last))
     _check_size(render_final(end))
     assert _open(render_hand(hand, map_id)).width > 0
     img = board_image(end)
