@@ -584,7 +584,7 @@ def final_palette(map_id: str) -> tuple[Image.Image, list[int]]:
 
     board = board_palette(map_id)
     sample = final_view(map_id, seed=1, players=5)
-    scores = draw_scores(sample).convert("RGB")
+    scores = draw_scores(sample)
     exact = exact_colours(base_for(map_id).map)
     own = scores.quantize(FINAL_OWN_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE,
                           dither=Image.Dither.NONE).getpalette() or []
@@ -611,8 +611,7 @@ def final_image(view: PublicView) -> Image.Image:
     worker that drew the game's boards has it cached), not drawn again or scaled."""
     mp = map_layer(view)
     palette, lut = final_palette(view.map_id)
-    scores = draw_scores(view).convert("RGB").quantize(palette=palette,
-                                                        dither=Image.Dither.NONE)
+    scores = draw_scores(view).quantize(palette=palette, dither=Image.Dither.NONE)
     img = Image.new("P", (1 + FINAL_WIDTH, scores.height + mp.height), 0)
     img.putpalette(palette.getpalette() or [])
     img.paste(scores.getpixel((0, 0)) or 0, (1, 0, img.width, img.height))

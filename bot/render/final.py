@@ -10,7 +10,7 @@ from bot.i18n import N_, _, _n
 from engine.views import FinalScores, PlayerScore, PublicView
 from maps.model import MapData
 
-from .board import base_for, paste
+from .board import base_for, blend
 from .extras import CHIP_H, ROW_GAP, chips_of, draw_chips, extras_note, rows_needed
 from .fonts import font
 from .palette import (
@@ -260,7 +260,7 @@ def _bar_row_h(lines: int) -> int:
 
 
 def draw_scores(view: PublicView) -> Image.Image:
-    """The final image but its map (RGBA, opaque, ``WIDTH`` wide): title and winner, the
+    """The final image but its map (RGB, ``WIDTH`` wide): title and winner, the
     breakdown table, the map's points and the score bars with each player's tickets."""
     final = view.final
     assert final is not None
@@ -273,7 +273,7 @@ def draw_scores(view: PublicView) -> Image.Image:
     table_h = 40 + len(order) * ROW_H
     grid_h = _share_grid_height(final, base.map) + _extra_chips_height(order, base.map)
     above = PAD + 110 + table_h + grid_h + 30 + bars_h
-    img = Image.new("RGBA", (WIDTH, above), (*PANEL_BG, 255))
+    img = Image.new("RGB", (WIDTH, above), PANEL_BG)
     d = ImageDraw.Draw(img)
 
     # Title and winner.
@@ -282,7 +282,7 @@ def draw_scores(view: PublicView) -> Image.Image:
     names = [p.name for p in order if p.seat in final.winners]
     x = PAD
     for seat in final.winners:
-        paste(img, mark_sprite(player_shape(seat), player_fill(seat), 32), x, PAD + 52)
+        blend(img, mark_sprite(player_shape(seat), player_fill(seat), 32), x, PAD + 52)
         x += 38
     if len(names) == 1:
         line = _n("{name} wins with {n} point", "{name} wins with {n} points", order[0].total,
@@ -321,7 +321,7 @@ def draw_scores(view: PublicView) -> Image.Image:
                 width=2,
             )
         _medal(d, PAD + 16, y + ROW_H // 2 - 2, p.rank)
-        paste(
+        blend(
             img,
             mark_sprite(player_shape(p.seat), player_fill(p.seat), 28),
             PAD + 60,

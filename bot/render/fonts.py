@@ -106,6 +106,12 @@ class CachedFont(ImageFont.FreeTypeFont):
         or None when this font has them all (nearly always: the quick path)."""
         if isinstance(text, bytes) or text.isascii() or not self.file:
             return None
+        covered = _covered.setdefault(self.file, set())
+        if covered.issuperset(text):  # every character seen in this font before
+            return None
+        if all(has_glyph(self, ch) for ch in text):
+            covered.update(text)
+            return None
         chain = [self, *(font_file(name, round(self.size)) for name in FALLBACKS)]
         runs: list[tuple[Font, str]] = []
         for ch in text:
@@ -172,6 +178,7 @@ def font(size: int, face: Face = "regular") -> Font:
 # A character the font has not: FreeType draws its "missing" glyph (a box) instead.
 MISSING = "\U0010fffd"  # a private-use code point no bundled font has
 _glyphs: dict[tuple[str, str], bool] = {}
+_covered: dict[str, set[str]] = {}  # per font file: characters it has, as met
 
 
 def has_glyph(f: CachedFont, ch: str) -> bool:
