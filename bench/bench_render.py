@@ -21,7 +21,7 @@ Per map, in this one process (a render worker does the same work):
 
 Times are the CPU time of this process unless ``--wall``: on a machine shared with
 other work, wall time measures the neighbours. Targets: warm median <= 25 ms, cold
-median <= 60 ms, PNG <= 1.5 MB, final image <= 40 ms.
+median <= 60 ms, PNG <= 1.5 MB, final image (as the bot draws it: ``final``) <= 40 ms.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def main() -> int:
     print(f"{'map':<13}{'start':>7}{'bare':>7}{'cold':>7}{'warm':>7}{'p90':>7}{'claim':>7}"
           f"{'boards':>8}{'PNG KiB':>9}{'hand':>7}{'final':>7}{'f.cold':>7}"
           f"   (ms; bare/cold/warm/claim/hand/final: medians; f.cold: the largest)")
-    colds, warms, claims, finals, biggest = [], [], [], [], 0
+    colds, warms, claims, finals, cold_finals, biggest = [], [], [], [], [], 0
     for map_id in args.maps:
         start_ms = ms(lambda m=map_id: (board_palette(m), final_palette(m), warm_pieces(m)))
         seqs = [game_boards(map_id, seed, 3 + seed % 3) for seed in range(args.games)]
@@ -150,7 +150,8 @@ def main() -> int:
             clear_caches()
             final_cold.append(ms(lambda v=over: render_final(v)))
         colds += cold
-        finals += final_cold
+        finals.append(final)
+        cold_finals += final_cold
         warms += warm
         claims += claim
         biggest = max(biggest, size)
@@ -167,8 +168,9 @@ def main() -> int:
           f"{WARM_MS:.0f}; the {len(claims)} that highlight a claim: median "
           f"{statistics.median(claims):.1f} ms), cold median {cold_ms:.1f} ms (target "
           f"{COLD_MS:.0f}), largest PNG "
-          f"{biggest / 1024:.0f} KiB (budget {MAX_BYTES / 1024:.0f}), final image cold at "
-          f"most {max(finals):.1f} ms (target {FINAL_MS:.0f}): "
+          f"{biggest / 1024:.0f} KiB (budget {MAX_BYTES / 1024:.0f}), final image at most "
+          f"{max(finals):.1f} ms per map (target {FINAL_MS:.0f}; cold, a worker without the "
+          f"game's map layer: at most {max(cold_finals):.1f} ms): "
           f"{'ok' if ok else 'OVER BUDGET'}")
     return 0 if ok else 1
 
