@@ -20,7 +20,8 @@ from discord import app_commands
 
 import engine
 from bot import handlers, i18n, presenters, records
-from bot.handlers import Responder, bot_of, channel_game, claim_colour
+from bot.claiming import claim_colour
+from bot.handlers import Responder, bot_of, channel_game
 from bot.i18n import _
 from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round, seated_view

@@ -16,7 +16,8 @@ import discord
 from pydantic import ValidationError
 
 import engine
-from bot import components, i18n, metrics, presenters
+from bot import claiming, components, i18n, metrics, presenters
+from bot.claiming import claim_colour
 from bot.components import ControlId
 from bot.i18n import _, _n
 from bot.images import Renderer
@@ -297,21 +298,14 @@ async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None
 
 
 async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:
-    """Tell the channel a game ended early, with the scores as they stood (if any)."""
+    """Tell the channel a game ended early, with the public scores as they stood (if any):
+    no winner, no secret ticket."""
     info = await bot_of(interaction).service.info(ended.game_id)
-    lang = await game_language(interaction, info)
-    with i18n.language(lang):
-        text = presenters.ended_text(ended.game_id, ended.status, by)
+    with i18n.language(await game_language(interaction, info)):
+        text = presenters.ended_text(ended.game_id, ended.status, by, ended.reason)
         if ended.view is not None:
             text += "\n" + presenters.standings_text(ended.view)
-    files = []
-    if ended.view is not None:
-        try:
-            png = await bot_of(interaction).renderer.draw_final(ended.view, lang=lang)
-            files.append(discord.File(io.BytesIO(png), filename="standings.png"))
-        except Exception:
-            log.exception("game %s: rendering the standings failed", ended.game_id)
-    await Responder(interaction, public=True).send(text, files=files)
+    await Responder(interaction, public=True).send(text)
 
 
 async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -328,7 +322,8 @@ async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
 async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     ended = await bot_of(interaction).service.end(game_id, user.id, admin=is_admin(interaction))
-    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None))
+    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None,
+                                                          ended.reason))
     await announce_end(interaction, ended, user.display_name)
 
 
@@ -337,7 +332,8 @@ async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
     service = bot_of(interaction).service
     vote = await service.vote_abandon(game_id, interaction.user.id)
     with i18n.language(await game_language(interaction, await service.info(game_id))):
-        text = presenters.vote_text("abandon", vote.names, vote.needed)
+        text = presenters.vote_text("abandon", vote.names, vote.needed,
+                                    passed=vote.ended is not None)
         view = None if vote.ended else components.vote_view(game_id, "abandon")
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=text, view=view)
@@ -348,14 +344,22 @@ async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
 
 
 async def undo(interaction: discord.Interaction[Any], game_id: int,
-               version: int | None = None) -> None:
+               version: int | None = None, *, ask: bool = False) -> None:
     """The Undo button under a hand, or Agree on an undo vote (``version``: the action it
-    would take back)."""
-    vote = await bot_of(interaction).service.undo(game_id, interaction.user.id,
-                                                  expect_version=version)
-    # A click on the public vote edits it; the button under a hand starts a new one.
+    would take back). Undo that needs the table's vote is confirmed first; ``ask``: it was
+    (Ask the table), so the vote starts."""
+    service = bot_of(interaction).service
+    # A click on the public vote edits it; the button under a hand asks before a vote.
     clicked = (interaction.type is discord.InteractionType.component
                and not private_message(interaction))
+    if not clicked and not ask:
+        needs_vote, subject, at = await service.undo_needs_vote(game_id, interaction.user.id)
+        if needs_vote and (version is None or version == at):
+            await Responder(interaction).send(
+                presenters.undo_confirm(subject),
+                view=components.confirm_view(game_id, "undovote", _("Ask the table"), at))
+            return
+    vote = await service.undo(game_id, interaction.user.id, expect_version=version)
     if vote.undone:
         text = presenters.undone_text(vote.subject)
         if clicked:
@@ -363,7 +367,6 @@ async def undo(interaction: discord.Interaction[Any], game_id: int,
         else:
             await Responder(interaction).send(text)
         return
-    service = bot_of(interaction).service
     with i18n.language(await game_language(interaction, await service.info(game_id))):
         text = presenters.vote_text("undo", vote.names, vote.needed, vote.subject)
         view = components.vote_view(game_id, "undo", vote.version)
@@ -437,13 +440,6 @@ async def replace(interaction: discord.Interaction[Any], game_id: int,
 
 
 # -- playing --------------------------------------------------------------------------------
-
-
-def claim_colour(cards: dict[str, int]) -> str:
-    """The colour a payment is named by: its first colour ('red' for red ships and harbor
-    trains too), 'locomotive' for wild cards only. One payment per colour is offered."""
-    return next((presenters.card_suit(c) for c, n in cards.items() if n and c != "locomotive"),
-                "locomotive")
 
 
 def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
@@ -552,6 +548,90 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
         await refuse_late(interaction, str(exc))
 
 
+# -- building by clicks (bot.claiming) ------------------------------------------------------
+
+
+async def _builder(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                   version: int | None) -> tuple[str, int, engine.GameState]:
+    """Map, seat and state of a player who may build ``kind`` now, else a ``Refusal`` that
+    says why (not their turn, mid-turn, an older list)."""
+    info = await bot_of(interaction).service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    if info.row.status != "running" or state.phase == "game_over":
+        raise Refusal(_("The game is over."), "game over")
+    if kind not in presenters.build_kinds(info.row.map_id):
+        raise Refusal(_("This map has no stations.") if kind == "station"
+                      else _("This map has no harbors."))
+    if version is not None and version != state.version:
+        raise Refusal(_("That list is out of date: press **{button}** again.",
+                        button=_(presenters.BUILD_BUTTONS[kind])), "out of date")
+    if state.current != seat or state.phase not in ("turn", "second_draw"):
+        waiting = engine.waiting_for(state)
+        if seat in waiting:  # a decision of theirs comes first (tickets, a share, a tunnel)
+            raise Refusal(_("First finish what you are deciding: press **My hand**."),
+                          "not now")
+        names = ", ".join(presenters.safe_name(info.seats[s].name) for s in waiting)
+        raise Refusal(_("It is not your turn: waiting for {names}.", names=names), "not now")
+    if state.phase == "second_draw":
+        raise Refusal(_("You are drawing cards this turn: take your second card first."),
+                      "not now")
+    return info.row.map_id, seat, state
+
+
+async def open_picker(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                      page: int = 0, version: int | None = None,
+                      responder: Responder | None = None) -> None:
+    """The private list of what the player can build now (one page of it)."""
+    map_id, seat, state = await _builder(interaction, game_id, kind, version)
+    found = claiming.targets(state, seat, kind)
+    if not found:
+        raise Refusal(presenters.NOTHING_TO_BUILD[kind], "nothing to build")
+    pages = claiming.pages(found)
+    page = min(max(page, 0), pages - 1)
+    await (responder or Responder(interaction)).send(
+        presenters.picker_text(kind, page, pages, useful=any(t.useful for t in found)),
+        view=components.picker_view(game_id, map_id, kind, state.version, found, page))
+
+
+async def pick_target(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                      version: int | None, values: list[str], responder: Responder) -> None:
+    """A route or city chosen from the list: built at once if one colour can pay, else the
+    ways to pay are asked."""
+    map_id, seat, state = await _builder(interaction, game_id, kind, version)
+    chosen = claiming.target(state, seat, kind, values[0]) if len(values) == 1 else None
+    if chosen is None:
+        raise Refusal(_("You cannot build that now: press **{button}** again.",
+                        button=_(presenters.BUILD_BUTTONS[kind])))
+    if len(chosen.payments) == 1:
+        await perform(interaction, game_id, chosen.payments[0], expect_version=version,
+                      responder=responder)
+        return
+    await responder.send(presenters.payment_text(chosen.label),
+                         view=components.payment_view(game_id, map_id, kind, state.version,
+                                                      chosen))
+
+
+async def pay_target(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                     number: int, version: int | None, values: list[str],
+                     responder: Responder) -> None:
+    """A payment chosen for route ``number`` (or the city of that index): the engine judges
+    it like any other."""
+    cards = claiming.payment_cards(values[0]) if len(values) == 1 else None
+    if cards is None:
+        raise Refusal(_("Choose how to pay from the list."))
+    map_id = (await bot_of(interaction).service.info(game_id)).row.map_id
+    action: Action
+    if kind == "claim":
+        action = Claim(route=number, cards=cards)
+    else:
+        cities = load_map(map_id).cities
+        if not 0 <= number < len(cities):
+            raise Refusal(_("That control is not valid (any more)."))
+        action = (BuildStation if kind == "station" else BuildHarbor)(
+            city=cities[number].id, cards=cards)
+    await perform(interaction, game_id, action, expect_version=version, responder=responder)
+
+
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
     bot = bot_of(interaction)
     info = await bot.service.info(game_id)
@@ -571,6 +651,11 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
         text += "\n" + _("👉 Now {what}:", what=now)
+    if public.phase == "turn" and public.current == seat:
+        text += "\n" + presenters.turn_controls(info.row.map_id)
+        controls = components.with_row(controls, components.build_buttons(
+            game_id, info.row.map_id, row=3))
+    text += "\n" + _(presenters.UNDO_HELP)  # its button is below
     controls = components.with_row(controls, components.seat_buttons(
         game_id, state.version, autopilot=info.controller(seat) != "human"))
     png = await bot.renderer.draw_hand(private, info.row.map_id)
@@ -936,6 +1021,9 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             await abandon(interaction, gid)
         case "undo":
             await undo(interaction, gid, c.version)
+        case "undovote":
+            await _acknowledge(interaction, _("Asked."))
+            await undo(interaction, gid, c.version, ask=True)
         case "addbot":
             if len(values) != 1:
                 raise Refusal(presenters.CHOOSE_LEVEL)
@@ -961,6 +1049,17 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
         case "blind" | "shipdeck" | "tickets" | "pay" | "decline":
             await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
                           expect_version=c.version, responder=responder)
+        case "claim" | "station" | "harbor":
+            await open_picker(interaction, gid, c.action)  # a new private message
+        case "claimpg" | "stationpg" | "harborpg":
+            assert c.slot is not None
+            await open_picker(interaction, gid, c.action[:-2], c.slot, c.version, responder)
+        case "claimto" | "stationto" | "harborto":
+            await pick_target(interaction, gid, c.action[:-2], c.version, values, responder)
+        case "claimpay" | "stationpay" | "harborpay":
+            assert c.slot is not None
+            await pay_target(interaction, gid, c.action[:-3], c.slot, c.version, values,
+                             responder)
         case "kick":
             assert c.number is not None
             decided, text = await bot_of(interaction).service.vote_kick(

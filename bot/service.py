@@ -65,7 +65,7 @@ from engine.events import (
     StationBuilt,
     TicketDraftStarted,
 )
-from engine.scoring import FinalScores, final_scores
+from engine.scoring import FinalScores
 from maps import load_map, map_ids
 
 log = logging.getLogger(__name__)
@@ -300,6 +300,7 @@ class Ended:
     channel_id: int
     status: GameStatus
     view: PublicView | None
+    reason: str = ""  # why: 'end', 'vote', 'idle', or '<kind>: no member left'
 
 
 @dataclass(frozen=True)
@@ -378,11 +379,11 @@ def seated_view(state: GameState, names: Sequence[str], *,
 
 
 def standings(state: GameState | None, names: Sequence[str]) -> PublicView | None:
-    """The public view with the scores as they stand, once the game is past its setup."""
+    """The public view with the public scores as they stand, once the game is past its
+    setup (an early end reveals no ticket and crowns nobody)."""
     if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
         return None
-    copy = GameState.from_snapshot(state.to_snapshot())  # scoring caches into the state
-    return seated_view(copy, names, final=final_scores(copy))
+    return seated_view(state, names)
 
 
 class Publisher(Protocol):
@@ -1023,6 +1024,8 @@ class GameService:
         else:
             head = i18n._("Your turn in {where}: {what}.", where=where,
                           what=presenters.turn_help(view.map_id, view.phase))
+            if view.phase == "turn":
+                head += "\n" + presenters.turn_controls(view.map_id)
         return f"{head}\n{presenters.hand_text(view.map_id, private)}"
 
     # -- who plays a seat ----------------------------------------------------------------
@@ -1216,6 +1219,16 @@ class GameService:
                 return dataclasses.replace(vote, ended=ended)
             return vote
 
+    async def abandon_idle(self, game_id: int, idle_hours: float) -> Ended | None:
+        """End a running game nobody has moved in for ``idle_hours`` (the bot played every
+        turn meanwhile) as abandoned: it counts in no statistics. None if it is over."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.row.status != "running":
+                return None
+            return await self._end(game, "abandoned", by_user=None,
+                                   detail={"reason": "idle", "hours": idle_hours})
+
     async def _end(self, game: Game, status: GameStatus, *, by_user: int | None,
                    detail: dict[str, object]) -> Ended:
         """Store the early end (call with the game's lock); the standings as they stand."""
@@ -1226,9 +1239,24 @@ class GameService:
         finally:
             self._forget(game.id)
         view = standings(game.state, game.names)
-        return Ended(game.id, game.row.channel_id, status, view)
+        reason = "vote" if "voters" in detail else str(detail.get("reason", ""))
+        return Ended(game.id, game.row.channel_id, status, view, reason)
 
     # -- undo -------------------------------------------------------------------------------
+
+    async def undo_needs_vote(self, game_id: int, user_id: int) -> tuple[bool, str, int]:
+        """Whether undoing the last action needs the table's vote (it is someone else's, or
+        it revealed something), what it would undo, and the version it is at."""
+        game = self._running(await self._load(game_id))
+        self._seat(game, user_id)
+        version = game.row.version
+        last = (await self.storage.actions(game_id, after=version - 1))[-1:]
+        if not last or last[0].version != version:
+            raise Refusal(presenters.NOTHING_TO_UNDO)
+        row = last[0]
+        subject = presenters.undo_subject(game.row.map_id, game.seats[row.seat].name,
+                                          ACTION_ADAPTER.validate_json(row.action))
+        return not (row.user_id == user_id and reveals_nothing(row)), subject, version
 
     async def undo(self, game_id: int, user_id: int, *, expect_version: int | None = None
                    ) -> Vote:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot import i18n, presenters
+from bot import claiming, i18n, presenters
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres
@@ -121,6 +121,11 @@ class Table:
     counts: dict[str, int] = field(default_factory=dict)
     # Where each answered module decision's button was clicked ("reply", "dm", "hand").
     choice_sources: dict[str, int] = field(default_factory=dict)
+    # A newcomer: every action by a button or a select, never a typed command; ``clicks``
+    # then counts the interactions each turn took, by turn type ('draw', 'claim', ...).
+    buttons_only: bool = False
+    typed: list[str] = field(default_factory=list)  # the slash commands used, in order
+    clicks: dict[str, list[int]] = field(default_factory=dict)
     _pg_store: PostgresStorage | None = None
 
     @property
@@ -165,6 +170,7 @@ class Table:
         return self.fake.sent[start:]
 
     async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
+        self.typed.append(sub)
         uid = self.users[user] if isinstance(user, str) else user
         return await self.fake.slash(self.bot, uid, sub, **options)
 
@@ -236,7 +242,7 @@ class Table:
         if state.phase == "choose_pieces":
             rs = state.board.rules.rails_and_sails
             assert rs is not None
-            if self.rng.random() < 0.5:  # a preset button, or any split typed in
+            if self.buttons_only or self.rng.random() < 0.5:  # a preset, or a typed split
                 return self.rng.choice(legal)
             trains = self.rng.randint(rs.pieces - rs.max_ships, rs.max_trains)
             return ChoosePieces(trains=trains, ships=rs.pieces - trains)
@@ -250,7 +256,7 @@ class Table:
         harbors = [a for a in legal if isinstance(a, BuildHarbor)]
         if harbors and self.rng.random() < 0.8:
             return self.rng.choice(harbors)
-        exchange = self._exchange(state, seat, legal)
+        exchange = None if self.buttons_only else self._exchange(state, seat, legal)
         if exchange is not None:
             return exchange
         claims = [a for a in legal if isinstance(a, Claim)]
@@ -310,6 +316,8 @@ class Table:
 
     async def play(self, state: GameState, seat: int, action: engine.Action) -> Exchange:
         """Make ``action`` happen the way a player would: a button or a slash command."""
+        if self.buttons_only:
+            return await self._click_only(state, seat, action)
         user = self.seat_user(state, seat)
         board = self.fake.last_board()
         coin = self.rng.random() < 0.5
@@ -393,6 +401,94 @@ class Table:
             if not sent.public and sent.custom_ids():
                 self.last_private[user] = sent
         return ex
+
+    async def _click_only(self, state: GameState, seat: int, action: engine.Action
+                          ) -> Exchange:
+        """``action`` by buttons and selects alone, as a newcomer plays; counts the clicks."""
+        user = self.seat_user(state, seat)
+        board = self.fake.last_board()
+        clicks = 1
+        rs = presenters.two_decks(self.map_id)
+        match action:
+            case DrawFaceUp():
+                ex = await self.click(user, board, prefix=f"ttr:{self.game_id}:up:{action.slot}.")
+                refilled = await self._refill(user, action, ex)
+                clicks += refilled is not ex
+                ex = refilled
+            case DrawBlind():
+                ex = await self.click(user, board, label=self.t(
+                    ("Ship deck" if action.deck == "ship" else "Train deck") if rs
+                    else "Draw from deck"))
+            case DrawTickets():
+                ex = await self.click(user, board, label=self.t("Draw tickets"))
+            case Claim() | BuildStation() | BuildHarbor():
+                ex, clicks = await self._build(user, board, action)
+            case PayTunnel() | DeclineTunnel():
+                label = "Pay the extra cards" if isinstance(action, PayTunnel) else "Decline"
+                private = self.last_private.get(user)
+                target = private if private is not None and self.rng.random() < 0.5 else board
+                ex = await self.click(user, target, label=self.t(label))
+            case KeepTickets():
+                private = self.last_private.get(user)
+                keep = f"ttr:{self.game_id}:keep"
+                msg = (private if private is not None and any(
+                    c.startswith(keep) for c in private.custom_ids())
+                    else self._dm_with_select(user))
+                if msg is None:
+                    msg = (await self.click(user, board, label=self.t("My hand"))).reply
+                    clicks += 1
+                ex = await self.fake.choose(self.bot, user, msg, [str(t) for t in action.tickets])
+            case _:
+                ex = await self._choose_option(state, user, action)
+        kind = {"draw_face_up": "draw", "draw_blind": "draw", "draw_tickets": "tickets",
+                "keep_tickets": "tickets" if state.phase == "choose_tickets" else "setup",
+                "build_station": "station", "build_harbor": "harbor"}.get(action.type,
+                                                                          action.type)
+        starts = not (state.phase == "second_draw" or (
+            isinstance(action, KeepTickets) and state.phase == "choose_tickets"))
+        if kind in ("draw", "tickets", "claim", "station", "harbor"):
+            if starts:
+                self.clicks.setdefault(kind, []).append(0)
+            self.clicks[kind][-1] += clicks
+        self.counts[action.type] = self.counts.get(action.type, 0) + 1
+        self.last_private.pop(user, None)
+        for reply in ex.replies:
+            if not reply.public and reply.custom_ids():
+                self.last_private[user] = reply
+        return ex
+
+    async def _build(self, user: int, board: Sent, action: Claim | BuildStation | BuildHarbor
+                     ) -> tuple[Exchange, int]:
+        """Claim a route (build a station or harbor) by clicks: the board's button, the
+        private list (paged on until the target shows), then the payment if asked."""
+        kind = claiming.kind_of(action)
+        assert kind is not None
+        gid = self.game_id
+        ex = await self.click(user, board, label=self.t(presenters.BUILD_BUTTONS[kind]))
+        picker = ex.reply
+        assert picker.ephemeral and not picker.public
+        key = str(action.route) if isinstance(action, Claim) else action.city
+        clicks, page = 1, 0
+        while True:
+            picker = self.fake.message(picker.id)
+            (select,) = [c for c in picker.controls() if c["type"] == 3]
+            assert len(select["options"]) <= 25 and len(select["custom_id"]) <= 100
+            assert all(len(o["label"]) <= 100 and len(o.get("description", "")) <= 100
+                       for o in select["options"])
+            if key in [o["value"] for o in select["options"]]:
+                break
+            page += 1
+            await self.click(user, picker, prefix=f"ttr:{gid}:{kind}pg:{page}.")
+            clicks += 1
+        ex = await self.fake.choose(self.bot, user, picker, [key], prefix=f"ttr:{gid}:{kind}to:")
+        clicks += 1
+        after = self.fake.message(picker.id)
+        pay = f"ttr:{gid}:{kind}pay:"
+        if any(c.startswith(pay) for c in after.custom_ids()):
+            ex = await self.fake.choose(self.bot, user, after,
+                                        [claiming.payment_value(action.cards)], prefix=pay)
+            clicks += 1
+        return ex, clicks
 
     async def _refill(self, user: int, action: DrawFaceUp, ex: Exchange) -> Exchange:
         """Rails & Sails: a face-up card asks which deck refills its slot; answer it."""
