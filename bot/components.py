@@ -45,7 +45,8 @@ CUSTOM_ID = re.compile(
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast", "abandon",
-                    "endok", "resign", "addbot", "piloton", "pilotoff", *claiming.KINDS})
+                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff",
+                    *claiming.KINDS})
 VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo", "undovote",
                        *(f"{kind}to" for kind in claiming.KINDS)})
 # <slot or option>.<version or tag>; a picker's <page or target>.<version>
@@ -182,13 +183,25 @@ def _frozen(*items: discord.ui.Item[Any]) -> discord.ui.View | None:
     return view
 
 
-def lobby_view(game_id: int) -> discord.ui.View | None:
-    return _frozen(
-        _button(ControlId(game_id, "join"), _("Join"), style=discord.ButtonStyle.success),
+def lobby_view(game_id: int, *, full: bool = False,
+               computers: Sequence[tuple[int, str]] = ()) -> discord.ui.View | None:
+    """Join (not when ``full``), Leave, Start; the host's computer players: add one of a
+    level, or remove one of ``computers`` (seat, name)."""
+    items = [
+        _button(ControlId(game_id, "join"), _("Join"), style=discord.ButtonStyle.success,
+                disabled=full),
         _button(ControlId(game_id, "leave"), _("Leave"), style=discord.ButtonStyle.secondary),
         _button(ControlId(game_id, "start"), _("Start"), style=discord.ButtonStyle.primary),
-        computer_select(game_id),
-    )
+    ]
+    if not full:
+        items.append(computer_select(game_id))
+    if computers:
+        items.append(Control(discord.ui.Select(
+            custom_id=str(ControlId(game_id, "rmbot")), row=2,
+            placeholder=_("Remove a computer player (host)"), options=[
+                discord.SelectOption(label=name[:100], value=str(seat))
+                for seat, name in computers[:25]])))
+    return _frozen(*items)
 
 
 def computer_select(game_id: int) -> Control:
@@ -345,8 +358,10 @@ def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View 
     """The controls under a board post, from public facts only."""
     if view.phase == "game_over":
         return None
-    if view.phase == "choose_initial_tickets" or presenters.is_decision(view.phase):
-        # The options of a decision go to the chooser privately (DM, "My hand").
+    if view.phase in ("choose_initial_tickets", "choose_tickets") or presenters.is_decision(
+            view.phase):
+        # The options of a decision (and a ticket offer) go to the chooser privately (DM,
+        # "My hand"): no draw button invites a click that can only be refused.
         return _frozen(hand_button(game_id))
     if view.tunnel is not None:
         return _frozen(*tunnel_buttons(game_id, version), hand_button(game_id, row=1))

@@ -163,21 +163,35 @@ def lobby_text(info: GameInfo) -> str:
     host = next((presenters.safe_name(s.name) for s in info.seats
                  if s.user_id == row.host_id), "?")
     if row.status == "cancelled":
-        return _("Game #{game} ({map}) was cancelled: everyone left.", game=row.id, map=m.name)
+        return _("Game #{game} ({map}) was cancelled: everyone left.", game=row.id,
+                 map=_(m.name))
     if row.status != "lobby":
         return _("🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
-                 map=m.name, game=row.id, players=players)
-    return _("🚂 **Ticket to Ride: {map}** — game #{game}\nPlayers ({n}/{most}): {players}\n"
-             "Host: {host}. Press **Join** to take a seat; the host presses **Start** "
-             "({low}–{high} players).", map=m.name, game=row.id, n=len(info.seats),
-             most=row.max_players, players=players, host=host, low=m.rules.players_min,
-             high=m.rules.players_max)
+                 map=_(m.name), game=row.id, players=players)
+    head = _("🚂 **Ticket to Ride: {map}** — game #{game}\nPlayers ({n}/{most}): {players}",
+             map=_(m.name), game=row.id, n=len(info.seats), most=row.max_players,
+             players=players)
+    low, high = m.rules.players_min, min(m.rules.players_max, row.max_players)
+    if len(info.seats) >= row.max_players:
+        return head + "\n" + _("Host: {host}. The lobby is full: the host presses **Start**.",
+                               host=host)
+    return head + "\n" + _("Host: {host}. Press **Join** to take a seat; the host presses "
+                           "**Start** ({low}–{high} players).", host=host, low=low, high=high)
+
+
+def lobby_controls(info: GameInfo) -> discord.ui.View | None:
+    """The buttons under a lobby as it stands (none once it started or closed)."""
+    if info.row.status != "lobby":
+        return None
+    return components.lobby_view(
+        info.row.id, full=len(info.seats) >= info.row.max_players,
+        computers=[(s.seat, s.name) for s in info.seats if not s.person])
 
 
 async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
                         note: str) -> None:
     """Refresh the lobby message the button sits on, or answer a slash command publicly."""
-    view = components.lobby_view(info.row.id) if info.row.status == "lobby" else None
+    view = lobby_controls(info)
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=lobby_text(info), view=view)
     else:
@@ -233,7 +247,7 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
         raise Refusal(_("Games are played in a server channel."))
     server = await service.storage.server_settings(interaction.guild_id)
     if not server.offers(map_id):
-        offered = ", ".join(load_map(m).name for m in service.maps if server.offers(m))
+        offered = ", ".join(presenters.map_name(m) for m in service.maps if server.offers(m))
         raise Refusal(_("This server offers these maps: {maps}.", maps=offered or "–"),
                       "map not offered")
     if thread is None:
@@ -245,7 +259,7 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
         await interaction.response.defer(thinking=True)
         # The thread is the game's: named in the game's language.
         with i18n.language((settings.language if settings else None) or server.language):
-            name = _("Ticket to Ride – {map}", map=load_map(map_id).name) \
+            name = _("Ticket to Ride – {map}", map=presenters.map_name(map_id)) \
                 if map_id in service.maps else "TtR"
         try:
             made = await channel.create_thread(
@@ -263,14 +277,25 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
     info = await service.info(row.id)
     with i18n.language(await game_language(interaction, info)):
         if target is not None:
-            await target.send(lobby_text(info), view=components.lobby_view(row.id) or MISSING,
+            await target.send(lobby_text(info), view=lobby_controls(info) or MISSING,
                               allowed_mentions=NO_MENTIONS)
             await Responder(interaction, public=True).send(
                 _("Game #{game} is open in <#{channel}>: join it there.", game=row.id,
                   channel=target_id))
         else:
             await Responder(interaction, public=True).send(
-                lobby_text(info), view=components.lobby_view(row.id))
+                lobby_text(info), view=lobby_controls(info))
+
+
+async def remove_computer(interaction: discord.Interaction[Any], game_id: int,
+                          values: list[str]) -> None:
+    """The host takes a computer player out of the lobby."""
+    if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 2:
+        raise Refusal(_("Choose the computer player to remove from the list."))
+    info, name = await bot_of(interaction).service.remove_computer(
+        game_id, interaction.user.id, int(values[0]))
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_changed(interaction, info, _("{name} left.", name=name))
 
 
 async def add_computer(interaction: discord.Interaction[Any], game_id: int, level: str) -> None:
@@ -544,8 +569,28 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
                           reply=reply)
     except Refusal as exc:
         refused(exc, interaction, game_id)
+        if not isinstance(action, KeepTickets) and await _offer_again(interaction, game_id,
+                                                                      str(exc)):
+            return
         # A new private message: editing would take the controls away from a retry.
         await refuse_late(interaction, str(exc))
+
+
+async def _offer_again(interaction: discord.Interaction[Any], game_id: int, why: str) -> bool:
+    """After a refusal: if the player owes a ticket choice, show the offer again with its
+    select (the likeliest reason for the refusal) and say where it also is."""
+    info = await bot_of(interaction).service.info(game_id)
+    seat = info.seat_of(interaction.user.id)
+    if info.state is None or seat is None:
+        return False
+    private = engine.private_view(info.state, seat)
+    if not private.offered:
+        return False
+    text = "\n".join([why, _("👉 First choose which tickets to keep (also under **My "
+                              "hand**):"), presenters.hand_text(info.row.map_id, private)])
+    await refuse_late(interaction, text, view=components.private_view_controls(
+        game_id, info.row.map_id, private, engine.public_view(info.state), info.state.version))
+    return True
 
 
 # -- building by clicks (bot.claiming) ------------------------------------------------------
@@ -815,6 +860,8 @@ async def _build_in_city(interaction: discord.Interaction[Any], game_id: int, ci
     legal = [a for a in engine.legal_actions(state, seat)
              if isinstance(a, kind) and a.city == city_id
              and (colour is None or claim_colour(a.cards) == colour)]
+    if colour is None and len({claim_colour(a.cards) for a in legal}) > 1:
+        raise Refusal(_("You can pay for it in several colours: choose one with `colour`."))
     # Nothing payable as asked: the engine explains where it may be built and what it costs.
     action = legal[0] if legal else kind(city=city_id, cards={})
     await perform(interaction, game_id, action)
@@ -833,6 +880,8 @@ async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
 async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
     """``/ttr exchange``: the secret split while the table chooses pieces, else a swap."""
     info = await bot_of(interaction).service.info(game_id)
+    if not presenters.two_decks(info.row.map_id):
+        raise Refusal(_("This map has no pieces to exchange (only Rails & Sails has)."))
     if info.state is not None and info.state.phase == "choose_pieces":
         await _choose_pieces(interaction, game_id, info.row.map_id, trains)
     else:
@@ -930,8 +979,10 @@ async def server_config(interaction: discord.Interaction[Any], setting: str | No
         try:
             settings = settings.with_value(setting, value)
         except ValidationError as exc:
-            raise Refusal(presenters.invalid_setting(
-                setting, presenters.setting_problem(exc))) from None
+            problem = presenters.setting_problem(exc)
+            if ServerSettings.optional(setting):
+                problem = presenters.setting_off_hint(problem)
+            raise Refusal(presenters.invalid_setting(setting, problem)) from None
         except ValueError:  # not a setting (the choices offer only settings)
             raise Refusal(_("There is no setting `{name}`.", name=setting[:40])) from None
         await storage.save_server_settings(guild_id, settings)
@@ -993,16 +1044,19 @@ def refused(exc: Refusal, interaction: discord.Interaction[Any],
     metrics.REFUSALS.inc(kind=exc.kind)
 
 
-async def refuse_late(interaction: discord.Interaction[Any], text: str) -> None:
-    """A short private answer, whether or not the interaction was answered already."""
-    text = presenters.clip(text)
+async def refuse_late(interaction: discord.Interaction[Any], text: str,
+                      view: discord.ui.View | None = None) -> None:
+    """A short private answer, whether or not the interaction was answered already (with
+    ``view``: the controls that answer it)."""
+    text = presenters.clip(text)  # a refusal may echo long user input
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
     try:
-        text = presenters.clip(text)  # a refusal may echo long user input
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS,
+                                            **extra)
         else:
             await interaction.response.send_message(text, ephemeral=True,
-                                                    allowed_mentions=NO_MENTIONS)
+                                                    allowed_mentions=NO_MENTIONS, **extra)
     except discord.HTTPException as exc:
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
 
@@ -1028,6 +1082,8 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             if len(values) != 1:
                 raise Refusal(presenters.CHOOSE_LEVEL)
             await add_computer(interaction, gid, values[0])
+        case "rmbot":
+            await remove_computer(interaction, gid, values)
         case "piloton" | "pilotoff":
             await autopilot(interaction, gid, c.action == "piloton")
         case "leave":

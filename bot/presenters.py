@@ -110,6 +110,16 @@ LANGUAGE_NAMES: dict[Language, str] = {"en": N_("English"), "de": N_("German")}
 DraftRound = tuple[int, int, bool]
 
 
+# The maps' names (``maps/``), for the catalog: posts name a map in the game's language.
+MAP_NAMES = (N_("USA"), N_("Europe"), N_("Nordic Countries"), N_("Pennsylvania"),
+             N_("Iberia"), N_("Rails & Sails: World"))
+
+
+def map_name(map_id: str) -> str:
+    """'Europa' in a German post, 'Europe' in an English one."""
+    return _(load_map(map_id).name)
+
+
 @cache
 def _routes(map_id: str) -> dict[int, Route]:
     return {r.id: r for r in load_map(map_id).routes}
@@ -155,7 +165,24 @@ def route_label(map_id: str, route_id: int) -> str:
         extras.append(_("tunnel"))
     if r.ferry_locomotives:
         extras.append(_("ferry, {n} loco", n=r.ferry_locomotives))
+    if route_id in _second_of_twins(map_id):  # a double's second route, alike
+        extras.append(_("second track"))
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)} ({', '.join(extras)})"
+
+
+@cache
+def _second_of_twins(map_id: str) -> frozenset[int]:
+    """The higher id of each pair of parallel routes that are alike (same length, colour
+    and kind): without it both would read the same in a list."""
+    seen: dict[tuple[object, ...], int] = {}
+    second = set()
+    for r in sorted(load_map(map_id).routes, key=lambda r: r.id):
+        key = (frozenset((r.a, r.b)), r.length, r.color, r.kind, r.tunnel,
+               r.ferry_locomotives, r.rough_terrain)
+        if key in seen:
+            second.add(r.id)
+        seen[key] = r.id
+    return frozenset(second)
 
 
 # -- cards ------------------------------------------------------------------------------
@@ -599,9 +626,12 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
             how = (_("check your DMs or press **My hand**, or type `/ttr exchange trains:<n>`")
                    if view.phase == "choose_pieces" else _("check your DMs or press **My hand**"))
             text += f"\n{', '.join(ping)}: {how}."
-    elif is_decision(view.phase) and view.current is not None:
-        text = _("{who}: {what} (check your DMs or press **My hand**).",
-                 who=mentions[view.current], what=decision_help(view.phase))
+    elif (is_decision(view.phase) or view.phase == "choose_tickets") and view.current is not None:
+        who = mentions[view.current]
+        # A computer player has no DMs to check: it just decides.
+        text = (_("{who}: {what} (check your DMs or press **My hand**).", who=who,
+                  what=decision_help(view.phase)) if who.startswith("<@")
+                else _("{who}: {what}.", who=who, what=decision_help(view.phase)))
     else:
         assert view.current is not None
         text = _("{who}, your turn: {what}.", who=mentions[view.current],
@@ -752,7 +782,7 @@ def _map_rules(m: MapData) -> str:
     if r.festivals is not None and r.festivals.tickets_locked_until_second_draft:
         draw_tickets += _(" (only after the second ticket draft)")
     lines = [
-        _("**{map}** — {low}–{high} players, {trains} trains each.", map=m.name,
+        _("**{map}** — {low}–{high} players, {trains} trains each.", map=_(m.name),
           low=r.players_min, high=r.players_max, trains=r.trains),
         _("On your turn do one thing: draw 2 train cards (a face-up locomotive counts as both "
           "and cannot be the second card), claim a route with cards of its colour "
@@ -851,7 +881,7 @@ def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
     table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
     harbor_points = "/".join(map(str, rs.harbor_points))
     return "\n".join([
-        _("**{map}** — {low}–{high} players, {n} pieces each.", map=m.name,
+        _("**{map}** — {low}–{high} players, {n} pieces each.", map=_(m.name),
           low=r.players_min, high=r.players_max, n=rs.pieces),
         _("Cards: train cards in {colours} colours ({harbor} of each with a harbor ⚓ symbol), "
           "ship cards (single ships with the ⚓ symbol, and double ships that count as 2) and "
@@ -1107,14 +1137,17 @@ def server_settings_text(values: Sequence[tuple[str, str, object]], *, changed: 
     """``values``: (name, what it means, value) per setting ``/ttr-admin config`` offers."""
     head = (_("Saved `{name}`. This server's settings:", name=changed) if changed
             else _("This server's settings (`/ttr-admin config setting value` changes one):"))
-    lines = [f"• `{name}` = **{_setting_value(value)}** — {meaning}"
+    lines = [f"• `{name}` = **{_setting_value(name, value)}** — {meaning}"
              for name, meaning, value in values]
     return "\n".join([head, *lines])
 
 
-def _setting_value(value: object) -> str:
+def _setting_value(name: str, value: object) -> str:
+    """A setting's value as it is typed in ``/ttr-admin config`` ('true', 'all', 'off')."""
     if value is None:
-        return _("off")
+        return "all" if name == "maps_offered" else "off"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value)
@@ -1157,6 +1190,11 @@ def setting_problem(exc: ValidationError) -> str:
     return _(template, **context)
 
 
+def setting_off_hint(problem: str) -> str:
+    """A refused value of a setting that can be switched off says how."""
+    return _("{problem}; 'off' turns it off", problem=problem)
+
+
 def invalid_setting(name: str, problem: str) -> str:
     return _("That is not a valid value for `{name}`: {problem}.", name=name[:40],
              problem=problem[:200])
@@ -1190,7 +1228,8 @@ CHOOSE_LEVEL = N_("Choose one level from the list.")
 
 
 # What only a host may do (``only_host``), and who plays a seat (``controller_label``).
-HOST_DEEDS = (N_("add computer players"), N_("replace players"), N_("end the game"))
+HOST_DEEDS = (N_("add computer players"), N_("remove computer players"), N_("replace players"),
+              N_("end the game"))
 CONTROLLER_WORDS = (N_("auto"), N_("human"), N_("easy"), N_("normal"), N_("hard"))
 
 

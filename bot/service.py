@@ -423,7 +423,7 @@ def event_from_json(d: dict[str, Any]) -> Event:
 def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[str]:
     """What the channel hears as a game begins (``state``: the new game)."""
     order = ", ".join(f"{i + 1}. {presenters.safe_name(name)}" for i, name in enumerate(names))
-    lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=load_map(map_id).name,
+    lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=presenters.map_name(map_id),
                     order=order)]
     if state.phase == "draft":  # the first draft is dealt at setup, without an event
         lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
@@ -595,8 +595,9 @@ class GameService:
         rules = load_map(map_id).rules
         limit = rules.players_max if max_players is None else max_players
         if not rules.players_min <= limit <= rules.players_max:
-            raise Refusal(i18n._("{map} is for {low}–{high} players.", map=load_map(map_id).name,
-                                 low=rules.players_min, high=rules.players_max))
+            raise Refusal(i18n._("{map} is for {low}–{high} players.",
+                                 map=presenters.map_name(map_id), low=rules.players_min,
+                                 high=rules.players_max))
         try:
             row = await self.storage.create_game(
                 guild_id=guild_id, channel_id=channel_id, map_id=map_id, max_players=limit,
@@ -1094,6 +1095,30 @@ class GameService:
                 self._forget(game_id)
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
+
+    async def remove_computer(self, game_id: int, user_id: int, seat: int
+                              ) -> tuple[GameInfo, str]:
+        """The host takes the computer player in ``seat`` out of the lobby; returns the
+        lobby and the computer's name."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.row.status != "lobby":
+                raise Refusal(presenters.LOBBY_ONLY)
+            if user_id != game.row.host_id:
+                raise Refusal(presenters.only_host(self._host_name(game),
+                                                   "remove computer players"))
+            gone = next((s for s in game.seats if s.seat == seat and not s.person), None)
+            if gone is None:
+                raise Refusal(i18n._("Choose the computer player to remove from the list."))
+            try:
+                await self.storage.remove_seat(game_id, gone.user_id)
+            except StorageError as exc:
+                raise Refusal(i18n._("Cannot remove a computer player: {why}.",
+                                     why=i18n.text(exc.text))) from None
+            finally:
+                self._forget(game_id)
+            game = await self._load(game_id)
+            return GameInfo(game.row, list(game.seats), None), gone.name
 
     async def vote_kick(self, game_id: int, user_id: int, seat: int) -> tuple[bool, str]:
         """``user_id`` votes to hand ``seat``, whose timer ran out turn after turn, to a

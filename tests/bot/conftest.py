@@ -222,7 +222,7 @@ class Table:
         ex = await self.click(host, lobby, label=self.t("Start"))
         started = i18n.translate(
             "🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
-            {"map": load_map(map_id).name, "game": self.game_id, "players": ""},
+            {"map": self.t(load_map(map_id).name), "game": self.game_id, "players": ""},
             self.language).rstrip(".")  # up to the players, in the seat order drawn
         assert self.fake.message(lobby.id).content.startswith(started), ex.text
 

@@ -107,7 +107,7 @@ async def test_the_last_english_corners_speak_german(table):
     ex = await fake.slash(table.bot, ana, "addbot", level="hard", channel_id=channel)
     assert "Bot 1 (schwer)" in ex.text
     ex = await fake.slash(table.bot, cy, "join", channel_id=channel)
-    assert "das Spiel ist voll (3 Spieler)" in ex.text
+    assert "die Partie ist voll (3 Spieler)" in ex.text
     await fake.slash(table.bot, ana, "start", channel_id=channel)
     # Autocomplete: Discord asks while a member types; the choices are in their language.
     named = [c["name"] for c in await fake.autocomplete(table.bot, ben, "draw", "card",

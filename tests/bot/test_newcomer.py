@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import Claim
-from maps import map_ids
+from bot import presenters
+from engine import BuildStation, Claim
+from maps import load_map, map_ids
 
 
 @pytest.mark.parametrize("map_id", map_ids())
@@ -160,3 +161,129 @@ async def test_a_game_nobody_plays_ends_as_abandoned_and_the_players_are_told(ta
     (line,) = [t for t in told if "was abandoned" in t]
     assert "no player has made a move for 7 days" in line and "Ana" in line and "Ben" in line
     assert not await table.advance(48)  # nothing more is played or posted
+
+
+async def test_a_ticket_choice_mid_game_points_to_its_offer(table):
+    """Issue 27 item 8: while a player chooses new tickets the board offers no draw button,
+    the prompt names My hand, and a refused draw shows the offer again with its select."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    me = table.seat_user(state, state.current)
+    await table.click(me, table.fake.last_board(), label="Draw tickets")
+    board = table.fake.last_board()
+    assert [c.get("label") for c in board.controls()] == ["My hand"]
+    assert "press **My hand**" in board.content
+    ex = await table.slash(me, "draw", card="deck")
+    assert "First choose which tickets to keep" in ex.text and ex.reply.ephemeral
+    assert any(c.startswith(f"ttr:{table.game_id}:keep") for c in ex.reply.custom_ids())
+    offered = engine.private_view(await table.stored_state(), state.current).offered
+    ex = await table.fake.choose(table.bot, me, ex.reply, [str(offered[0].id)])
+    assert "Kept." in ex.text
+
+
+async def test_a_capped_lobby_says_its_cap_and_a_full_one_invites_no_more(table):
+    """Issue 27 item 9: '(2–3 players)' for a lobby capped at 3, and a full lobby says the
+    host starts it, with Join disabled and no computer to add."""
+    fake = table.fake
+    ana, ben, cy = (fake.add_user(n) for n in ("Ana", "Ben", "Cy"))
+    lobby = (await fake.slash(table.bot, ana, "new", map="usa", players=3)).reply
+    assert "(2–3 players)" in lobby.content and "(2–5 players)" not in lobby.content
+    await fake.click(table.bot, ben, lobby, label="Join")
+    await fake.click(table.bot, cy, lobby, label="Join")
+    full = fake.message(lobby.id)
+    assert "The lobby is full" in full.content and "Press **Join**" not in full.content
+    assert full.control(label="Join")["disabled"] is True
+    assert not any(c.endswith(":addbot") for c in full.custom_ids())
+
+
+async def test_the_host_removes_a_computer_player_from_the_lobby(table):
+    """Issue 27 item 10: a computer player can be taken out of a lobby again."""
+    fake = table.fake
+    ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+    lobby = (await fake.slash(table.bot, ana, "new", map="usa")).reply
+    await fake.choose(table.bot, ana, lobby, ["easy"], prefix="ttr:1:addbot")
+    assert "Players (2/5)" in fake.message(lobby.id).content
+    ex = await fake.choose(table.bot, ben, lobby, ["1"], prefix="ttr:1:rmbot")
+    assert "Only the host" in ex.text and ex.reply.ephemeral
+    ex = await fake.choose(table.bot, ana, lobby, ["1"], prefix="ttr:1:rmbot")
+    shown = fake.message(lobby.id)
+    assert "Players (1/5): Ana" in shown.content
+    assert not any(c.endswith(":rmbot") for c in shown.custom_ids())  # none left to remove
+    ex = await fake.choose(table.bot, ana, lobby, ["0"], prefix="ttr:1:addbot")  # forged
+    info = await table.bot.service.info(1)
+    assert [s.name for s in info.seats] == ["Ana"]
+
+
+async def test_german_posts_name_the_map_in_german_and_read_as_german(table):
+    """Issue 27 item 13: 'Europa' in posts (not 'Europe'), 'Warten auf …' to everyone,
+    'vom Stapel', one word for a game ('Partie')."""
+    await table.open_game(["Ana", "Ben"], "europe", language="de")
+    channel = "\n".join(s.content for s in table.fake.channel_messages())
+    assert "Europa" in channel and "Europe" not in channel
+    assert "Warten auf" in channel and "warte auf" not in channel
+    state = await _turn(table)
+    await table.click(table.seat_user(state, state.current), table.fake.last_board(),
+                      label="Vom Stapel ziehen")
+    await table.click(table.seat_user(state, state.current), table.fake.last_board(),
+                      label="Vom Stapel ziehen")
+    channel = "\n".join(s.content for s in table.fake.channel_messages())
+    assert "2 Karten vom Stapel gezogen" in channel and "von dem Stapel" not in channel
+    assert "Spiel #" not in channel and "Partie #" in channel
+
+
+async def test_the_server_config_reads_as_typed(table):
+    """Issue 27 item 12: every setting's choice whole (no meaning cut at 100 characters),
+    values as they are typed ('all', 'true'/'false', 'off'), each option described, and a
+    refused 0 for an optional hour count says how to switch it off."""
+    fake = table.fake
+    ana = fake.add_user("Ana")
+    await fake.slash(table.bot, ana, "new", map="usa")  # syncs nothing; commands are built
+    admin = next(c for c in fake.synced if c["name"] == "ttr-admin")
+    (config,) = admin["options"]
+    setting = next(o for o in config["options"] if o["name"] == "setting")
+    assert "board_posts" in [c["name"] for c in setting["choices"]]
+    ttr = next(c for c in fake.synced if c["name"] == "ttr")
+    described = [(sub["name"], o["name"]) for sub in ttr["options"]
+                 for o in sub.get("options", []) if o["description"] in ("…", "...")]
+    assert described == []
+    ex = await fake.slash(table.bot, ana, "config", group="ttr-admin")
+    assert "`maps_offered` = **all**" in ex.text
+    assert "`thread_per_game` = **false**" in ex.text and "False" not in ex.text
+    assert "`turn_timer_hours` = **off**" in ex.text
+    ex = await fake.slash(table.bot, ana, "config", group="ttr-admin",
+                          setting="turn_timer_hours", value="0")
+    assert "'off' turns it off" in ex.text
+
+
+def test_parallel_routes_that_are_alike_read_differently():
+    """Issue 27 item 14: a double route's two tracks had the same label in every list."""
+    for map_id in map_ids():
+        routes = load_map(map_id).routes
+        labels = [presenters.route_label(map_id, r.id) for r in routes]
+        assert len(set(labels)) == len(labels), map_id
+
+
+async def test_smaller_rough_edges(table):
+    """Issue 27 item 14: no internal action name reaches a player; a station asks for its
+    colour as a claim does; a computer is not told to check its DMs; /ttr rules without a
+    game shows a map the server offers."""
+    await table.open_game(["Ana", "Ben"], "europe")
+    ex = await table.slash("Ana", "exchange", trains=2)
+    assert "exchange_pieces" not in ex.text and "Rails & Sails" in ex.text
+    state = await _turn(table, lambda legal: len({
+        next((c for c in a.cards if c != "locomotive"), "locomotive")
+        for a in legal if isinstance(a, BuildStation) and a.city == "berlin"}) > 1)
+    me = table.seat_user(state, state.current)
+    ex = await table.slash(me, "station", city="berlin")
+    assert "several colours" in ex.text
+    assert (await table.stored_state()).version == state.version
+    mentions = ["<@1>", "Robo (🤖)"]
+    view = engine.public_view(state).model_copy(update={"phase": "choose_share", "current": 1})
+    assert "DMs" not in presenters.prompt_text(view, mentions)
+    fake = table.fake
+    await fake.slash(table.bot, me, "config", group="ttr-admin", setting="maps_offered",
+                     value="usa")
+    quiet = fake.next_id()  # a channel without a game
+    fake.channels[quiet] = fake._text_channel(quiet)
+    ex = await fake.slash(table.bot, me, "rules", channel_id=quiet)
+    assert "**USA**" in ex.text
