@@ -282,7 +282,8 @@ class Scheduler:
 
         try:
             played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
-                                                 note=presenters.timeout_line(seat.name, hours))
+                                                 note=presenters.timeout_line(seat.name, hours),
+                                                 timed_out=True)
         except engine.IllegalAction:  # only tickets could be drawn: the turn stays theirs
             await self.notifier.announce(info.row.channel_id,
                                          presenters.timeout_waits(seat.name, hours))
