@@ -1083,11 +1083,7 @@ class GameService:
         if level not in COMPUTER_LEVELS:
             raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(COMPUTER_LEVELS)))
         async with self._locked(game_id):
-            game = await self._load(game_id)
-            if game.row.status != "lobby":
-                raise Refusal(presenters.LOBBY_ONLY)
-            if user_id != game.row.host_id:
-                raise Refusal(presenters.only_host(self._host_name(game), "add computer players"))
+            game = self._hosting(await self._load(game_id), user_id, "add computer players")
             number = sum(1 for s in game.seats if not s.person) + 1
             with i18n.language(await self.storage.game_language(game.row)):  # all read it
                 name = presenters.computer_name(level, number)
@@ -1102,17 +1098,21 @@ class GameService:
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
 
+    def _hosting(self, game: Game, user_id: int, deed: str) -> Game:
+        """``game``, if it is a lobby and ``user_id`` hosts it (``deed``: what they do, one
+        of ``presenters.HOST_DEEDS``); else the refusal that says why not."""
+        if game.row.status != "lobby":
+            raise Refusal(presenters.LOBBY_ONLY)
+        if user_id != game.row.host_id:
+            raise Refusal(presenters.only_host(self._host_name(game), deed))
+        return game
+
     async def remove_computer(self, game_id: int, user_id: int, seat: int
                               ) -> tuple[GameInfo, str]:
         """The host takes the computer player in ``seat`` out of the lobby; returns the
         lobby and the computer's name."""
         async with self._locked(game_id):
-            game = await self._load(game_id)
-            if game.row.status != "lobby":
-                raise Refusal(presenters.LOBBY_ONLY)
-            if user_id != game.row.host_id:
-                raise Refusal(presenters.only_host(self._host_name(game),
-                                                   "remove computer players"))
+            game = self._hosting(await self._load(game_id), user_id, "remove computer players")
             gone = next((s for s in game.seats if s.seat == seat and not s.person), None)
             if gone is None:
                 raise Refusal(i18n._("Choose the computer player to remove from the list."))
