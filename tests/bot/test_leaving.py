@@ -219,7 +219,9 @@ async def test_computer_seats_in_the_lobby(table):
     assert "Only the host (Ana)" in ex.text
     ex = await fake.choose(table.bot, ana, lobby, ["hard"], prefix=addbot)
     assert "Ana, Ben, Bot 1 (hard)" in fake.message(lobby.id).content
-    ex = await fake.choose(table.bot, ana, lobby, ["easy"], prefix=addbot)
+    # Full: the lobby offers no computer to add, and a click on an older copy is refused.
+    assert not any(c.startswith(addbot) for c in fake.message(lobby.id).custom_ids())
+    ex = await fake.feed(table.bot, fake.component_payload(ana, lobby, addbot, 3, ["easy"]))
     assert "full" in ex.text
     ex = await fake.feed(table.bot, fake.component_payload(ana, lobby, addbot, 3, ["robot"]))
     assert "Choose a level" in ex.text
