@@ -8,6 +8,7 @@ the card drawn blind) only ever goes out through an ephemeral ``Responder``.
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
@@ -190,12 +191,42 @@ def lobby_controls(info: GameInfo) -> discord.ui.View | None:
 
 async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
                         note: str) -> None:
-    """Refresh the lobby message the button sits on, or answer a slash command publicly."""
+    """Refresh the lobby message the button sits on, or answer a slash command publicly
+    (a new copy of the lobby); the other copies follow (``lobby_copies``)."""
     view = lobby_controls(info)
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=lobby_text(info), view=view)
+        newest = interaction.message.id if interaction.message else None
     else:
         await Responder(interaction, public=True).send(f"{note}\n{lobby_text(info)}", view=view)
+        newest = (await interaction.original_response()).id
+    await lobby_copies(interaction, info, newest)
+
+
+# bot_state key: the messages showing a lobby, "[[channel id, message id], ...]".
+LOBBY_COPIES = "lobby_copies:{game}"
+
+
+async def lobby_copies(interaction: discord.Interaction[Any], info: GameInfo,
+                       newest: int | None, channel_id: int | None = None) -> None:
+    """Every message that shows this lobby says what it is now: the ``newest`` (posted in
+    ``channel_id``, or the interaction's channel) keeps the buttons, older copies lose theirs,
+    so none invites a join after the start or close."""
+    storage = bot_of(interaction).service.storage
+    key = LOBBY_COPIES.format(game=info.row.id)
+    copies = [tuple(c) for c in json.loads(await storage.bot_state(key) or "[]")]
+    if newest is not None and all(m != newest for _c, m in copies):
+        copies.append((channel_id or interaction.channel_id or 0, newest))
+        await storage.set_bot_state(key, json.dumps(copies))
+    text = lobby_text(info)
+    for where, mid in copies:
+        if mid == newest:
+            continue
+        try:
+            await interaction.client.get_partial_messageable(where).get_partial_message(
+                mid).edit(content=text, view=None)
+        except discord.HTTPException as exc:  # deleted, or no longer ours to edit
+            log.info("game %s: lobby copy %s not updated: %s", info.row.id, mid, exc)
 
 
 async def join(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -236,6 +267,8 @@ async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
         await interaction.edit_original_response(content=text, view=None)
     else:
         await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_copies(interaction, info, None)  # none invites a join any more
 
 
 async def new_game(interaction: discord.Interaction[Any], map_id: str, players: int | None,
@@ -277,14 +310,16 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
     info = await service.info(row.id)
     with i18n.language(await game_language(interaction, info)):
         if target is not None:
-            await target.send(lobby_text(info), view=lobby_controls(info) or MISSING,
-                              allowed_mentions=NO_MENTIONS)
+            posted = await target.send(lobby_text(info), view=lobby_controls(info) or MISSING,
+                                       allowed_mentions=NO_MENTIONS)
             await Responder(interaction, public=True).send(
                 _("Game #{game} is open in <#{channel}>: join it there.", game=row.id,
                   channel=target_id))
+            await lobby_copies(interaction, info, posted.id, target_id)
         else:
             await Responder(interaction, public=True).send(
                 lobby_text(info), view=lobby_controls(info))
+            await lobby_copies(interaction, info, (await interaction.original_response()).id)
 
 
 async def remove_computer(interaction: discord.Interaction[Any], game_id: int,

@@ -213,7 +213,7 @@ async def test_computer_seats_in_the_lobby(table):
     fake = table.fake
     ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
     lobby = (await fake.slash(table.bot, ana, "new", map="usa", players=3)).reply
-    ex = await fake.slash(table.bot, ben, "join")
+    lobby = (await fake.slash(table.bot, ben, "join")).reply  # the newest copy has buttons
     addbot = f"ttr:{table.game_id or 1}:addbot"
     ex = await fake.choose(table.bot, ben, lobby, ["hard"], prefix=addbot)
     assert "Only the host (Ana)" in ex.text
@@ -230,6 +230,7 @@ async def test_computer_seats_in_the_lobby(table):
     assert "Only the host (Ben)" in ex.text
     ex = await fake.slash(table.bot, ben, "addbot", level="easy")
     assert "Ben, Bot 1 (hard), Bot 2 (easy)" in ex.text
+    lobby = ex.reply
     await fake.click(table.bot, ben, lobby, label="Leave")  # only computers are left
     assert "cancelled" in fake.message(lobby.id).content
     ex = await fake.slash(table.bot, ana, "new", map="usa")  # the channel is free

@@ -287,3 +287,20 @@ async def test_smaller_rough_edges(table):
     fake.channels[quiet] = fake._text_channel(quiet)
     ex = await fake.slash(table.bot, me, "rules", channel_id=quiet)
     assert "**USA**" in ex.text
+
+
+async def test_older_lobby_copies_follow_and_lose_their_buttons(table):
+    """Issue 27 item 9: each typed /ttr join (or addbot) posts a new copy of the lobby; the
+    older ones showed live buttons and 'Press Join' even after the start."""
+    fake = table.fake
+    ana, ben, cy = (fake.add_user(n) for n in ("Ana", "Ben", "Cy"))
+    first = (await fake.slash(table.bot, ana, "new", map="usa")).reply
+    second = (await fake.slash(table.bot, ben, "join")).reply
+    assert fake.message(first.id).custom_ids() == []  # the newest copy has the buttons
+    assert "Ana, Ben" in fake.message(first.id).content
+    await fake.click(table.bot, cy, second, label="Join")
+    assert "Ana, Ben, Cy" in fake.message(first.id).content
+    await fake.slash(table.bot, ana, "start")
+    for copy in (first, second):
+        shown = fake.message(copy.id)
+        assert "has started" in shown.content and shown.custom_ids() == []
