@@ -4,7 +4,8 @@
 client (``HTTPClient.request``: channel messages, DMs, threads, command sync)
 and the webhook adapter that answers interactions (callbacks, followups,
 edits). It answers with payloads shaped like Discord's, records every
-message, and can refuse DMs with error 50007. Interactions are built as raw
+message, and can refuse DMs with error 50007. Every request body is checked against
+Discord's published OpenAPI spec (``bot.testing_api``). Interactions are built as raw
 gateway payloads (application commands with nested subcommand options,
 components, autocomplete) and fed to ``client._connection.parse_interaction_create``,
 so the real ``CommandTree``, ``DynamicItem`` dispatch and views run.
@@ -27,11 +28,17 @@ import discord
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.testing_api import SpecViolation, request_schemas
+
 Payload = dict[str, Any]
 
 # The interaction whose dispatch created a task (inherited by the tasks it creates).
 _FEED: contextvars.ContextVar[int | None] = contextvars.ContextVar("fake_feed", default=None)
 _ORIGIN: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
+# Every request body Discord's published schema refused, by any fake of the process: the
+# bot catches the 400 the fake answers like any other refusal, so tests look here (the bot
+# tests' conftest fails a test that left one).
+VIOLATIONS: list[str] = []
 
 
 def _tagging_factory(loop: asyncio.AbstractEventLoop, coro: Any,
@@ -213,6 +220,7 @@ class FakeDiscord:
         self.bot_user = {"id": str(self.BOT_ID), "username": "ttr", "discriminator": "0",
                          "global_name": "TtR", "avatar": None, "bot": True}
         self.locales: dict[int, str] = {}  # a user's Discord client language (default en-US)
+        self.schemas = request_schemas()
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -247,11 +255,22 @@ class FakeDiscord:
 
     # -- REST ---------------------------------------------------------------------------
 
+    def _check(self, route: Route, body: Any) -> None:
+        """Refuse a body Discord's published schema refuses, as Discord would (400,
+        50035 "Invalid Form Body"), and keep the violation for the test to fail on."""
+        try:
+            self.schemas.check(route.method, route.path, body)
+        except SpecViolation as exc:
+            VIOLATIONS.append(str(exc))
+            raise discord.HTTPException(_Response(400, "Bad Request"), {
+                "code": 50035, "message": f"Invalid Form Body: {exc}"}) from None
+
     def rest(self, route: Route, body: Any, files: list[tuple[str, bytes]],
              params: dict[str, Any] | None = None) -> Any:
         params = params or {}
         key = (route.method, route.path)
         self.requests.append(key)
+        self._check(route, body)
         p = _params(route.path, route.url)
         match key:
             case ("GET", "/users/@me"):
@@ -386,6 +405,7 @@ class FakeDiscord:
     def webhook(self, route: Route, body: Payload, files: list[tuple[str, bytes]]) -> Any:
         key = (route.method, route.path)
         self.requests.append(key)
+        self._check(route, body)
         p = _params(route.path, route.url)
         token = p.get("webhook_token", "")
         if token not in self._tokens:

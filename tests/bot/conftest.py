@@ -25,7 +25,7 @@ from bot.images import Renderer
 from bot.service import choice_tag, decisions
 from bot.storage import SqliteStorage, Storage
 from bot.storage_pg import PostgresStorage
-from bot.testing import Exchange, FakeClock, FakeDiscord, Sent
+from bot.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
 from engine import (
     BuildHarbor,
     BuildStation,
@@ -628,6 +628,15 @@ def make_bot(database: Path | str, renderer: Renderer | None = None,
     settings = (Settings(token="test", database_url=where) if is_postgres(where)
                 else Settings(token="test", db_path=where))
     return TTRBot(settings, renderer=renderer or json_renderer(), clock=clock or FakeClock())
+
+
+@pytest.fixture(autouse=True)
+def discord_api_conformance() -> Iterator[None]:
+    """Every bot test fails if a request it made broke Discord's published API (the fake
+    answered it with a 400 the bot may have taken in its stride)."""
+    VIOLATIONS.clear()
+    yield
+    assert not VIOLATIONS, "requests Discord would refuse:\n" + "\n".join(VIOLATIONS[:10])
 
 
 # -- PostgreSQL: a real server for the tests on both backends -------------------------------
