@@ -59,6 +59,12 @@ HEAD_LIMIT = 1400
 HISTORY_LOOKBACK = 25
 MENTION = re.compile(r"<@!?([0-9]{15,20})>")
 MISSING: Any = discord.utils.MISSING
+# Discord caps the edits of messages older than this (seconds; error 30046).
+EDITS_CAPPED_AFTER = 3600.0
+EDITS_CAPPED = 30046
+# After such a refusal no edit of an old message is tried for this long (seconds): old table
+# messages keep their buttons then (they answer that they are out of date).
+EDITS_CAPPED_PAUSE = 24 * 3600.0
 
 
 def pinging(text: str) -> discord.AllowedMentions:
@@ -90,6 +96,7 @@ class DiscordPublisher:
         self.client = client
         self.renderer = renderer
         self._service = service
+        self._capped_until = 0.0  # see _capped
 
     async def publish(self, update: Update) -> None:
         # The channel hears the game's language (the action may come from any member).
@@ -125,6 +132,7 @@ class DiscordPublisher:
         repost = table is None or update.repost or (not update.refresh and not told and (
             (update.board and mode == "changes") or (mode == "every_turn" and bool(lines))
             or len(table.head) + len(table.line_text) + len(lines) > HEAD_LIMIT
+            or (self._aged(table.message_id) and (ping or self._capped()))
             or (ping and await self._scrolled_away(channel, table))))
         if update.finished:
             if table is not None and not told:
@@ -171,7 +179,7 @@ class DiscordPublisher:
             await storage.set_table_message(update.game_id, table)
         edited = await self._edit_table(channel, table, table_text(table.head, prompt),
                                         controls, await self._files(update, board))
-        if not edited:  # the table message is gone: post it again
+        if not edited:  # the table message is gone or cannot be edited: post it again
             await self.publish_table(update)
 
     async def _close(self, game_id: int, channel: discord.PartialMessageable, table: TableRow,
@@ -183,6 +191,21 @@ class DiscordPublisher:
         await self._strip(channel, table.message_id, head)
         await self._service().storage.set_table_message(game_id, dataclasses.replace(
             table, head=head, line_id=None, line_text="", version=version))
+
+    def _aged(self, message_id: int) -> bool:
+        """Whether a message is over an hour old: Discord caps the edits of such messages
+        (30046), so at a turn change a table message is posted anew rather than edited."""
+        born = discord.utils.snowflake_time(message_id).timestamp()
+        return self._service().clock.now() - born > EDITS_CAPPED_AFTER
+
+    def _capped(self) -> bool:
+        """Whether Discord refused an edit of an old message (30046) lately: no such edit
+        is tried for a while (each refusal counts against the bot)."""
+        return self._service().clock.now() < self._capped_until
+
+    def _refused_edit(self, exc: discord.HTTPException) -> None:
+        if exc.code == EDITS_CAPPED:
+            self._capped_until = self._service().clock.now() + EDITS_CAPPED_PAUSE
 
     async def _scrolled_away(self, channel: discord.PartialMessageable, table: TableRow) -> bool:
         """Whether the table message is no longer among the channel's last messages."""
@@ -223,25 +246,34 @@ class DiscordPublisher:
     async def _edit_table(self, channel: discord.PartialMessageable, table: TableRow,
                           content: str, controls: discord.ui.View | None,
                           files: list[discord.File]) -> bool:
-        """Edit the table message in place; False if it no longer exists."""
+        """Edit the table message in place; False if Discord refused (it was deleted, its
+        edits are capped (30046), its thread is archived...): then it is posted anew."""
+        if self._aged(table.message_id) and self._capped():
+            return False
         message = channel.get_partial_message(table.message_id)
         try:
             await message.edit(content=presenters.clip(content), view=controls,
                                attachments=files or MISSING,
                                allowed_mentions=discord.AllowedMentions.none())
-        except discord.NotFound:
+        except discord.HTTPException as exc:
+            log.info("table message %s not edited (%s): posting it anew", table.message_id, exc)
+            self._refused_edit(exc)
             return False
         return True
 
     async def _strip(self, channel: discord.PartialMessageable, message_id: int,
                      content: str) -> None:
-        """An old table message keeps its image and what it told, without buttons."""
+        """An old table message keeps its image and what it told, without buttons (unless
+        Discord caps its edits now: its buttons then answer that they are out of date)."""
+        if self._aged(message_id) and self._capped():
+            return
         try:
             await channel.get_partial_message(message_id).edit(
                 content=presenters.clip(content or "…"), view=None,
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.info("old table message %s could not be cleared: %s", message_id, exc)
+            self._refused_edit(exc)
 
     async def _send_once(self, key: tuple[int, int], target: str,
                          channel: discord.abc.Messageable, content: str, **kwargs: Any) -> int:
@@ -323,8 +355,9 @@ class DiscordPublisher:
                     await thread.get_partial_message(found[1]).edit(
                         content=presenters.clip(hand.text), attachments=files, view=controls)
                     return
-                except discord.NotFound:
-                    pass  # deleted: post it again
+                except discord.HTTPException as exc:  # deleted, or its edits capped
+                    log.info("hand message %s not edited (%s): posting it anew", found[1], exc)
+                    self._refused_edit(exc)
             if found is None:
                 made = await self.client.http.start_thread_without_message(
                     channel_id, name=thread_name,

@@ -682,8 +682,8 @@ def database(backend: str, tmp_path: Path,
 
 @pytest.fixture
 async def table(tmp_path: Path, database: str) -> AsyncIterator[Table]:
-    fake = FakeDiscord()
     clock = FakeClock()
+    fake = FakeDiscord(clock)  # messages age and tokens expire on the bot's clock
     bot = make_bot(database, clock=clock)
     await fake.connect(bot)
     t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot, clock=clock,
