@@ -37,7 +37,7 @@ import dataclasses
 import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -45,7 +45,7 @@ import discord
 from bot import components, i18n, presenters
 from bot.images import Renderer
 from bot.scheduler import KickOffer, Reminder
-from bot.service import DirectMessage, GameService, Update
+from bot.service import ChannelLost, DirectMessage, GameService, Update
 from bot.storage import PostRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,27 @@ EDITS_CAPPED = 30046
 # After such a refusal no edit of an old message is tried for this long (seconds): old table
 # messages keep their buttons then (they answer that they are out of date).
 EDITS_CAPPED_PAUSE = 24 * 3600.0
+# The longest rate-limit wait discord.py may sleep through before a request (seconds; its
+# minimum): a longer one raises, and the post is made once it passed, with no lock held.
+RATE_LIMIT_WAIT = 30.0
+# Unknown Channel, Missing Access: the game cannot go on there...
+CHANNEL_GONE = (10003, 50001)
+# ... nor after a post refused in an archived thread (it is locked: a post unarchives an
+# unlocked one; an edit there is refused, and posting anew unarchives it).
+CHANNEL_LOST = (*CHANNEL_GONE, 50083)
+MISSING_PERMISSIONS = 50013
+# After a missing permission was named, the channel is left alone this long (seconds).
+BLOCKED_FOR = 3600.0
+# What the bot needs in a game's channel (``python -m bot doctor`` checks them).
+NEEDED = discord.Permissions(
+    view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
+    create_private_threads=True, send_messages_in_threads=True)
+
+
+def permission_names(permissions: discord.Permissions) -> list[str]:
+    """As Discord's settings name them ('Attach Files')."""
+    aliases = {"read_messages": "view_channel"}
+    return [aliases.get(name, name).replace("_", " ").title() for name, on in permissions if on]
 
 
 def pinging(text: str) -> discord.AllowedMentions:
@@ -97,11 +118,85 @@ class DiscordPublisher:
         self.renderer = renderer
         self._service = service
         self._capped_until = 0.0  # see _capped
+        self._blocked: dict[int, float] = {}  # channel -> until when it is left alone
+        self._text_only: dict[int, float] = {}  # channel -> until when no image is posted
+        self._pending: set[asyncio.Task[None]] = set()  # posts due after a rate limit
 
     async def publish(self, update: Update) -> None:
+        """Post an update. Discord's refusals: a rate limit longer than the bot waits
+        (``RATE_LIMIT_WAIT``) is retried once it passes, by then no lock is held; a
+        channel gone or out of sight raises ``ChannelLost``; a missing permission is said
+        once (see ``_missing``) and the channel is left alone for a while."""
+        clock = self._service().clock
+        if clock.now() < self._blocked.get(update.channel_id, 0.0):
+            log.info("game %s: not posting to channel %s (a permission is missing)",
+                     update.game_id, update.channel_id)
+            return
         # The channel hears the game's language (the action may come from any member).
         with i18n.language(update.language):
-            await self._post(update)
+            try:
+                await self._post(update)
+            except discord.RateLimited as exc:
+                log.warning("game %s: rate limited for %.0f s: posting then", update.game_id,
+                            exc.retry_after)
+                self._later(self._resume_after(exc.retry_after))
+                raise
+            except discord.HTTPException as exc:
+                if exc.code in CHANNEL_LOST:
+                    raise ChannelLost(f"{exc.status} {exc.code} {exc.text}") from exc
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                await self._missing(update)
+                if clock.now() < self._text_only.get(update.channel_id, 0.0):
+                    self._blocked[update.channel_id] = clock.now() + BLOCKED_FOR
+                    raise
+                # Perhaps only images may not be posted: the game goes on in text meanwhile.
+                self._text_only[update.channel_id] = clock.now() + BLOCKED_FOR
+                await self.publish(update)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _resume_after(self, seconds: float) -> None:
+        """Post what is unposted once a rate limit has passed (the locks are free meanwhile)."""
+        clock = self._service().clock
+        until, wake = clock.now() + seconds, asyncio.Event()
+        while clock.now() < until:
+            await clock.wait(wake, until)
+            wake.clear()
+        await self._service().resume()
+
+    async def _missing(self, update: Update) -> None:
+        """Name the permissions the bot needs, in one line: in the channel if it can still
+        post there, else to the server's owner (or the game's host) by DM; and in the log.
+        Once an hour at most."""
+        if self._service().clock.now() < self._text_only.get(update.channel_id, 0.0):
+            return
+        needed = ", ".join(permission_names(NEEDED))
+        log.warning("game %s: a permission is missing in channel %s; the bot needs: %s",
+                    update.game_id, update.channel_id, needed)
+        text = i18n._("I cannot post game #{game} in <#{channel}>: I need these permissions "
+                      "there: {permissions}.", game=update.game_id, channel=update.channel_id,
+                      permissions=needed)
+        try:
+            await self.client.get_partial_messageable(update.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none())
+            return
+        except discord.HTTPException:
+            pass
+        guild = self.client.get_guild(update.guild_id) if update.guild_id else None
+        owner = guild.owner_id if guild is not None else None
+        await self.tell(owner or (await self._service().info(update.game_id)).row.host_id,
+                        text)
+
+    async def tell(self, user_id: int, text: str) -> None:
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell %s by DM: %s", user_id, exc)
 
     async def _post(self, update: Update) -> None:
         service = self._service()
@@ -237,6 +332,9 @@ class DiscordPublisher:
                      ) -> list[discord.File]:
         if board is None:
             return []
+        if self._service().clock.now() < self._text_only.get(update.channel_id, 0.0):
+            board.cancel()
+            return []
         try:
             return [discord.File(io.BytesIO(await board), filename="board.png")]
         except Exception:
@@ -256,6 +354,8 @@ class DiscordPublisher:
                                attachments=files or MISSING,
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
+            if exc.code in CHANNEL_GONE:
+                raise
             log.info("table message %s not edited (%s): posting it anew", table.message_id, exc)
             self._refused_edit(exc)
             return False

@@ -386,7 +386,17 @@ def standings(state: GameState | None, names: Sequence[str]) -> PublicView | Non
 
 
 class Publisher(Protocol):
-    async def publish(self, update: Update) -> None: ...
+    async def publish(self, update: Update) -> None:
+        """Post an update; raise ``ChannelLost`` if its channel is gone or unreachable."""
+        ...
+
+    async def tell(self, user_id: int, text: str) -> None:
+        """One line to a player by DM (a refusal is logged, never raised)."""
+        ...
+
+
+class ChannelLost(Exception):
+    """The game's channel was deleted, or the bot can no longer see it."""
 
 
 class Planner(Protocol):
@@ -934,15 +944,39 @@ class GameService:
         return lock
 
     async def _publish(self, update: Update, post_lock: asyncio.Lock) -> None:
+        lost: ChannelLost | None = None
         try:
             if self.publisher is not None:
                 await self.publisher.publish(update)
             if not update.refresh:
                 await self.storage.mark_posted(update.game_id, update.version)
+        except ChannelLost as exc:
+            lost = exc
         except Exception:
             log.exception("game %s: publishing version %s failed", update.game_id, update.version)
         finally:
             post_lock.release()
+        if lost is not None:  # (after the post lock: ending takes the game's lock)
+            await self.channel_lost(update.game_id, str(lost))
+
+    async def channel_lost(self, game_id: int, why: str) -> None:
+        """The game's channel is gone or unreachable: the game ends (its jobs with it) and
+        its players are told by DM; nothing is posted to the channel any more."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.row.status not in ACTIVE:
+                return
+            log.warning("game %s: its channel %s is lost (%s): ending it", game_id,
+                        game.row.channel_id, why)
+            await self._end(game, "ended", by_user=None, detail={"reason": "channel", "why": why})
+        if self.publisher is None:
+            return
+        with i18n.language(await self.storage.game_language(game.row)):
+            text = i18n._("Game #{game} has ended: the bot can no longer post in its channel "
+                          "(it was deleted, or the bot lost access to it).", game=game_id)
+        for seat in game.seats:
+            if seat.person:
+                await self.publisher.tell(seat.user_id, text)
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
                       events: Sequence[Event] = (), board: bool = False,

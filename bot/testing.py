@@ -68,6 +68,7 @@ SEND_MESSAGES = 1 << 11
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 HOUR = 3600.0
@@ -241,6 +242,7 @@ class FakeDiscord:
         self._old_edits: dict[int, int] = {}  # message id -> edits while over an hour old
         self._token_born: dict[str, float] = {}
         self._activity: dict[int, float] = {}  # thread -> its last message
+        self._gone: dict[int, Payload] = {}  # deleted channels
         self._client: discord.Client | None = None
         self.users: dict[int, str] = {}
         self.refuse_dms: set[int] = set()
@@ -375,7 +377,8 @@ class FakeDiscord:
         return self.bot_permissions.get(int(parent) if parent else channel_id, ALL_PERMISSIONS)
 
     def delete_channel(self, channel_id: int) -> None:
-        self.channels.pop(channel_id, None)
+        """An admin deletes a channel (a click sent from it just before still arrives)."""
+        self._gone[channel_id] = self.channels.pop(channel_id)
 
     def add_thread(self, name: str = "game", *, private: bool = False,
                    auto_archive_minutes: int = 1440) -> int:
@@ -391,6 +394,10 @@ class FakeDiscord:
                                 "archive_timestamp": TIMESTAMP}}
         self._activity[tid] = self.clock.now()
         return tid
+
+    def archive(self, channel_id: int, *, locked: bool = False) -> None:
+        """A thread archived (as by inactivity), or locked by a moderator."""
+        self.channels[channel_id]["thread_metadata"].update(archived=True, locked=locked)
 
     def thread_state(self, channel_id: int) -> Payload | None:
         """A thread's metadata, archived once it was idle for its auto-archive time."""
@@ -454,7 +461,8 @@ class FakeDiscord:
             send = SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES
             need = {("POST", "/channels/{channel_id}/messages"): send | (
                         ATTACH_FILES if files else 0),
-                    ("POST", "/channels/{channel_id}/threads"): CREATE_PRIVATE_THREADS,
+                    ("POST", "/channels/{channel_id}/threads"): CREATE_PRIVATE_THREADS if (
+                        body.get("type") == PRIVATE_THREAD) else CREATE_PUBLIC_THREADS,
                     ("PATCH", "/channels/{channel_id}"): MANAGE_THREADS if body.get(
                         "locked") is False else 0}.get(key, 0)
             self._guard(route, cid, need, posting=key in (
@@ -688,7 +696,7 @@ class FakeDiscord:
         else:
             payload["guild_id"] = str(self.GUILD_ID)
             payload["guild_locale"] = "en-US"
-            payload["channel"] = self.channels[cid]
+            payload["channel"] = self.channels.get(cid) or self._gone[cid]
             payload["context"] = 0
             payload["member"] = {"user": self.user(user_id), "roles": [], "joined_at": TIMESTAMP,
                                  "deaf": False, "mute": False, "flags": 0, "nick": None,

@@ -114,6 +114,7 @@ class Table:
     game_id: int = 0
     map_id: str = "usa"
     language: i18n.Language = "en"  # of the game's posts (``open_game(language=...)``)
+    channel_id: int | None = None  # the game's thread (``open_game(thread=True)``)
     # Every ticket ever dealt to anyone, and blind-drawn cards per turn: for leak checks.
     tickets_seen: set[tuple[str, ...]] = field(default_factory=set)
     last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
@@ -166,7 +167,7 @@ class Table:
 
     async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
         uid = self.users[user] if isinstance(user, str) else user
-        return await self.fake.slash(self.bot, uid, sub, **options)
+        return await self.fake.slash(self.bot, uid, sub, channel_id=self.channel_id, **options)
 
     async def click(self, user: str | int, message: Sent, **how: Any) -> Exchange:
         uid = self.users[user] if isinstance(user, str) else user
@@ -208,6 +209,9 @@ class Table:
         self.map_id = map_id
         ex = await self.slash(host, "new", map=map_id, **options)
         lobby = ex.reply
+        if options.get("thread"):  # the lobby is the thread's first message
+            self.channel_id = int(re.findall(r"<#(\d+)>", lobby.content)[-1])
+            lobby = self.fake.channel_messages(self.channel_id)[0]
         m = re.search(r"#(\d+)", lobby.content)
         assert m, lobby.content
         self.game_id = int(m[1])
