@@ -33,6 +33,7 @@ stored, never blocks the game, and the channel is told, without secrets, to use
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import io
 import logging
@@ -74,8 +75,9 @@ CHANNEL_GONE = (10003, 50001)
 # unlocked one; an edit there is refused, and posting anew unarchives it).
 CHANNEL_LOST = (*CHANNEL_GONE, 50083)
 MISSING_PERMISSIONS = 50013
-# After a missing permission was named, the channel is left alone this long (seconds).
-BLOCKED_FOR = 3600.0
+# After a missing permission was named, the channel gets no image (and if that fails too,
+# nothing) for this long (seconds): then it is tried again.
+BLOCKED_FOR = 6 * 3600.0
 # What the bot needs in a game's channel (``python -m bot doctor`` checks them).
 NEEDED = discord.Permissions(
     view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
@@ -155,7 +157,8 @@ class DiscordPublisher:
                 await self.publish(update)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+        # In a context of its own: the interaction that hit the limit is done without it.
+        task = asyncio.get_running_loop().create_task(work, context=contextvars.Context())
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
@@ -171,7 +174,7 @@ class DiscordPublisher:
     async def _missing(self, update: Update) -> None:
         """Name the permissions the bot needs, in one line: in the channel if it can still
         post there, else to the server's owner (or the game's host) by DM; and in the log.
-        Once an hour at most."""
+        Once in ``BLOCKED_FOR`` at most."""
         if self._service().clock.now() < self._text_only.get(update.channel_id, 0.0):
             return
         needed = ", ".join(permission_names(NEEDED))

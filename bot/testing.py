@@ -256,6 +256,7 @@ class FakeDiscord:
         self.sent: list[Sent] = []
         self._replies: dict[int, list[Sent]] = {}
         self.requests: list[tuple[str, str]] = []
+        self.request_log: list[tuple[float, int | None]] = []  # each request's time, channel
         self.unexpected: list[tuple[str, str]] = []
         self.synced: list[Payload] = []
         self.channels: dict[int, Payload] = {self.CHANNEL_ID: self._text_channel(self.CHANNEL_ID)}
@@ -452,8 +453,10 @@ class FakeDiscord:
         params = params or {}
         key = (route.method, route.path)
         self.requests.append(key)
-        self._check(route, body)
         p = _params(route.path, route.url)
+        self.request_log.append((self.clock.now(), int(p["channel_id"]) if "channel_id" in p
+                                 else None))
+        self._check(route, body)
         self._admit(route, p.get("channel_id", ""))
         if "channel_id" in p:
             cid = int(p["channel_id"])
@@ -530,7 +533,23 @@ class FakeDiscord:
                 meta.update({k: body[k] for k in ("archived", "locked") if k in body})
                 return self.channels[int(p["channel_id"])]
             case ("GET", "/channels/{channel_id}"):
-                return self.channels[int(p["channel_id"])]
+                cid = int(p["channel_id"])
+                denied = ALL_PERMISSIONS & ~self.bot_permissions.get(cid, ALL_PERMISSIONS)
+                return dict(self.channels[cid], permission_overwrites=[
+                    {"id": str(self.BOT_ID), "type": 1, "allow": "0", "deny": str(denied)}]
+                    if denied else [])
+            case ("DELETE", "/channels/{channel_id}"):
+                return self._gone.setdefault(cid, self.channels.pop(int(p["channel_id"])))
+            case ("GET", "/users/@me/guilds"):
+                return [{"id": str(self.GUILD_ID), "name": "Trains", "icon": None,
+                         "owner": False, "permissions": str(ALL_PERMISSIONS), "features": []}]
+            case ("GET", "/guilds/{guild_id}"):  # the bot's role: all but administrator
+                return {"id": str(self.GUILD_ID), "name": "Trains", "owner_id": "1",
+                        "roles": [{"id": str(self.GUILD_ID), "name": "@everyone",
+                                   "permissions": str(ALL_PERMISSIONS & ~ADMINISTRATOR)}]}
+            case ("GET", "/guilds/{guild_id}/members/{member_id}"):
+                return {"user": self.user(int(p["member_id"])), "roles": [],
+                        "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0}
             case ("POST", "/channels/{channel_id}/threads"):
                 tid = self.next_id()
                 self.channels[tid] = {
@@ -611,6 +630,9 @@ class FakeDiscord:
         if sent.interaction_id is not None:  # an interaction's replies, without a scan
             self._replies.setdefault(sent.interaction_id, []).append(sent)
 
+    def is_dm(self, channel_id: int | None) -> bool:
+        return channel_id in self._dm_channels
+
     def message(self, message_id: int) -> Sent:
         """The current version of a message (after edits)."""
         return self._messages[message_id]
@@ -620,9 +642,11 @@ class FakeDiscord:
     def webhook(self, route: Route, body: Payload, files: list[tuple[str, bytes]]) -> Any:
         key = (route.method, route.path)
         self.requests.append(key)
-        self._check(route, body)
         p = _params(route.path, route.url)
         token = p.get("webhook_token", "")
+        self.request_log.append((self.clock.now(), self._tokens[token][2]
+                                 if token in self._tokens else None))
+        self._check(route, body)
         if token not in self._tokens:
             self._refuse(route, 404, 10015, "Unknown Webhook")
         self._admit(route, f"interaction:{token}")

@@ -196,7 +196,7 @@ class Table:
         return GameState.from_snapshot(json.loads(snap[1]))
 
     async def open_game(self, names: list[str], map_id: str, *, refuse_dms: tuple[str, ...] = (),
-                        **options: Any) -> None:
+                        computers: tuple[str, ...] = (), **options: Any) -> None:
         """``language='de'``: a German game whose members' Discord speaks German too."""
         self.language = options.get("language") or "en"
         for name in names:
@@ -217,6 +217,8 @@ class Table:
         self.game_id = int(m[1])
         for name in names[1:]:
             await self.click(name, lobby, label=self.t("Join"))
+        for level in computers:  # seated by the host
+            await self.slash(host, "addbot", level=level)
         ex = await self.click(host, lobby, label=self.t("Start"))
         started = i18n.translate(
             "🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
@@ -357,6 +359,7 @@ class Table:
             case Claim():
                 if self.rng.random() < 0.2:  # autocomplete offers exactly this claim
                     got = await self.fake.autocomplete(self.bot, user, "claim", "route",
+                                                       channel_id=self.channel_id,
                                                        route="")
                     assert str(action.route) in [c["value"] for c in got] or len(got) == 25
                 ex = await self.slash(user, "claim", route=str(action.route),
@@ -372,7 +375,8 @@ class Table:
                                       colour=colour_of(action.cards))
             case BuildHarbor():
                 if self.rng.random() < 0.3:  # autocomplete offers exactly the legal cities
-                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="")
+                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="",
+                                                       channel_id=self.channel_id)
                     legal = {a.city for a in engine.legal_actions(state, seat)
                              if isinstance(a, BuildHarbor)}
                     offered = {c["value"] for c in got}  # Discord shows at most 25
@@ -461,10 +465,12 @@ class Table:
                 return latest
         return None
 
-    async def step(self, prefer: str = "") -> GameState:
-        """One action by one waiting player, checked to be applied exactly once."""
+    async def step(self, prefer: str = "", *, seats: list[int] | None = None) -> GameState:
+        """One action by one waiting player (of ``seats``), checked to be applied exactly
+        once."""
         state = await self.stored_state()
-        seat = self.rng.choice(engine.waiting_for(state))
+        seat = self.rng.choice([s for s in engine.waiting_for(state)
+                                if seats is None or s in seats])
         for s in range(state.n_players):
             for t in [*state.offered[s], *state.tickets[s]]:
                 self.tickets_seen.add(tuple(state.board.map.tickets[t].cities))

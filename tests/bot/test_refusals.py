@@ -143,7 +143,7 @@ async def test_a_missing_permission_is_named_once_and_the_game_goes_on_after(tab
     said = [s for s in table.fake.channel_messages() if "I need these permissions" in s.content]
     assert len(said) == 1 and "Attach Files" in said[0].content, said
     assert "a permission is missing in channel" in caplog.text
-    assert len(refused(table)) <= 2, refused(table)  # left alone for an hour after
+    assert len(refused(table)) <= 2, refused(table)  # no image for a while after
     table.fake.restore(table.fake.CHANNEL_ID)
     await table.advance(1.5)
     board = table.fake.last_board()
