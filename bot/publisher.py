@@ -33,12 +33,11 @@ stored, never blocks the game, and the channel is told, without secrets, to use
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import dataclasses
 import io
 import logging
 import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -67,7 +66,7 @@ EDITS_CAPPED = 30046
 # messages keep their buttons then (they answer that they are out of date).
 EDITS_CAPPED_PAUSE = 24 * 3600.0
 # The longest rate-limit wait discord.py may sleep through before a request (seconds; its
-# minimum): a longer one raises, and the post is made once it passed, with no lock held.
+# minimum): a longer one raises, and the service retries the post later, no lock held.
 RATE_LIMIT_WAIT = 30.0
 # Unknown Channel, Missing Access: the game cannot go on there...
 CHANNEL_GONE = (10003, 50001)
@@ -124,11 +123,11 @@ class DiscordPublisher:
         self._capped_until = 0.0  # see _capped
         self._blocked: dict[int, float] = {}  # channel -> until when it is left alone
         self._text_only: dict[int, float] = {}  # channel -> until when no image is posted
-        self._pending: set[asyncio.Task[None]] = set()  # posts due after a rate limit
 
     async def publish(self, update: Update) -> None:
         """Post an update. Discord's refusals: a rate limit longer than the bot waits
-        (``RATE_LIMIT_WAIT``) is retried once it passes, by then no lock is held; a
+        (``RATE_LIMIT_WAIT``) raises at once, so no lock is held through it (the service
+        retries the update); a
         channel gone or out of sight raises ``ChannelLost``; a missing permission is said
         once (see ``_missing``) and the channel is left alone for a while."""
         clock = self._service().clock
@@ -140,10 +139,8 @@ class DiscordPublisher:
         with i18n.language(update.language):
             try:
                 await self._post(update)
-            except discord.RateLimited as exc:
-                log.warning("game %s: rate limited for %.0f s: posting then", update.game_id,
-                            exc.retry_after)
-                self._later(self._resume_after(exc.retry_after))
+            except discord.RateLimited as exc:  # the service keeps it for a retry
+                log.warning("game %s: rate limited for %.0f s", update.game_id, exc.retry_after)
                 raise
             except discord.HTTPException as exc:
                 if exc.code in CHANNEL_LOST:
@@ -157,21 +154,6 @@ class DiscordPublisher:
                 # Perhaps only images may not be posted: the game goes on in text meanwhile.
                 self._text_only[update.channel_id] = clock.now() + BLOCKED_FOR
                 await self.publish(update)
-
-    def _later(self, work: Coroutine[Any, Any, None]) -> None:
-        # In a context of its own: the interaction that hit the limit is done without it.
-        task = asyncio.get_running_loop().create_task(work, context=contextvars.Context())
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def _resume_after(self, seconds: float) -> None:
-        """Post what is unposted once a rate limit has passed (the locks are free meanwhile)."""
-        clock = self._service().clock
-        until, wake = clock.now() + seconds, asyncio.Event()
-        while clock.now() < until:
-            await clock.wait(wake, until)
-            wake.clear()
-        await self._service().resume()
 
     async def _missing(self, update: Update) -> None:
         """Name the permissions the bot needs, in one line: in the channel if it can still
@@ -515,28 +497,31 @@ class DiscordPublisher:
         return None
 
     async def remind(self, reminder: Reminder) -> None:
-        """A reminder by DM; to a player who refuses DMs, a mention in the game's channel."""
+        """A reminder by DM; to a player who refuses DMs, a mention in the game's channel.
+        Once only (``_send_once``): a restart that runs the job again sends nothing twice."""
         service = self._service()
+        key = (reminder.game_id, reminder.version)
+        target = f"remind:{reminder.user_id}:{reminder.attempt}"
         if not await service.dms_refused(reminder.user_id):
             try:
                 channel = await self.client.create_dm(discord.Object(reminder.user_id))
-                await channel.send(reminder.dm_text,
-                                   allowed_mentions=discord.AllowedMentions.none())
+                await self._send_once(key, target, channel, reminder.dm_text)
                 await service.dm_delivered(reminder.user_id)
                 return
             except discord.Forbidden:
                 await service.dm_refused(reminder.user_id)
-        await self.client.get_partial_messageable(reminder.channel_id).send(
-            reminder.channel_text,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                     users=[discord.Object(reminder.user_id)]))
+        # The text mentions the player: ``_deliver`` pings exactly them.
+        await self._send_once(key, f"{target}:channel",
+                              self.client.get_partial_messageable(reminder.channel_id),
+                              reminder.channel_text)
 
-    async def announce(self, channel_id: int, text: str) -> None:
-        await self.client.get_partial_messageable(channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none())
+    async def announce(self, channel_id: int, text: str, *, key: tuple[int, int],
+                       target: str) -> None:
+        await self._send_once(key, target, self.client.get_partial_messageable(channel_id),
+                              text)
 
     async def offer_kick(self, offer: KickOffer) -> None:
-        await self.client.get_partial_messageable(offer.channel_id).send(
-            offer.text, view=components.kick_view(offer.game_id, offer.seat)
-            or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none())
+        await self._send_once(
+            (offer.game_id, offer.version), f"kick:{offer.seat}",
+            self.client.get_partial_messageable(offer.channel_id), offer.text,
+            view=components.kick_view(offer.game_id, offer.seat) or MISSING)
