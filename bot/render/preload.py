@@ -2,10 +2,11 @@
 worker processes: every map's static base layer, palette, empty map layer and route
 pieces (each seat's claimed spaces, closed spaces) are built here, so each worker starts
 with them in memory (shared copy-on-write) instead of spending seconds on its first
-boards."""
+boards. Then they are frozen out of the garbage collector (``bot.collector``)."""
 
 from __future__ import annotations
 
+from bot import collector
 from maps import map_ids
 
 from . import board_palette, empty_layer, hand_palette, render_hand
@@ -22,4 +23,6 @@ def warm() -> None:
         render_hand(hand_view(map_id), map_id)  # the hand's fonts and pieces
 
 
+collector.tune()  # the workers forked from here inherit it
 warm()
+collector.freeze()  # the layers built above: shared with every worker, never collected
