@@ -67,6 +67,15 @@ BUTTON_ACTIONS: dict[str, Callable[[], Action]] = {
     "pay": PayTunnel, "decline": DeclineTunnel,
 }
 MISSING: Any = discord.utils.MISSING
+# Discord no longer takes answers to the interaction: it was not acknowledged within 3 s
+# (10062), or its token expired after 15 minutes (50027; 10015 for a followup).
+EXPIRED = (10062, 10015, 50027)
+# Discord caps the edits of messages older than an hour.
+EDITS_CAPPED = 30046
+
+
+def expired(exc: Exception) -> bool:
+    return isinstance(exc, discord.HTTPException) and exc.code in EXPIRED
 
 
 class BotLike(Protocol):
@@ -106,7 +115,33 @@ class Responder:
 
     async def send(self, content: str, *, view: discord.ui.View | None = None,
                    files: list[discord.File] | None = None) -> None:
+        """The answer; once the interaction expired, a public one goes to the channel and a
+        private one by DM (the action it reports is stored already)."""
         content = presenters.clip(content)
+        try:
+            await self._answer(content, view=view, files=files)
+        except discord.HTTPException as exc:
+            if exc.code == EDITS_CAPPED and self.edit:  # an old private message: a new one
+                self.edit = False
+                await self.send(content, view=view, files=files)
+                return
+            if not expired(exc):
+                raise
+            log.info("interaction %s expired (%s): answering by a %s", self.interaction.id,
+                     exc.code, "channel post" if self.public else "DM")
+            extra: dict[str, Any] = {"files": files or [], "allowed_mentions": NO_MENTIONS}
+            if view is not None:
+                extra["view"] = view
+            for file in files or []:
+                file.reset()
+            if self.public and self.interaction.channel_id is not None:
+                await self.interaction.client.get_partial_messageable(
+                    self.interaction.channel_id).send(content, **extra)
+            else:
+                await self.interaction.user.send(content, **extra)
+
+    async def _answer(self, content: str, *, view: discord.ui.View | None,
+                      files: list[discord.File] | None) -> None:
         response = self.interaction.response
         if self.edit:
             kwargs: dict[str, Any] = {"content": content, "view": view}
@@ -1046,6 +1081,10 @@ async def guarded(interaction: discord.Interaction[Any],
             refused(exc, interaction)
             await refuse_late(interaction, str(exc))
         except Exception as exc:
+            if expired(exc):  # nothing can answer it any more (what it did is stored)
+                log.warning("interaction %s by %s came too late to answer: %s",
+                            interaction.id, interaction.user.id, exc)
+                return
             if diskspace.is_disk_full(exc):  # the cause once in the log, not a traceback each
                 diskspace.FULL_DISK.struck(exc, f"interaction {interaction.id}")
                 await refuse_late(interaction, _("I cannot save anything right now (my disk "

@@ -395,7 +395,17 @@ def standings(state: GameState | None, names: Sequence[str]) -> PublicView | Non
 
 
 class Publisher(Protocol):
-    async def publish(self, update: Update) -> None: ...
+    async def publish(self, update: Update) -> None:
+        """Post an update; raise ``ChannelLost`` if its channel is gone or unreachable."""
+        ...
+
+    async def tell(self, user_id: int, text: str) -> None:
+        """One line to a player by DM (a refusal is logged, never raised)."""
+        ...
+
+
+class ChannelLost(Exception):
+    """The game's channel was deleted, or the bot can no longer see it."""
 
 
 class Planner(Protocol):
@@ -983,15 +993,19 @@ class GameService:
         try:
             unsent = self._unsent.setdefault(update.game_id, [])
             unsent.append(update)
-            await self._publish_unsent(update.game_id)
+            lost = await self._publish_unsent(update.game_id)
         finally:
             await post_lock.release()
+        if lost is not None:  # (after the post lock: ending takes the game's lock)
+            await self.channel_lost(update.game_id, str(lost))
 
-    async def _publish_unsent(self, game_id: int) -> None:
+    async def _publish_unsent(self, game_id: int) -> ChannelLost | None:
         """Publish the game's waiting updates in order (its post lock held), up to the first
         that fails: that one waits for the next publish or ``retry_unsent``. A version is
-        marked posted only once it and every one before it went out."""
+        marked posted only once it and every one before it went out. A lost channel drops
+        them all (and is returned: the game ends)."""
         unsent = self._unsent.get(game_id, [])
+        lost: ChannelLost | None = None
         while unsent:
             update = unsent[0]
             try:
@@ -999,6 +1013,10 @@ class GameService:
                     await self.publisher.publish(update)
                 if not update.refresh:
                     await self.storage.mark_posted(update.game_id, update.version)
+            except ChannelLost as exc:
+                lost = exc
+                unsent.clear()
+                break
             except Exception as exc:
                 log_failure(log, exc, "game %s: publishing version %s failed (kept for a "
                             "retry)", update.game_id, update.version)
@@ -1009,6 +1027,7 @@ class GameService:
             unsent.pop(0)
         if not unsent:
             self._unsent.pop(game_id, None)
+        return lost
 
     def has_unsent(self) -> bool:
         return bool(self._unsent)
@@ -1018,9 +1037,30 @@ class GameService:
         for game_id in list(self._unsent):
             post_lock = await self._take_post_lock(game_id)
             try:
-                await self._publish_unsent(game_id)
+                lost = await self._publish_unsent(game_id)
             finally:
                 await post_lock.release()
+            if lost is not None:
+                await self.channel_lost(game_id, str(lost))
+
+    async def channel_lost(self, game_id: int, why: str) -> None:
+        """The game's channel is gone or unreachable: the game ends (its jobs with it) and
+        its players are told by DM; nothing is posted to the channel any more."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.row.status not in ACTIVE:
+                return
+            log.warning("game %s: its channel %s is lost (%s): ending it", game_id,
+                        game.row.channel_id, why)
+            await self._end(game, "ended", by_user=None, detail={"reason": "channel", "why": why})
+        if self.publisher is None:
+            return
+        with i18n.language(await self.storage.game_language(game.row)):
+            text = i18n._("Game #{game} has ended: the bot can no longer post in its channel "
+                          "(it was deleted, or the bot lost access to it).", game=game_id)
+        for seat in game.seats:
+            if seat.person:
+                await self.publisher.tell(seat.user_id, text)
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
                       events: Sequence[Event] = (), board: bool = False,

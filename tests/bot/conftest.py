@@ -25,7 +25,7 @@ from bot.images import Renderer
 from bot.service import choice_tag, decisions
 from bot.storage import SqliteStorage, Storage
 from bot.storage_pg import PostgresStorage
-from bot.testing import Exchange, FakeClock, FakeDiscord, Sent
+from bot.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
 from engine import (
     BuildHarbor,
     BuildStation,
@@ -114,6 +114,7 @@ class Table:
     game_id: int = 0
     map_id: str = "usa"
     language: i18n.Language = "en"  # of the game's posts (``open_game(language=...)``)
+    channel_id: int | None = None  # the game's thread (``open_game(thread=True)``)
     # Every ticket ever dealt to anyone, and blind-drawn cards per turn: for leak checks.
     tickets_seen: set[tuple[str, ...]] = field(default_factory=set)
     last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
@@ -172,7 +173,7 @@ class Table:
     async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
         self.typed.append(sub)
         uid = self.users[user] if isinstance(user, str) else user
-        return await self.fake.slash(self.bot, uid, sub, **options)
+        return await self.fake.slash(self.bot, uid, sub, channel_id=self.channel_id, **options)
 
     async def click(self, user: str | int, message: Sent, **how: Any) -> Exchange:
         uid = self.users[user] if isinstance(user, str) else user
@@ -201,7 +202,7 @@ class Table:
         return GameState.from_snapshot(json.loads(snap[1]))
 
     async def open_game(self, names: list[str], map_id: str, *, refuse_dms: tuple[str, ...] = (),
-                        **options: Any) -> None:
+                        computers: tuple[str, ...] = (), **options: Any) -> None:
         """``language='de'``: a German game whose members' Discord speaks German too."""
         self.language = options.get("language") or "en"
         for name in names:
@@ -214,11 +215,16 @@ class Table:
         self.map_id = map_id
         ex = await self.slash(host, "new", map=map_id, **options)
         lobby = ex.reply
+        if options.get("thread"):  # the lobby is the thread's first message
+            self.channel_id = int(re.findall(r"<#(\d+)>", lobby.content)[-1])
+            lobby = self.fake.channel_messages(self.channel_id)[0]
         m = re.search(r"#(\d+)", lobby.content)
         assert m, lobby.content
         self.game_id = int(m[1])
         for name in names[1:]:
             await self.click(name, lobby, label=self.t("Join"))
+        for level in computers:  # seated by the host
+            await self.slash(host, "addbot", level=level)
         ex = await self.click(host, lobby, label=self.t("Start"))
         started = i18n.translate(
             "🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
@@ -361,6 +367,7 @@ class Table:
             case Claim():
                 if self.rng.random() < 0.2:  # autocomplete offers exactly this claim
                     got = await self.fake.autocomplete(self.bot, user, "claim", "route",
+                                                       channel_id=self.channel_id,
                                                        route="")
                     assert str(action.route) in [c["value"] for c in got] or len(got) == 25
                 ex = await self.slash(user, "claim", route=str(action.route),
@@ -376,7 +383,8 @@ class Table:
                                       colour=colour_of(action.cards))
             case BuildHarbor():
                 if self.rng.random() < 0.3:  # autocomplete offers exactly the legal cities
-                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="")
+                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="",
+                                                       channel_id=self.channel_id)
                     legal = {a.city for a in engine.legal_actions(state, seat)
                              if isinstance(a, BuildHarbor)}
                     offered = {c["value"] for c in got}  # Discord shows at most 25
@@ -553,10 +561,12 @@ class Table:
                 return latest
         return None
 
-    async def step(self, prefer: str = "") -> GameState:
-        """One action by one waiting player, checked to be applied exactly once."""
+    async def step(self, prefer: str = "", *, seats: list[int] | None = None) -> GameState:
+        """One action by one waiting player (of ``seats``), checked to be applied exactly
+        once."""
         state = await self.stored_state()
-        seat = self.rng.choice(engine.waiting_for(state))
+        seat = self.rng.choice([s for s in engine.waiting_for(state)
+                                if seats is None or s in seats])
         for s in range(state.n_players):
             for t in [*state.offered[s], *state.tickets[s]]:
                 self.tickets_seen.add(tuple(state.board.map.tickets[t].cities))
@@ -726,6 +736,15 @@ def make_bot(database: Path | str, renderer: Renderer | None = None,
     return TTRBot(settings, renderer=renderer or json_renderer(), clock=clock or FakeClock())
 
 
+@pytest.fixture(autouse=True)
+def discord_api_conformance() -> Iterator[None]:
+    """Every bot test fails if a request it made broke Discord's published API (the fake
+    answered it with a 400 the bot may have taken in its stride)."""
+    VIOLATIONS.clear()
+    yield
+    assert not VIOLATIONS, "requests Discord would refuse:\n" + "\n".join(VIOLATIONS[:10])
+
+
 # -- PostgreSQL: a real server for the tests on both backends -------------------------------
 
 # A module runs its tests that use ``database`` (or ``table``) on each backend by defining
@@ -769,8 +788,8 @@ def database(backend: str, tmp_path: Path,
 
 @pytest.fixture
 async def table(tmp_path: Path, database: str) -> AsyncIterator[Table]:
-    fake = FakeDiscord()
     clock = FakeClock()
+    fake = FakeDiscord(clock)  # messages age and tokens expire on the bot's clock
     bot = make_bot(database, clock=clock)
     await fake.connect(bot)
     t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot, clock=clock,
