@@ -746,9 +746,9 @@ async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
 
 
 async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
-    """``/ttr exchange``: the secret split while the table chooses pieces, else a swap."""
+    """``/ttr exchange``: the secret split at setup (right after the tickets), else a swap."""
     info = await bot_of(interaction).service.info(game_id)
-    if info.state is not None and info.state.phase == "choose_pieces":
+    if info.state is not None and info.state.phase in ("choose_initial_tickets", "choose_pieces"):
         await _choose_pieces(interaction, game_id, info.row.map_id, trains)
     else:
         await perform(interaction, game_id, ExchangePieces(trains=trains))

@@ -527,6 +527,10 @@ def _together_head(view: PublicView, draft: DraftRound | None) -> str:
             rs = load_map(view.map_id).rules.rails_and_sails
             return _("Choose your {n} pieces, trains and ships, in secret",
                      n=rs.pieces if rs else "")
+    rs = load_map(view.map_id).rules.rails_and_sails
+    if rs is not None:  # each player chooses pieces right after keeping tickets
+        return _("Choose the destination tickets you keep, then your {n} pieces (trains and "
+                 "ships, in secret)", n=rs.pieces)
     return _("Choose the destination tickets you keep")
 
 
@@ -547,8 +551,10 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
         text = _("{head}: waiting for {names}.", head=_together_head(view, draft), names=names)
         ping = [mentions[s] for s in seats if s in fresh]
         if ping:
+            pieces = view.phase == "choose_pieces" or (
+                view.phase == "choose_initial_tickets" and two_decks(view.map_id))
             how = (_("check your DMs or press **My hand**, or type `/ttr exchange trains:<n>`")
-                   if view.phase == "choose_pieces" else _("check your DMs or press **My hand**"))
+                   if pieces else _("check your DMs or press **My hand**"))
             text += f"\n{', '.join(ping)}: {how}."
     elif is_decision(view.phase) and view.current is not None:
         text = _("{who}: {what} (check your DMs or press **My hand**).",
