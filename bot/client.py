@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import handlers, i18n, records
+from bot import handlers, i18n, records, stats
 from bot.clock import Clock, SystemClock
 from bot.commands import CommandTranslator, build_admin_group, build_group
 from bot.components import Control, ControlId
@@ -125,6 +125,7 @@ class TTRBot(discord.AutoShardedClient):
         storage = self._storage or await open_storage(self.settings.database)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
+        await stats.build_if_stale(self._service)  # once, after the standings' migration
         # Computer players think in the render workers: both are CPU work off the loop.
         self.scheduler = Scheduler(self._service, publisher, thinkers=self.renderer.pool)
         log.info("database %s ready; maps: %s", describe(self.settings.database),

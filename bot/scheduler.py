@@ -276,7 +276,8 @@ class Scheduler:
             return engine.safe_action(state, seat)
 
         played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
-                                             note=presenters.timeout_line(seat.name, hours))
+                                             note=presenters.timeout_line(seat.name, hours),
+                                             timed_out=True)
         if played is None:
             return
         in_a_row = await self.storage.count_expiry(job.game_id, job.seat)

@@ -32,6 +32,7 @@ from bot import i18n, metrics, presenters
 from bot.clock import Clock, SystemClock
 from bot.preferences import GameSettings
 from bot.render.highlight import LastMove
+from bot.standings import results_of
 from bot.storage import (
     ACTIVE,
     COMPUTER_LEVELS,
@@ -676,7 +677,7 @@ class GameService:
         self, game_id: int, user_id: int | None, action: Action | Pick, *,
         expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
-        seat: int | None = None, note: str | None = None,
+        seat: int | None = None, note: str | None = None, timed_out: bool = False,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
@@ -685,7 +686,8 @@ class GameService:
         action is stored, before the channel hears of it. A ``Pick`` always needs
         its version: its index means something only in the state it was drawn for.
         The bot plays for a seat (timer, computer player) with ``seat`` instead of a
-        user; ``note`` then heads the channel post that follows.
+        user; ``note`` then heads the channel post that follows, and ``timed_out`` says
+        the turn timer played it (turns timed out count in the statistics).
         """
         by_person = seat is None
         async with self._locked(game_id):
@@ -747,7 +749,10 @@ class GameService:
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
                     after=state.version, state=snapshot_json(state),
-                    finished=state.phase == "game_over", user_id=user_id, plan=plan)
+                    finished=state.phase == "game_over", user_id=user_id, plan=plan,
+                    timed_out=timed_out, results=results_of(
+                        game_id, game.seats, engine.public_view(state))
+                    if state.phase == "game_over" else ())
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
@@ -890,11 +895,12 @@ class GameService:
     async def play_for(
         self, game_id: int, seat: int, version: int,
         choose: Callable[[GameState, int], Awaitable[Action]], *, note: str | None = None,
+        timed_out: bool = False,
     ) -> Outcome | None:
-        """Take ``seat``'s decision for them (a timer ran out, a computer plays the seat):
-        the rest of their turn, each action through ``act`` like a player's. ``choose``
-        gets a copy of the state. Nothing happens (None) if the game is no longer at
-        ``version`` waiting for ``seat``: the job that called was stale."""
+        """Take ``seat``'s decision for them (a timer ran out: ``timed_out``, a computer
+        plays the seat): the rest of their turn, each action through ``act`` like a
+        player's. ``choose`` gets a copy of the state. Nothing happens (None) if the game
+        is no longer at ``version`` waiting for ``seat``: the job that called was stale."""
         last: Outcome | None = None
         for _ in range(MAX_AUTO_STEPS):
             async with self._locked(game_id):
@@ -907,7 +913,7 @@ class GameService:
             action = await choose(copy, seat)
             try:
                 last = await self.act(game_id, None, action, seat=seat, expect_version=version,
-                                      note=note)
+                                      note=note, timed_out=timed_out and last is None)
             except Refusal as exc:
                 # The game moved on meanwhile (stale), or the chooser erred: the safe move.
                 log.warning("game %s: seat %s could not play %s: %s", game_id, seat, action, exc)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
 # Advisory lock spaces (the first key of pg_advisory_lock(int, int)).
 _GAME_LOCKS = 0x7474  # one lock per game id
 _MIGRATION_LOCK = 0x7475  # one process migrates at a time
+_STANDINGS_LOCK = 0x7476  # one game at a time is folded into the standings
 
 # PostgreSQL's counterpart of each entry of ``bot.storage.MIGRATIONS``, at the same index:
 # a database at version N has the same tables and columns on either backend
@@ -205,6 +206,59 @@ PG_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        map_id   TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        name     TEXT NOT NULL,
+        mu       DOUBLE PRECISION NOT NULL,
+        sigma    DOUBLE PRECISION NOT NULL,
+        ordinal  DOUBLE PRECISION NOT NULL,
+        games    INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player)
+    );
+    CREATE INDEX ratings_order ON ratings (guild_id, map_id, ordinal DESC, games DESC,
+                                           name COLLATE "C");
+    CREATE TABLE tallies (
+        guild_id          BIGINT NOT NULL,
+        map_id            TEXT NOT NULL,
+        player            TEXT NOT NULL,
+        games             INTEGER NOT NULL,
+        wins              INTEGER NOT NULL,
+        seats             INTEGER NOT NULL,
+        score_sum         BIGINT NOT NULL,
+        best_score        INTEGER NOT NULL,
+        best_game         BIGINT NOT NULL,
+        best_name         TEXT NOT NULL,
+        tickets_completed INTEGER NOT NULL,
+        tickets_failed    INTEGER NOT NULL,
+        longest_path      INTEGER NOT NULL,
+        longest_game      BIGINT NOT NULL,
+        longest_name      TEXT NOT NULL,
+        timeouts          INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player)
+    );
+    CREATE TABLE route_counts (
+        guild_id  BIGINT NOT NULL,
+        map_id    TEXT NOT NULL,
+        player    TEXT NOT NULL,
+        route_map TEXT NOT NULL,
+        route     INTEGER NOT NULL,
+        n         INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player, route_map, route)
+    );
+    CREATE INDEX route_counts_top ON route_counts (guild_id, map_id, player, n DESC);
+    CREATE TABLE turn_times (
+        guild_id BIGINT NOT NULL,
+        map_id   TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        bucket   INTEGER NOT NULL,
+        n        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player, bucket)
+    );
+    """,
 )
 
 
@@ -245,6 +299,7 @@ class PostgresStorage(Storage):
     _INTEGRITY_ERRORS = (asyncpg.IntegrityConstraintViolationError,)
     _HISTORY_ORDER = "rowid"
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    _BY_CODE_POINT = ' COLLATE "C"'
 
     def __init__(self, pool: asyncpg.Pool[Any], *,
                  migrations: Sequence[str] = PG_MIGRATIONS):
@@ -317,6 +372,9 @@ class PostgresStorage(Storage):
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
         async with self._connection() as conn, conn.transaction():
             return await body(_PgTx(conn))
+
+    async def _lock_standings(self, db: Tx) -> None:
+        await db.execute("SELECT pg_advisory_xact_lock(?, 0)", (_STANDINGS_LOCK,))
 
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
         async with self._connection() as conn:
