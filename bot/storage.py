@@ -17,7 +17,7 @@ import json
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
 from functools import partial
@@ -60,8 +60,9 @@ INTERACTION_MEMORY_SECONDS = 24 * 3600
 # ... and the older ones dropped at most this often (each process).
 INTERACTION_SWEEP_SECONDS = 600
 # A claimed job is its worker's this long; then another process may take it over (the
-# worker died). Longer than any job takes: a computer's turn is seconds.
-JOB_LEASE_SECONDS = 300.0
+# worker died). A running job's worker renews its claim a few times per lease
+# (``renew_claim``), so a job may take longer; a dead worker's job waits at most this.
+JOB_LEASE_SECONDS = 60.0
 # How long SQLite's writer waits for another process's lock (a backup) before it fails.
 BUSY_TIMEOUT_MS = 5000
 
@@ -578,6 +579,14 @@ class Storage(ABC):
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Held around every change to one game (``GameService`` takes it inside its own
         in-memory lock): no other process changes the game meanwhile."""
+
+    async def hold_publishing(self, game_id: int) -> Callable[[], Awaitable[None]]:
+        """Take the right to publish ``game_id`` among the processes sharing the database
+        (the service takes it before it lets go of the game's lock and keeps it until the
+        update is out, so a game's versions go out one at a time, in order, and no two
+        processes send the same post); returns what gives it back. One process per
+        database: the service's in-memory lock is enough."""
+        return _nothing_held
 
     @abstractmethod
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
@@ -1489,6 +1498,11 @@ class Storage(ABC):
                     (then.kind, then.game_id, then.seat, then.version, then.due_at, then.attempt))
         await self._transact(body)
 
+    async def renew_claim(self, job: Job, now: float, worker: str) -> None:
+        """``worker`` still runs ``job``: its lease starts again at ``now``."""
+        await self._write("UPDATE jobs SET claimed_at = ? WHERE id = ? AND claimed_by = ? "
+                          "AND done_at IS NULL", (now, job.id, worker))
+
     async def postpone_job(self, job: Job, due_at: float) -> None:
         """Give a claimed job back, due later (a reminder in the player's quiet hours)."""
         await self._write(
@@ -1585,6 +1599,10 @@ def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
         return cast(T, done.value)
     coroutine.close()
     raise RuntimeError("a transaction's body awaited something other than its database")
+
+
+async def _nothing_held() -> None:
+    pass
 
 
 async def _nothing(db: Tx) -> None:
