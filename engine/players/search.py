@@ -36,9 +36,10 @@ from engine.turns import waiting_for
 
 SEARCHED_PHASES = ("turn", "choose_tickets", "choose_share", "choose_neutral_share",
                    "choose_festival")
-"""Decisions the search weighs (turns and tickets only once the end nears: a few turns
-played on tell little about long plans and tickets, which pay off at the end); the others
-(a second card, a tunnel's extra cards, drafts, a piece split) the heuristic takes alone."""
+"""Decisions the search may weigh (turns only once the end nears, and tickets only if
+``SearchConfig.tickets``: a few turns played on tell little about long plans and tickets,
+which pay off at the end); the others (a second card, a tunnel's extra cards, drafts, a
+piece split) the heuristic takes alone."""
 CAUTION = 0.5  # a failed ticket weighs this much more than a completed one
 CARD_WORTH = 0.4  # points per card in hand at the end of a world's play
 
@@ -49,7 +50,9 @@ costliest habit (trying each claim's loss)."""
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
-    budget: float = 0.45  # seconds of wall clock per decision (checked between worlds)
+    # Seconds of wall clock per decision: no world or play-out starts that the longest
+    # so far would not finish within it.
+    budget: float = 0.4
     worlds: int | None = None  # a fixed number of worlds instead (reproducible)
     max_worlds: int = 48
     candidates: int = 8
@@ -60,6 +63,12 @@ class SearchConfig:
     # the heuristic plays alone (a few turns played on misjudge its long plans).
     endgame_pieces: int = 8
     win_bonus: float = 10.0  # a world won counts this much beyond the score margin
+    # Near the end, also search drawing tickets and which to keep: off, it lost more
+    # tickets than it won on Iberia and gained nothing on USA (bench/HISTORY.md).
+    tickets: bool = False
+    # Turns are searched only at tables of at most this many players: at four, a table
+    # of searching players scored less than one of heuristic players (bench/HISTORY.md).
+    turn_players: int = 3
 
 
 class SearchPlayer:
@@ -82,7 +91,11 @@ class SearchPlayer:
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
             rules.end_trigger_pieces + self.config.endgame_pieces
         )
-        if obs.public.phase in ("turn", "choose_tickets") and not near_end:
+        if obs.public.phase in ("turn", "choose_tickets") and (
+            not near_end or len(obs.public.players) > self.config.turn_players
+        ):
+            return own
+        if obs.public.phase == "choose_tickets" and not self.config.tickets:
             return own
         horizon = 1000 if near_end else self.config.horizon
         candidates = self._candidates(obs, own)
@@ -94,7 +107,7 @@ class SearchPlayer:
         worlds = 0
         cfg = self.config
         limit = cfg.worlds if cfg.worlds is not None else cfg.max_worlds
-        per_world = 0.0
+        per_world = per_play = 0.0  # the longest world and play-out so far
         timed = cfg.worlds is None
         while worlds < limit:
             if timed and worlds and time.perf_counter() - start + per_world > cfg.budget:
@@ -106,9 +119,11 @@ class SearchPlayer:
             seed = rng.getrandbits(32)
             values = []
             for action in candidates:
-                if timed and time.perf_counter() - start > cfg.budget:
-                    break  # out of time in the middle of a world: it does not count
+                t1 = time.perf_counter()
+                if timed and t1 - start + per_play > cfg.budget:
+                    break  # no time for another play-out: this world does not count
                 values.append(self._play_out(world, obs.seat, action, seed, horizon))
+                per_play = max(per_play, time.perf_counter() - t1)
             if len(values) < len(candidates):
                 break
             totals = [t + v for t, v in zip(totals, values, strict=True)]
@@ -151,7 +166,8 @@ class SearchPlayer:
                 a for a in options if isinstance(a, DrawFaceUp)
             ]
             add(draws[0] if draws else None)
-        add(next((a for a in options if isinstance(a, DrawTickets)), None))
+        if self.config.tickets:
+            add(next((a for a in options if isinstance(a, DrawTickets)), None))
         # The claims worth most, one payment each (the fewest locomotives).
         by_route: dict[int, Claim] = {}
         for a in options:
