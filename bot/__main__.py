@@ -4,6 +4,11 @@
     python -m bot check               check settings, database and renderer; no Discord
     python -m bot backup FILE         write a consistent copy of the live database to FILE
     python -m bot health              exit 0 if the running bot's health endpoint says so
+    python -m bot doctor [--channel ID]
+                                      with the token: the servers the bot is in; for a
+                                      channel, its permissions there against the needed
+                                      ones, and a test message and thread posted, edited
+                                      and deleted (one line per problem)
     python -m bot migrate-to-postgres [FILE]
                                       copy the SQLite database (FILE, else TTR_DB_PATH)
                                       into the empty PostgreSQL one at TTR_DATABASE_URL
@@ -23,7 +28,7 @@ from bot import stop_signals
 if TYPE_CHECKING:
     from bot.config import Settings
 
-COMMANDS = ("run", "check", "backup", "health", "migrate-to-postgres")
+COMMANDS = ("run", "check", "backup", "health", "migrate-to-postgres", "doctor")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -33,6 +38,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "migrate-to-postgres: the SQLite file (default: TTR_DB_PATH)")
     parser.add_argument("--sync-commands", action="store_true",
                         help="sync the slash commands with Discord even if they look unchanged")
+    parser.add_argument("--channel", type=int, metavar="ID",
+                        help="doctor: the channel (or thread) to check, by its id")
     args = parser.parse_args(argv)
     if args.command == "backup" and not args.file:
         parser.error("backup needs the file to write, e.g. `python -m bot backup backup.sqlite3`")
@@ -49,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     from bot.lifecycle import StartupError
 
     try:
-        settings = Settings.from_env(need_token=args.command == "run")
+        settings = Settings.from_env(need_token=args.command in ("run", "doctor"))
     except ConfigError as exc:
         for line in str(exc).splitlines():
             print(f"ttr-bot: {line}", file=sys.stderr)
@@ -61,6 +68,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.command == "health":
             raise SystemExit(health(settings))
+        if args.command == "doctor":
+            raise SystemExit(asyncio.run(_doctor(settings, args.channel)))
         if args.command == "backup":
             print(asyncio.run(_backup(settings, args.file)))
         elif args.command == "migrate-to-postgres":
@@ -122,6 +131,12 @@ async def _check(settings: Settings) -> str:
     return (f"ok: database {describe(settings.database)} sound and writable "
             f"({games} running games); "
             f"{await check_renderer(default_renderer())}")
+
+
+async def _doctor(settings: Settings, channel_id: int | None) -> int:
+    from bot.doctor import print_report, run
+
+    return print_report(await run(settings.token, channel_id))
 
 
 async def _run(settings: Settings, *, force_sync: bool) -> None:

@@ -30,7 +30,7 @@ from bot.components import Control, ControlId
 from bot.config import Settings
 from bot.database import describe, open_storage
 from bot.images import Renderer, default_renderer
-from bot.publisher import DiscordPublisher
+from bot.publisher import RATE_LIMIT_WAIT, DiscordPublisher
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
@@ -71,6 +71,8 @@ class TTRBot(discord.AutoShardedClient):
         # Nothing the bot sends pings anyone unless that send names the users to ping.
         super().__init__(intents=discord.Intents.none() | discord.Intents(guilds=True),
                          allowed_mentions=discord.AllowedMentions.none(),
+                         # A longer rate limit raises instead of sleeping (see publisher).
+                         max_ratelimit_timeout=RATE_LIMIT_WAIT,
                          shard_count=settings.shard_count,
                          # None (the default) runs every shard; the stubs want a list.
                          shard_ids=None if settings.shard_ids is None  # type: ignore[arg-type]

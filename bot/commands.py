@@ -20,7 +20,8 @@ from discord import app_commands
 
 import engine
 from bot import handlers, i18n, presenters, records
-from bot.handlers import Responder, bot_of, channel_game, claim_colour
+from bot.claiming import claim_colour
+from bot.handlers import Responder, bot_of, channel_game
 from bot.i18n import _
 from bot.preferences import GameSettings, ServerSettings
 from bot.service import Refusal, decisions, draft_round, seated_view
@@ -194,8 +195,9 @@ def build_admin_group() -> app_commands.Group:
     group = app_commands.Group(name="ttr-admin", description="Ticket to Ride: server settings",
                                guild_only=True,
                                default_permissions=discord.Permissions(manage_guild=True))
-    settings = [Choice(name=f"{name}: {meaning}"[:100], value=name)
-                for name, meaning in ServerSettings.configurable().items()]
+    # The name alone: a meaning cut at Discord's 100 characters lost its values (the list
+    # that `/ttr-admin config` shows explains each in full).
+    settings = [Choice(name=name, value=name) for name in ServerSettings.configurable()]
 
     @group.command(name="config", description="Show or change this server's game settings")
     @app_commands.describe(setting="The setting to change (none: show them all)",
@@ -297,6 +299,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
 
     @group.command(name="autopilot",
                    description="Let a computer player play your seat, or take it back")
+    @app_commands.describe(mode="on: a computer plays your turns; off: you play them again")
     @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
     async def autopilot(interaction: discord.Interaction[Any], mode: Choice[str]) -> None:
         async def run() -> None:
@@ -465,6 +468,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
             language=language.value if language else None))
 
     @group.command(name="rules", description="The rules of this channel's map, in short")
+    @app_commands.describe(map="The map (default: this channel's game, else the first offered)")
     @app_commands.choices(map=map_choices)
     async def rules(interaction: discord.Interaction[Any],
                     map: Choice[str] | None = None) -> None:
@@ -474,8 +478,10 @@ def build_group(maps: list[str]) -> app_commands.Group:
             else:
                 try:
                     map_id = (await channel_game(interaction, active_only=False)).row.map_id
-                except Refusal:
-                    map_id = maps[0]
+                except Refusal:  # no game here: the first map this server offers
+                    server = await bot_of(interaction).service.storage.server_settings(
+                        interaction.guild_id)
+                    map_id = next((m for m in maps if server.offers(m)), maps[0])
             await Responder(interaction).send(presenters.rules_text(map_id))
         await _guarded(interaction, run())
 

@@ -15,6 +15,12 @@ by ``presenters.CHOICES``; ``tag`` fingerprints the options (``service.choice_ta
 Rails & Sails: ``shipdeck:<version>`` draws from the ship deck, and a face-up
 card asks which deck refills its slot: ``up:<slot>.<version>`` answers with
 ``upt``/``ups:<slot>.<version>`` (refill from the train or ship deck).
+
+Building by clicks (``bot.claiming``), for each kind ``claim``, ``station``, ``harbor``:
+the board's ``<kind>`` button opens a private select ``<kind>to:<version>`` of what the
+player can build now (its pages: buttons ``<kind>pg:<page>.<version>``); when more than
+one colour can pay, a second select ``<kind>pay:<target>.<version>`` (target: the route
+id, or the city's index on the map) names the payments.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot import presenters
+from bot import claiming, presenters
 from bot.i18n import _
 from bot.service import choice_tag
 from bot.storage import COMPUTER_LEVELS
@@ -39,9 +45,13 @@ CUSTOM_ID = re.compile(
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast", "abandon",
-                    "endok", "resign", "addbot", "piloton", "pilotoff"})
-VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo"})
-SLOTTED = frozenset({"up", "upt", "ups", "pick"})  # <slot or option>.<version or tag>
+                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff",
+                    *claiming.KINDS})
+VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo", "undovote",
+                       *(f"{kind}to" for kind in claiming.KINDS)})
+# <slot or option>.<version or tag>; a picker's <page or target>.<version>
+SLOTTED = frozenset({"up", "upt", "ups", "pick",
+                     *(f"{kind}{step}" for kind in claiming.KINDS for step in ("pg", "pay"))})
 NUMBERED = frozenset({"hpage", "rturn", "kick"})  # history page, replay turn, kick seat
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
 # Discord shows at most 25 buttons on a message (5 rows of 5).
@@ -173,13 +183,25 @@ def _frozen(*items: discord.ui.Item[Any]) -> discord.ui.View | None:
     return view
 
 
-def lobby_view(game_id: int) -> discord.ui.View | None:
-    return _frozen(
-        _button(ControlId(game_id, "join"), _("Join"), style=discord.ButtonStyle.success),
+def lobby_view(game_id: int, *, full: bool = False,
+               computers: Sequence[tuple[int, str]] = ()) -> discord.ui.View | None:
+    """Join (not when ``full``), Leave, Start; the host's computer players: add one of a
+    level, or remove one of ``computers`` (seat, name)."""
+    items = [
+        _button(ControlId(game_id, "join"), _("Join"), style=discord.ButtonStyle.success,
+                disabled=full),
         _button(ControlId(game_id, "leave"), _("Leave"), style=discord.ButtonStyle.secondary),
         _button(ControlId(game_id, "start"), _("Start"), style=discord.ButtonStyle.primary),
-        computer_select(game_id),
-    )
+    ]
+    if not full:
+        items.append(computer_select(game_id))
+    if computers:
+        items.append(Control(discord.ui.Select(
+            custom_id=str(ControlId(game_id, "rmbot")), row=2,
+            placeholder=_("Remove a computer player (host)"), options=[
+                discord.SelectOption(label=name[:100], value=str(seat))
+                for seat, name in computers[:25]])))
+    return _frozen(*items)
 
 
 def computer_select(game_id: int) -> Control:
@@ -220,6 +242,46 @@ def with_row(view: discord.ui.View | None, items: Sequence[Control]) -> discord.
 def hand_button(game_id: int, row: int | None = None) -> Control:
     return _button(ControlId(game_id, "hand"), _("My hand"), style=discord.ButtonStyle.secondary,
                    emoji="🃏", row=row)
+
+
+def build_buttons(game_id: int, map_id: str, row: int | None = None) -> list[Control]:
+    """**Claim a route**, and **Build a station** or **Build a harbor** where the map has
+    them: each opens a private list of what the player can pay for now."""
+    return [_button(ControlId(game_id, kind), _(presenters.BUILD_BUTTONS[kind]),
+                    style=discord.ButtonStyle.success, emoji=presenters.BUILD_EMOJI[kind],
+                    row=row) for kind in presenters.build_kinds(map_id)]
+
+
+def picker_view(game_id: int, map_id: str, kind: str, version: int,
+                found: Sequence[claiming.Target], page: int) -> discord.ui.View | None:
+    """A private select of one page of ``found``, with buttons to the pages around it."""
+    options = [discord.SelectOption(label=t.label[:100], value=t.key,
+                                    description=claiming.option_text(map_id, t)[:100])
+               for t in claiming.page_of(found, page)]
+    items: list[Control] = [Control(discord.ui.Select(
+        custom_id=str(ControlId(game_id, f"{kind}to", version)), options=options, row=0,
+        placeholder=_(presenters.PICKER_PLACEHOLDERS[kind])[:150]))]
+    grey = discord.ButtonStyle.secondary
+    if page > 0:
+        items.append(_button(ControlId(game_id, f"{kind}pg", version, page - 1),
+                             _("Page {n}", n=page), style=grey, emoji="◀", row=1))
+    if page + 1 < claiming.pages(found):
+        items.append(_button(ControlId(game_id, f"{kind}pg", version, page + 1),
+                             _("Page {n}", n=page + 2), style=grey, emoji="▶", row=1))
+    return _frozen(*items)
+
+
+def payment_view(game_id: int, map_id: str, kind: str, version: int,
+                 target: claiming.Target) -> discord.ui.View | None:
+    """A private select of the ways to pay for ``target`` (one per colour)."""
+    options = [discord.SelectOption(label=claiming.payment_label(map_id, a)[:100],
+                                    value=claiming.payment_value(getattr(a, "cards", {})),
+                                    emoji=presenters.card_emoji(
+                                        claiming.claim_colour(getattr(a, "cards", {}))))
+               for a in target.payments[:claiming.PAGE]]
+    return _frozen(Control(discord.ui.Select(
+        custom_id=str(ControlId(game_id, f"{kind}pay", version, target.number)),
+        options=options, placeholder=_("Choose how to pay"))))
 
 
 def market_rows(view: PublicView) -> int:
@@ -298,13 +360,19 @@ def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View 
     """The controls under a board post, from public facts only."""
     if view.phase == "game_over":
         return None
-    if view.phase == "choose_initial_tickets" or presenters.is_decision(view.phase):
-        # The options of a decision go to the chooser privately (DM, "My hand").
+    if view.phase in ("choose_initial_tickets", "choose_tickets") or presenters.is_decision(
+            view.phase):
+        # The options of a decision (and a ticket offer) go to the chooser privately (DM,
+        # "My hand"): no draw button invites a click that can only be refused.
         return _frozen(hand_button(game_id))
     if view.tunnel is not None:
         return _frozen(*tunnel_buttons(game_id, version), hand_button(game_id, row=1))
-    return _frozen(*draw_buttons(game_id, view, version, second=view.phase == "second_draw"),
-                   hand_button(game_id, row=market_rows(view)))
+    second = view.phase == "second_draw"
+    # Building is a turn's whole action: its buttons (with My hand) get a row of their own.
+    row = market_rows(view) + 1
+    builds = [] if second else build_buttons(game_id, view.map_id, row=row)
+    return _frozen(*draw_buttons(game_id, view, version, second=second), *builds,
+                   hand_button(game_id, row=row))
 
 
 def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
@@ -383,9 +451,12 @@ def kick_view(game_id: int, seat: int) -> discord.ui.View | None:
                            _("Vote: a computer takes this seat"), style=discord.ButtonStyle.danger))
 
 
-def confirm_view(game_id: int, action: str, label: str) -> discord.ui.View | None:
-    """One button that confirms a grave step (``endok``, ``resign``): re-checked on click."""
-    return _frozen(_button(ControlId(game_id, action), label, style=discord.ButtonStyle.danger))
+def confirm_view(game_id: int, action: str, label: str, version: int | None = None
+                 ) -> discord.ui.View | None:
+    """One button that confirms a grave step (``endok``, ``resign``, ``undovote`` of one
+    version): re-checked on click."""
+    return _frozen(_button(ControlId(game_id, action, version), label,
+                           style=discord.ButtonStyle.danger))
 
 
 def vote_view(game_id: int, action: str, version: int | None = None) -> discord.ui.View | None:

@@ -8,6 +8,7 @@ the card drawn blind) only ever goes out through an ephemeral ``Responder``.
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
@@ -16,7 +17,8 @@ import discord
 from pydantic import ValidationError
 
 import engine
-from bot import components, diskspace, i18n, metrics, presenters
+from bot import claiming, components, diskspace, i18n, metrics, presenters
+from bot.claiming import claim_colour
 from bot.components import ControlId
 from bot.i18n import _, _n
 from bot.images import Renderer
@@ -65,6 +67,15 @@ BUTTON_ACTIONS: dict[str, Callable[[], Action]] = {
     "pay": PayTunnel, "decline": DeclineTunnel,
 }
 MISSING: Any = discord.utils.MISSING
+# Discord no longer takes answers to the interaction: it was not acknowledged within 3 s
+# (10062), or its token expired after 15 minutes (50027; 10015 for a followup).
+EXPIRED = (10062, 10015, 50027)
+# Discord caps the edits of messages older than an hour.
+EDITS_CAPPED = 30046
+
+
+def expired(exc: Exception) -> bool:
+    return isinstance(exc, discord.HTTPException) and exc.code in EXPIRED
 
 
 class BotLike(Protocol):
@@ -104,7 +115,33 @@ class Responder:
 
     async def send(self, content: str, *, view: discord.ui.View | None = None,
                    files: list[discord.File] | None = None) -> None:
+        """The answer; once the interaction expired, a public one goes to the channel and a
+        private one by DM (the action it reports is stored already)."""
         content = presenters.clip(content)
+        try:
+            await self._answer(content, view=view, files=files)
+        except discord.HTTPException as exc:
+            if exc.code == EDITS_CAPPED and self.edit:  # an old private message: a new one
+                self.edit = False
+                await self.send(content, view=view, files=files)
+                return
+            if not expired(exc):
+                raise
+            log.info("interaction %s expired (%s): answering by a %s", self.interaction.id,
+                     exc.code, "channel post" if self.public else "DM")
+            extra: dict[str, Any] = {"files": files or [], "allowed_mentions": NO_MENTIONS}
+            if view is not None:
+                extra["view"] = view
+            for file in files or []:
+                file.reset()
+            if self.public and self.interaction.channel_id is not None:
+                await self.interaction.client.get_partial_messageable(
+                    self.interaction.channel_id).send(content, **extra)
+            else:
+                await self.interaction.user.send(content, **extra)
+
+    async def _answer(self, content: str, *, view: discord.ui.View | None,
+                      files: list[discord.File] | None) -> None:
         response = self.interaction.response
         if self.edit:
             kwargs: dict[str, Any] = {"content": content, "view": view}
@@ -162,25 +199,69 @@ def lobby_text(info: GameInfo) -> str:
     host = next((presenters.safe_name(s.name) for s in info.seats
                  if s.user_id == row.host_id), "?")
     if row.status == "cancelled":
-        return _("Game #{game} ({map}) was cancelled: everyone left.", game=row.id, map=m.name)
+        return _("Game #{game} ({map}) was cancelled: everyone left.", game=row.id,
+                 map=_(m.name))
     if row.status != "lobby":
         return _("🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
-                 map=m.name, game=row.id, players=players)
-    return _("🚂 **Ticket to Ride: {map}** — game #{game}\nPlayers ({n}/{most}): {players}\n"
-             "Host: {host}. Press **Join** to take a seat; the host presses **Start** "
-             "({low}–{high} players).", map=m.name, game=row.id, n=len(info.seats),
-             most=row.max_players, players=players, host=host, low=m.rules.players_min,
-             high=m.rules.players_max)
+                 map=_(m.name), game=row.id, players=players)
+    head = _("🚂 **Ticket to Ride: {map}** — game #{game}\nPlayers ({n}/{most}): {players}",
+             map=_(m.name), game=row.id, n=len(info.seats), most=row.max_players,
+             players=players)
+    low, high = m.rules.players_min, min(m.rules.players_max, row.max_players)
+    if len(info.seats) >= row.max_players:
+        return head + "\n" + _("Host: {host}. The lobby is full: the host presses **Start**.",
+                               host=host)
+    return head + "\n" + _("Host: {host}. Press **Join** to take a seat; the host presses "
+                           "**Start** ({low}–{high} players).", host=host, low=low, high=high)
+
+
+def lobby_controls(info: GameInfo) -> discord.ui.View | None:
+    """The buttons under a lobby as it stands (none once it started or closed)."""
+    if info.row.status != "lobby":
+        return None
+    return components.lobby_view(
+        info.row.id, full=len(info.seats) >= info.row.max_players,
+        computers=[(s.seat, s.name) for s in info.seats if not s.person])
 
 
 async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
                         note: str) -> None:
-    """Refresh the lobby message the button sits on, or answer a slash command publicly."""
-    view = components.lobby_view(info.row.id) if info.row.status == "lobby" else None
+    """Refresh the lobby message the button sits on, or answer a slash command publicly
+    (a new copy of the lobby); the other copies follow (``lobby_copies``)."""
+    view = lobby_controls(info)
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=lobby_text(info), view=view)
+        newest = interaction.message.id if interaction.message else None
     else:
         await Responder(interaction, public=True).send(f"{note}\n{lobby_text(info)}", view=view)
+        newest = (await interaction.original_response()).id
+    await lobby_copies(interaction, info, newest)
+
+
+# bot_state key: the messages showing a lobby, "[[channel id, message id], ...]".
+LOBBY_COPIES = "lobby_copies:{game}"
+
+
+async def lobby_copies(interaction: discord.Interaction[Any], info: GameInfo,
+                       newest: int | None, channel_id: int | None = None) -> None:
+    """Every message that shows this lobby says what it is now: the ``newest`` (posted in
+    ``channel_id``, or the interaction's channel) keeps the buttons, older copies lose theirs,
+    so none invites a join after the start or close."""
+    storage = bot_of(interaction).service.storage
+    key = LOBBY_COPIES.format(game=info.row.id)
+    copies = [tuple(c) for c in json.loads(await storage.bot_state(key) or "[]")]
+    if newest is not None and all(m != newest for _c, m in copies):
+        copies.append((channel_id or interaction.channel_id or 0, newest))
+        await storage.set_bot_state(key, json.dumps(copies))
+    text = lobby_text(info)
+    for where, mid in copies:
+        if mid == newest:
+            continue
+        try:
+            await interaction.client.get_partial_messageable(where).get_partial_message(
+                mid).edit(content=text, view=None)
+        except discord.HTTPException as exc:  # deleted, or no longer ours to edit
+            log.info("game %s: lobby copy %s not updated: %s", info.row.id, mid, exc)
 
 
 async def join(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -221,6 +302,8 @@ async def start(interaction: discord.Interaction[Any], game_id: int) -> None:
         await interaction.edit_original_response(content=text, view=None)
     else:
         await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_copies(interaction, info, None)  # none invites a join any more
 
 
 async def new_game(interaction: discord.Interaction[Any], map_id: str, players: int | None,
@@ -232,7 +315,7 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
         raise Refusal(_("Games are played in a server channel."))
     server = await service.storage.server_settings(interaction.guild_id)
     if not server.offers(map_id):
-        offered = ", ".join(load_map(m).name for m in service.maps if server.offers(m))
+        offered = ", ".join(presenters.map_name(m) for m in service.maps if server.offers(m))
         raise Refusal(_("This server offers these maps: {maps}.", maps=offered or "–"),
                       "map not offered")
     if thread is None:
@@ -244,7 +327,7 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
         await interaction.response.defer(thinking=True)
         # The thread is the game's: named in the game's language.
         with i18n.language((settings.language if settings else None) or server.language):
-            name = _("Ticket to Ride – {map}", map=load_map(map_id).name) \
+            name = _("Ticket to Ride – {map}", map=presenters.map_name(map_id)) \
                 if map_id in service.maps else "TtR"
         try:
             made = await channel.create_thread(
@@ -262,14 +345,27 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
     info = await service.info(row.id)
     with i18n.language(await game_language(interaction, info)):
         if target is not None:
-            await target.send(lobby_text(info), view=components.lobby_view(row.id) or MISSING,
-                              allowed_mentions=NO_MENTIONS)
+            posted = await target.send(lobby_text(info), view=lobby_controls(info) or MISSING,
+                                       allowed_mentions=NO_MENTIONS)
             await Responder(interaction, public=True).send(
                 _("Game #{game} is open in <#{channel}>: join it there.", game=row.id,
                   channel=target_id))
+            await lobby_copies(interaction, info, posted.id, target_id)
         else:
             await Responder(interaction, public=True).send(
-                lobby_text(info), view=components.lobby_view(row.id))
+                lobby_text(info), view=lobby_controls(info))
+            await lobby_copies(interaction, info, (await interaction.original_response()).id)
+
+
+async def remove_computer(interaction: discord.Interaction[Any], game_id: int,
+                          values: list[str]) -> None:
+    """The host takes a computer player out of the lobby."""
+    if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 2:
+        raise Refusal(_("Choose the computer player to remove from the list."))
+    info, name = await bot_of(interaction).service.remove_computer(
+        game_id, interaction.user.id, int(values[0]))
+    with i18n.language(await game_language(interaction, info)):
+        await lobby_changed(interaction, info, _("{name} left.", name=name))
 
 
 async def add_computer(interaction: discord.Interaction[Any], game_id: int, level: str) -> None:
@@ -297,21 +393,14 @@ async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None
 
 
 async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:
-    """Tell the channel a game ended early, with the scores as they stood (if any)."""
+    """Tell the channel a game ended early, with the public scores as they stood (if any):
+    no winner, no secret ticket."""
     info = await bot_of(interaction).service.info(ended.game_id)
-    lang = await game_language(interaction, info)
-    with i18n.language(lang):
-        text = presenters.ended_text(ended.game_id, ended.status, by)
+    with i18n.language(await game_language(interaction, info)):
+        text = presenters.ended_text(ended.game_id, ended.status, by, ended.reason)
         if ended.view is not None:
             text += "\n" + presenters.standings_text(ended.view)
-    files = []
-    if ended.view is not None:
-        try:
-            png = await bot_of(interaction).renderer.draw_final(ended.view, lang=lang)
-            files.append(discord.File(io.BytesIO(png), filename="standings.png"))
-        except Exception:
-            log.exception("game %s: rendering the standings failed", ended.game_id)
-    await Responder(interaction, public=True).send(text, files=files)
+    await Responder(interaction, public=True).send(text)
 
 
 async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -328,7 +417,8 @@ async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
 async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     ended = await bot_of(interaction).service.end(game_id, user.id, admin=is_admin(interaction))
-    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None))
+    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None,
+                                                          ended.reason))
     await announce_end(interaction, ended, user.display_name)
 
 
@@ -337,7 +427,8 @@ async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
     service = bot_of(interaction).service
     vote = await service.vote_abandon(game_id, interaction.user.id)
     with i18n.language(await game_language(interaction, await service.info(game_id))):
-        text = presenters.vote_text("abandon", vote.names, vote.needed)
+        text = presenters.vote_text("abandon", vote.names, vote.needed,
+                                    passed=vote.ended is not None)
         view = None if vote.ended else components.vote_view(game_id, "abandon")
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=text, view=view)
@@ -348,14 +439,22 @@ async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
 
 
 async def undo(interaction: discord.Interaction[Any], game_id: int,
-               version: int | None = None) -> None:
+               version: int | None = None, *, ask: bool = False) -> None:
     """The Undo button under a hand, or Agree on an undo vote (``version``: the action it
-    would take back)."""
-    vote = await bot_of(interaction).service.undo(game_id, interaction.user.id,
-                                                  expect_version=version)
-    # A click on the public vote edits it; the button under a hand starts a new one.
+    would take back). Undo that needs the table's vote is confirmed first; ``ask``: it was
+    (Ask the table), so the vote starts."""
+    service = bot_of(interaction).service
+    # A click on the public vote edits it; the button under a hand asks before a vote.
     clicked = (interaction.type is discord.InteractionType.component
                and not private_message(interaction))
+    if not clicked and not ask:
+        needs_vote, subject, at = await service.undo_needs_vote(game_id, interaction.user.id)
+        if needs_vote and (version is None or version == at):
+            await Responder(interaction).send(
+                presenters.undo_confirm(subject),
+                view=components.confirm_view(game_id, "undovote", _("Ask the table"), at))
+            return
+    vote = await service.undo(game_id, interaction.user.id, expect_version=version)
     if vote.undone:
         text = presenters.undone_text(vote.subject)
         if clicked:
@@ -363,7 +462,6 @@ async def undo(interaction: discord.Interaction[Any], game_id: int,
         else:
             await Responder(interaction).send(text)
         return
-    service = bot_of(interaction).service
     with i18n.language(await game_language(interaction, await service.info(game_id))):
         text = presenters.vote_text("undo", vote.names, vote.needed, vote.subject)
         view = components.vote_view(game_id, "undo", vote.version)
@@ -437,13 +535,6 @@ async def replace(interaction: discord.Interaction[Any], game_id: int,
 
 
 # -- playing --------------------------------------------------------------------------------
-
-
-def claim_colour(cards: dict[str, int]) -> str:
-    """The colour a payment is named by: its first colour ('red' for red ships and harbor
-    trains too), 'locomotive' for wild cards only. One payment per colour is offered."""
-    return next((presenters.card_suit(c) for c, n in cards.items() if n and c != "locomotive"),
-                "locomotive")
 
 
 def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
@@ -548,8 +639,112 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
                           reply=reply)
     except Refusal as exc:
         refused(exc, interaction, game_id)
+        if not isinstance(action, KeepTickets) and await _offer_again(interaction, game_id,
+                                                                      str(exc)):
+            return
         # A new private message: editing would take the controls away from a retry.
         await refuse_late(interaction, str(exc))
+
+
+async def _offer_again(interaction: discord.Interaction[Any], game_id: int, why: str) -> bool:
+    """After a refusal: if the player owes a ticket choice, show the offer again with its
+    select (the likeliest reason for the refusal) and say where it also is."""
+    info = await bot_of(interaction).service.info(game_id)
+    seat = info.seat_of(interaction.user.id)
+    if info.state is None or seat is None:
+        return False
+    private = engine.private_view(info.state, seat)
+    if not private.offered:
+        return False
+    text = "\n".join([why, _("👉 First choose which tickets to keep (also under **My "
+                              "hand**):"), presenters.hand_text(info.row.map_id, private)])
+    await refuse_late(interaction, text, view=components.private_view_controls(
+        game_id, info.row.map_id, private, engine.public_view(info.state), info.state.version))
+    return True
+
+
+# -- building by clicks (bot.claiming) ------------------------------------------------------
+
+
+async def _builder(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                   version: int | None) -> tuple[str, int, engine.GameState]:
+    """Map, seat and state of a player who may build ``kind`` now, else a ``Refusal`` that
+    says why (not their turn, mid-turn, an older list)."""
+    info = await bot_of(interaction).service.info(game_id)
+    seat, state = seated(info, interaction.user.id)
+    if info.row.status != "running" or state.phase == "game_over":
+        raise Refusal(_("The game is over."), "game over")
+    if kind not in presenters.build_kinds(info.row.map_id):
+        raise Refusal(_("This map has no stations.") if kind == "station"
+                      else _("This map has no harbors."))
+    if version is not None and version != state.version:
+        raise Refusal(_("That list is out of date: press **{button}** again.",
+                        button=_(presenters.BUILD_BUTTONS[kind])), "out of date")
+    if state.current != seat or state.phase not in ("turn", "second_draw"):
+        waiting = engine.waiting_for(state)
+        if seat in waiting:  # a decision of theirs comes first (tickets, a share, a tunnel)
+            raise Refusal(_("First finish what you are deciding: press **My hand**."),
+                          "not now")
+        names = ", ".join(presenters.safe_name(info.seats[s].name) for s in waiting)
+        raise Refusal(_("It is not your turn: waiting for {names}.", names=names), "not now")
+    if state.phase == "second_draw":
+        raise Refusal(_("You are drawing cards this turn: take your second card first."),
+                      "not now")
+    return info.row.map_id, seat, state
+
+
+async def open_picker(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                      page: int = 0, version: int | None = None,
+                      responder: Responder | None = None) -> None:
+    """The private list of what the player can build now (one page of it)."""
+    map_id, seat, state = await _builder(interaction, game_id, kind, version)
+    found = claiming.targets(state, seat, kind)
+    if not found:
+        raise Refusal(presenters.NOTHING_TO_BUILD[kind], "nothing to build")
+    pages = claiming.pages(found)
+    page = min(max(page, 0), pages - 1)
+    await (responder or Responder(interaction)).send(
+        presenters.picker_text(kind, page, pages, useful=any(t.useful for t in found)),
+        view=components.picker_view(game_id, map_id, kind, state.version, found, page))
+
+
+async def pick_target(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                      version: int | None, values: list[str], responder: Responder) -> None:
+    """A route or city chosen from the list: built at once if one colour can pay, else the
+    ways to pay are asked."""
+    map_id, seat, state = await _builder(interaction, game_id, kind, version)
+    chosen = claiming.target(state, seat, kind, values[0]) if len(values) == 1 else None
+    if chosen is None:
+        raise Refusal(_("You cannot build that now: press **{button}** again.",
+                        button=_(presenters.BUILD_BUTTONS[kind])))
+    if len(chosen.payments) == 1:
+        await perform(interaction, game_id, chosen.payments[0], expect_version=version,
+                      responder=responder)
+        return
+    await responder.send(presenters.payment_text(chosen.label),
+                         view=components.payment_view(game_id, map_id, kind, state.version,
+                                                      chosen))
+
+
+async def pay_target(interaction: discord.Interaction[Any], game_id: int, kind: str,
+                     number: int, version: int | None, values: list[str],
+                     responder: Responder) -> None:
+    """A payment chosen for route ``number`` (or the city of that index): the engine judges
+    it like any other."""
+    cards = claiming.payment_cards(values[0]) if len(values) == 1 else None
+    if cards is None:
+        raise Refusal(_("Choose how to pay from the list."))
+    map_id = (await bot_of(interaction).service.info(game_id)).row.map_id
+    action: Action
+    if kind == "claim":
+        action = Claim(route=number, cards=cards)
+    else:
+        cities = load_map(map_id).cities
+        if not 0 <= number < len(cities):
+            raise Refusal(_("That control is not valid (any more)."))
+        action = (BuildStation if kind == "station" else BuildHarbor)(
+            city=cities[number].id, cards=cards)
+    await perform(interaction, game_id, action, expect_version=version, responder=responder)
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -571,6 +766,11 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
         text += "\n" + _("👉 Now {what}:", what=now)
+    if public.phase == "turn" and public.current == seat:
+        text += "\n" + presenters.turn_controls(info.row.map_id)
+        controls = components.with_row(controls, components.build_buttons(
+            game_id, info.row.map_id, row=3))
+    text += "\n" + _(presenters.UNDO_HELP)  # its button is below
     controls = components.with_row(controls, components.seat_buttons(
         game_id, state.version, autopilot=info.controller(seat) != "human"))
     png = await bot.renderer.draw_hand(private, info.row.map_id)
@@ -730,6 +930,8 @@ async def _build_in_city(interaction: discord.Interaction[Any], game_id: int, ci
     legal = [a for a in engine.legal_actions(state, seat)
              if isinstance(a, kind) and a.city == city_id
              and (colour is None or claim_colour(a.cards) == colour)]
+    if colour is None and len({claim_colour(a.cards) for a in legal}) > 1:
+        raise Refusal(_("You can pay for it in several colours: choose one with `colour`."))
     # Nothing payable as asked: the engine explains where it may be built and what it costs.
     action = legal[0] if legal else kind(city=city_id, cards={})
     await perform(interaction, game_id, action)
@@ -748,6 +950,8 @@ async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
 async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
     """``/ttr exchange``: the secret split at setup (right after the tickets), else a swap."""
     info = await bot_of(interaction).service.info(game_id)
+    if not presenters.two_decks(info.row.map_id):
+        raise Refusal(_("This map has no pieces to exchange (only Rails & Sails has)."))
     if info.state is not None and info.state.phase in ("choose_initial_tickets", "choose_pieces"):
         await _choose_pieces(interaction, game_id, info.row.map_id, trains)
     else:
@@ -845,8 +1049,10 @@ async def server_config(interaction: discord.Interaction[Any], setting: str | No
         try:
             settings = settings.with_value(setting, value)
         except ValidationError as exc:
-            raise Refusal(presenters.invalid_setting(
-                setting, presenters.setting_problem(exc))) from None
+            problem = presenters.setting_problem(exc)
+            if ServerSettings.optional(setting):
+                problem = presenters.setting_off_hint(problem)
+            raise Refusal(presenters.invalid_setting(setting, problem)) from None
         except ValueError:  # not a setting (the choices offer only settings)
             raise Refusal(_("There is no setting `{name}`.", name=setting[:40])) from None
         await storage.save_server_settings(guild_id, settings)
@@ -875,6 +1081,10 @@ async def guarded(interaction: discord.Interaction[Any],
             refused(exc, interaction)
             await refuse_late(interaction, str(exc))
         except Exception as exc:
+            if expired(exc):  # nothing can answer it any more (what it did is stored)
+                log.warning("interaction %s by %s came too late to answer: %s",
+                            interaction.id, interaction.user.id, exc)
+                return
             if diskspace.is_disk_full(exc):  # the cause once in the log, not a traceback each
                 diskspace.FULL_DISK.struck(exc, f"interaction {interaction.id}")
                 await refuse_late(interaction, _("I cannot save anything right now (my disk "
@@ -914,16 +1124,19 @@ def refused(exc: Refusal, interaction: discord.Interaction[Any],
     metrics.REFUSALS.inc(kind=exc.kind)
 
 
-async def refuse_late(interaction: discord.Interaction[Any], text: str) -> None:
-    """A short private answer, whether or not the interaction was answered already."""
-    text = presenters.clip(text)
+async def refuse_late(interaction: discord.Interaction[Any], text: str,
+                      view: discord.ui.View | None = None) -> None:
+    """A short private answer, whether or not the interaction was answered already (with
+    ``view``: the controls that answer it)."""
+    text = presenters.clip(text)  # a refusal may echo long user input
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
     try:
-        text = presenters.clip(text)  # a refusal may echo long user input
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS,
+                                            **extra)
         else:
             await interaction.response.send_message(text, ephemeral=True,
-                                                    allowed_mentions=NO_MENTIONS)
+                                                    allowed_mentions=NO_MENTIONS, **extra)
     except discord.HTTPException as exc:
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
 
@@ -942,10 +1155,15 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             await abandon(interaction, gid)
         case "undo":
             await undo(interaction, gid, c.version)
+        case "undovote":
+            await _acknowledge(interaction, _("Asked."))
+            await undo(interaction, gid, c.version, ask=True)
         case "addbot":
             if len(values) != 1:
                 raise Refusal(presenters.CHOOSE_LEVEL)
             await add_computer(interaction, gid, values[0])
+        case "rmbot":
+            await remove_computer(interaction, gid, values)
         case "piloton" | "pilotoff":
             await autopilot(interaction, gid, c.action == "piloton")
         case "leave":
@@ -967,6 +1185,17 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
         case "blind" | "shipdeck" | "tickets" | "pay" | "decline":
             await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
                           expect_version=c.version, responder=responder)
+        case "claim" | "station" | "harbor":
+            await open_picker(interaction, gid, c.action)  # a new private message
+        case "claimpg" | "stationpg" | "harborpg":
+            assert c.slot is not None
+            await open_picker(interaction, gid, c.action[:-2], c.slot, c.version, responder)
+        case "claimto" | "stationto" | "harborto":
+            await pick_target(interaction, gid, c.action[:-2], c.version, values, responder)
+        case "claimpay" | "stationpay" | "harborpay":
+            assert c.slot is not None
+            await pay_target(interaction, gid, c.action[:-3], c.slot, c.version, values,
+                             responder)
         case "kick":
             assert c.number is not None
             decided, text = await bot_of(interaction).service.vote_kick(

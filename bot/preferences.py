@@ -102,6 +102,12 @@ class ServerSettings(_Settings):
         """The settings ``/ttr-admin config`` offers, with what each means."""
         return {name: f.description for name, f in cls.model_fields.items() if f.description}
 
+    @classmethod
+    def optional(cls, name: str) -> bool:
+        """Whether setting ``name`` can be switched off ('off')."""
+        field = cls.model_fields.get(name)
+        return field is not None and field.default is None and name != "maps_offered"
+
     def with_value(self, name: str, text: str) -> ServerSettings:
         """A copy with setting ``name`` read from ``text`` ('off' or 'none' clears an optional
         one); ``ValueError`` says what is wrong."""

@@ -90,9 +90,35 @@ CHOICES: dict[str, tuple[str, str]] = {
     "choose_pieces": (N_("{trains} trains + {ships} ships"),
                       N_("You play with {trains} trains and {ships} ships (secret).")),
 }
+# Building by clicks (``bot.claiming``): the board's buttons, and their private lists.
+BUILD_BUTTONS = {"claim": N_("Claim a route"), "station": N_("Build a station"),
+                 "harbor": N_("Build a harbor")}
+BUILD_EMOJI = {"claim": "🛤️", "station": "🏠", "harbor": "⚓"}
+PICKER_PLACEHOLDERS = {"claim": N_("Choose the route to claim"),
+                       "station": N_("Choose the city for your station"),
+                       "harbor": N_("Choose the city for your harbor")}
+NOTHING_TO_BUILD = {
+    "claim": N_("You cannot pay for any route now: draw cards first (the face-up cards or "
+                "the deck)."),
+    "station": N_("You cannot build a station now: you have none left, or not the cards "
+                  "for one."),
+    "harbor": N_("You cannot build a harbor now: you need a route into a harbor city, a "
+                 "harbor left, and 2 train cards + 2 ship cards of one colour with the "
+                 "harbor symbol (jokers replace any)."),
+}
 LANGUAGE_NAMES: dict[Language, str] = {"en": N_("English"), "de": N_("German")}
 # Where a draft stands: (round, rounds, second draft?). Public: everyone sees the packets shrink.
 DraftRound = tuple[int, int, bool]
+
+
+# The maps' names (``maps/``), for the catalog: posts name a map in the game's language.
+MAP_NAMES = (N_("USA"), N_("Europe"), N_("Nordic Countries"), N_("Pennsylvania"),
+             N_("Iberia"), N_("Rails & Sails: World"))
+
+
+def map_name(map_id: str) -> str:
+    """'Europa' in a German post, 'Europe' in an English one."""
+    return _(load_map(map_id).name)
 
 
 @cache
@@ -140,7 +166,24 @@ def route_label(map_id: str, route_id: int) -> str:
         extras.append(_("tunnel"))
     if r.ferry_locomotives:
         extras.append(_("ferry, {n} loco", n=r.ferry_locomotives))
+    if route_id in _second_of_twins(map_id):  # a double's second route, alike
+        extras.append(_("second track"))
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)} ({', '.join(extras)})"
+
+
+@cache
+def _second_of_twins(map_id: str) -> frozenset[int]:
+    """The higher id of each pair of parallel routes that are alike (same length, colour
+    and kind): without it both would read the same in a list."""
+    seen: dict[tuple[object, ...], int] = {}
+    second = set()
+    for r in sorted(load_map(map_id).routes, key=lambda r: r.id):
+        key = (frozenset((r.a, r.b)), r.length, r.color, r.kind, r.tunnel,
+               r.ferry_locomotives, r.rough_terrain)
+        if key in seen:
+            second.add(r.id)
+        seen[key] = r.id
+    return frozenset(second)
 
 
 # -- cards ------------------------------------------------------------------------------
@@ -320,6 +363,39 @@ _RS_HELP = {
                "exchange pieces"),
     "second_draw": N_("take a second card (face-up, or from the train or ship deck)"),
 }
+
+
+def build_kinds(map_id: str) -> list[str]:
+    """The build buttons a map has: claims everywhere, stations and harbors where its rules
+    say (``bot.claiming``)."""
+    rules = load_map(map_id).rules
+    return ["claim", *(["station"] if rules.stations is not None else []),
+            *(["harbor"] if rules.rails_and_sails is not None else [])]
+
+
+def turn_controls(map_id: str) -> str:
+    """How to take a turn: the board's buttons by name, and the typed commands."""
+    builds = ", ".join("**" + _(BUILD_BUTTONS[k]) + "**" for k in build_kinds(map_id))
+    return _("👉 Buttons under the board: a card or the deck to draw, {builds}, or **Draw "
+             "tickets** (typed: `/ttr draw`, `/ttr claim`, `/ttr tickets`).", builds=builds)
+
+
+def picker_text(kind: str, page: int, pages: int, *, useful: bool) -> str:
+    """Above a private list of what a player can build now."""
+    heads = {"claim": _("Which route do you claim? Only routes you can pay for now are "
+                        "listed."),
+             "station": _("Where do you build your station?"),
+             "harbor": _("Where do you build your harbor?")}
+    lines = [heads[kind]]
+    if useful:
+        lines.append(_("🎫 marks what serves your tickets: those come first."))
+    if pages > 1:
+        lines.append(_("Page {n} of {pages}.", n=page + 1, pages=pages))
+    return "\n".join(lines)
+
+
+def payment_text(what: str) -> str:
+    return _("How do you pay for {what}?", what=what)
 
 
 def turn_help(map_id: str, phase: str) -> str:
@@ -554,13 +630,18 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
             how = (_("check your DMs or press **My hand**, or type `/ttr exchange trains:<n>`")
                    if pieces else _("check your DMs or press **My hand**"))
             text += f"\n{', '.join(ping)}: {how}."
-    elif is_decision(view.phase) and view.current is not None:
-        text = _("{who}: {what} (check your DMs or press **My hand**).",
-                 who=mentions[view.current], what=decision_help(view.phase))
+    elif (is_decision(view.phase) or view.phase == "choose_tickets") and view.current is not None:
+        who = mentions[view.current]
+        # A computer player has no DMs to check: it just decides.
+        text = (_("{who}: {what} (check your DMs or press **My hand**).", who=who,
+                  what=decision_help(view.phase)) if who.startswith("<@")
+                else _("{who}: {what}.", who=who, what=decision_help(view.phase)))
     else:
         assert view.current is not None
         text = _("{who}, your turn: {what}.", who=mentions[view.current],
                  what=turn_help(view.map_id, view.phase))
+        if view.phase == "turn":  # on the mention's line: the turn line is one line
+            text += " " + turn_controls(view.map_id)
         if view.tunnel is not None:
             text = _n("{who}: the tunnel needs {n} more card ({colour} or locomotive). Pay or "
                       "decline.", "{who}: the tunnel needs {n} more cards ({colour} or "
@@ -690,17 +771,22 @@ def ticket_pair(map_id: str, cities: Sequence[str]) -> str:
 
 
 def rules_text(map_id: str) -> str:
+    """The map's rules in short, then how a turn is played here (the buttons' names)."""
     m: MapData = load_map(map_id)
+    rs = m.rules.rails_and_sails
+    rules = _rails_and_sails_rules(m, rs) if rs is not None else _map_rules(m)
+    return f"{rules}\n{turn_controls(map_id)}"
+
+
+def _map_rules(m: MapData) -> str:
     r = m.rules
-    if r.rails_and_sails is not None:
-        return _rails_and_sails_rules(m, r.rails_and_sails)
     table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
     draw_tickets = _("draw {deal} destination tickets and keep at least {keep}",
                      deal=r.draw_tickets.deal, keep=r.draw_tickets.keep_min)
     if r.festivals is not None and r.festivals.tickets_locked_until_second_draft:
         draw_tickets += _(" (only after the second ticket draft)")
     lines = [
-        _("**{map}** — {low}–{high} players, {trains} trains each.", map=m.name,
+        _("**{map}** — {low}–{high} players, {trains} trains each.", map=_(m.name),
           low=r.players_min, high=r.players_max, trains=r.trains),
         _("On your turn do one thing: draw 2 train cards (a face-up locomotive counts as both "
           "and cannot be the second card), claim a route with cards of its colour "
@@ -799,7 +885,7 @@ def _rails_and_sails_rules(m: MapData, rs: RailsAndSails) -> str:
     table = ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))
     harbor_points = "/".join(map(str, rs.harbor_points))
     return "\n".join([
-        _("**{map}** — {low}–{high} players, {n} pieces each.", map=m.name,
+        _("**{map}** — {low}–{high} players, {n} pieces each.", map=_(m.name),
           low=r.players_min, high=r.players_max, n=rs.pieces),
         _("Cards: train cards in {colours} colours ({harbor} of each with a harbor ⚓ symbol), "
           "ship cards (single ships with the ⚓ symbol, and double ships that count as 2) and "
@@ -991,6 +1077,21 @@ def timeout_line(name: str, hours: float) -> str:
              name=name, time=_hours(hours))
 
 
+def timeout_waits(name: str, hours: float) -> str:
+    """A timed-out turn the bot does not play: drawing tickets is all that is left."""
+    return _("⏰ {name}'s turn ran out after {time}, but the only move left is drawing "
+             "destination tickets, which the bot never does for an absent player: {name}, "
+             "take your turn.", name=safe_name(name), time=_hours(hours))
+
+
+def idle_abandoned(game_id: int, hours: float, names: Sequence[str]) -> str:
+    return _("🛑 Game #{game} was abandoned: no player has made a move for {time} (the bot "
+             "played the timed-out turns). It counts in no statistics. {names}: the channel "
+             "is free for a new game.", game=game_id,
+             time=_n("{n} day", "{n} days", round(hours / 24)),
+             names=", ".join(safe_name(n) for n in names) or _("nobody"))
+
+
 def lobby_expired(game_id: int, hours: float) -> str:
     return _("⌛ The lobby of game #{game} closed after {time} without a change. `/ttr new` "
              "opens a new one.", game=game_id, time=_hours(hours))
@@ -1040,14 +1141,17 @@ def server_settings_text(values: Sequence[tuple[str, str, object]], *, changed: 
     """``values``: (name, what it means, value) per setting ``/ttr-admin config`` offers."""
     head = (_("Saved `{name}`. This server's settings:", name=changed) if changed
             else _("This server's settings (`/ttr-admin config setting value` changes one):"))
-    lines = [f"• `{name}` = **{_setting_value(value)}** — {meaning}"
+    lines = [f"• `{name}` = **{_setting_value(name, value)}** — {meaning}"
              for name, meaning, value in values]
     return "\n".join([head, *lines])
 
 
-def _setting_value(value: object) -> str:
+def _setting_value(name: str, value: object) -> str:
+    """A setting's value as it is typed in ``/ttr-admin config`` ('true', 'all', 'off')."""
     if value is None:
-        return _("off")
+        return "all" if name == "maps_offered" else "off"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value)
@@ -1090,6 +1194,11 @@ def setting_problem(exc: ValidationError) -> str:
     return _(template, **context)
 
 
+def setting_off_hint(problem: str) -> str:
+    """A refused value of a setting that can be switched off says how."""
+    return _("{problem}; 'off' turns it off", problem=problem)
+
+
 def invalid_setting(name: str, problem: str) -> str:
     return _("That is not a valid value for `{name}`: {problem}.", name=name[:40],
              problem=problem[:200])
@@ -1123,7 +1232,8 @@ CHOOSE_LEVEL = N_("Choose one level from the list.")
 
 
 # What only a host may do (``only_host``), and who plays a seat (``controller_label``).
-HOST_DEEDS = (N_("add computer players"), N_("replace players"), N_("end the game"))
+HOST_DEEDS = (N_("add computer players"), N_("remove computer players"), N_("replace players"),
+              N_("end the game"))
 CONTROLLER_WORDS = (N_("auto"), N_("human"), N_("easy"), N_("normal"), N_("hard"))
 
 
@@ -1184,14 +1294,20 @@ def added_computer_line(name: str) -> str:
     return _("🤖 {name} takes a seat.", name=name)
 
 
-def ended_text(game_id: int, status: str, by: str | None) -> str:
+def ended_text(game_id: int, status: str, by: str | None, reason: str = "") -> str:
     if status == "cancelled":
         if by:
             return _("Game #{game} was closed by {name}: the channel is free.", game=game_id,
                      name=by)
         return _("Game #{game} was closed: the channel is free.", game=game_id)
     if status == "abandoned":
-        return _("🛑 Game #{game} was abandoned by a vote. The channel is free for a new game.",
+        if reason == "vote":
+            return _("🛑 Game #{game} was abandoned by a vote. The channel is free for a new "
+                     "game.", game=game_id)
+        if reason.endswith("no member left"):
+            return _("🛑 Game #{game} was abandoned: no member is left playing it. The "
+                     "channel is free for a new game.", game=game_id)
+        return _("🛑 Game #{game} was abandoned. The channel is free for a new game.",
                  game=game_id)
     if by:
         return _("🛑 Game #{game} was ended by {name}. The channel is free for a new game.",
@@ -1200,23 +1316,41 @@ def ended_text(game_id: int, status: str, by: str | None) -> str:
 
 
 def standings_text(view: PublicView) -> str:
-    """The scores as they stood when a game ended early (the final text, retitled)."""
-    return final_text(view).replace(_("🏁 **Final scores**"), _("📋 **Scores as they stood**"),
-                                    1)
+    """The public scores when a game ended early: it has no winner, and the tickets stay
+    secret."""
+    lines = [_("📋 **Scores as they stood** (routes only; a game ended early has no "
+               "winner)")]
+    lines += [f"• {safe_name(p.name)}: " + _n("{n} point", "{n} points", p.score)
+              for p in sorted(view.players, key=lambda p: (-p.score, p.seat))]
+    return "\n".join(lines)
 
 
-def vote_text(kind: str, names: Sequence[str], needed: int, what: str = "") -> str:
+def vote_text(kind: str, names: Sequence[str], needed: int, what: str = "", *,
+              passed: bool = False) -> str:
     """'Ana and Ben vote to abandon game #3 (2 of 3 needed): press Agree.'"""
     aim = _("abandon the game") if kind == "abandon" else _(
         "undo {what}", what=what or _("the last action"))
+    if passed:
+        return _("🗳️ {names} voted to {aim}: agreed.", names=", ".join(names), aim=aim)
     return _n("🗳️ {names} votes to {aim} ({n} of {needed} needed). Players: press **Agree** "
               "to agree.",
               "🗳️ {names} vote to {aim} ({n} of {needed} needed). Players: press **Agree** to "
               "agree.", len(names), names=", ".join(names), aim=aim, needed=needed)
 
 
+def undo_confirm(subject: str) -> str:
+    """Before a member asks the table to undo something they cannot undo alone."""
+    return _("↩️ You cannot take back {what} alone: it was another player's move, or it "
+             "showed something new (a card, a ticket). Ask the table? Everyone sees the "
+             "vote, and a majority of the players undoes it.", what=subject)
+
+
+UNDO_HELP = N_("↩️ **Undo the last action** takes back your own last move at once while it "
+               "showed nothing new; anything else needs a majority vote of the players.")
+
+
 def undo_subject(map_id: str, name: str, action: Action) -> str:
-    return _("{name}'s last action ({action})", name=name, action=action_label(map_id, action))
+    return _("{name}'s last move ({action})", name=name, action=action_label(map_id, action))
 
 
 def undone_text(subject: str) -> str:
@@ -1233,7 +1367,7 @@ def replaced_ack(name: str, seat: int) -> str:
 
 
 def undone_line(map_id: str, name: str, action: Action) -> str:
-    return _("↩️ {name}'s last action ({action}) was undone.", name=name,
+    return _("↩️ {name}'s last move ({action}) was undone.", name=name,
              action=action_label(map_id, action))
 
 
@@ -1241,7 +1375,7 @@ def action_label(map_id: str, action: Action) -> str:
     """A short public name for an action ('claim Paris–Wien (3, green)')."""
     route_id = getattr(action, "route", None)
     if isinstance(route_id, int):
-        return _("claim {route}", route=route_label(map_id, route_id))
+        return _("claiming {route}", route=route_label(map_id, route_id))
     city = getattr(action, "city", None)
     kind = _(ACTION_NAMES.get(action.type, action.type.replace("_", " ")))
     if isinstance(city, str):
@@ -1251,14 +1385,15 @@ def action_label(map_id: str, action: Action) -> str:
 
 # Actions by type, as ``action_label`` names them.
 ACTION_NAMES = {
-    "draw_face_up": N_("draw face up"), "draw_blind": N_("draw blind"),
-    "draw_tickets": N_("draw tickets"), "keep_tickets": N_("keep tickets"),
-    "pay_tunnel": N_("pay tunnel"), "decline_tunnel": N_("decline tunnel"),
-    "build_station": N_("build station"), "build_harbor": N_("build harbor"),
-    "take_share": N_("take share"), "decline_share": N_("decline share"),
-    "give_neutral_share": N_("give neutral share"), "draft_pick": N_("draft pick"),
-    "take_festival": N_("take festival"), "choose_pieces": N_("choose pieces"),
-    "exchange_pieces": N_("exchange pieces"),
+    "draw_face_up": N_("taking a face-up card"), "draw_blind": N_("drawing from the deck"),
+    "draw_tickets": N_("drawing destination tickets"),
+    "keep_tickets": N_("keeping destination tickets"),
+    "pay_tunnel": N_("paying for a tunnel"), "decline_tunnel": N_("giving up a tunnel"),
+    "build_station": N_("building a station"), "build_harbor": N_("building a harbor"),
+    "take_share": N_("taking a share"), "decline_share": N_("taking no share"),
+    "give_neutral_share": N_("giving the neutral investor a share"),
+    "draft_pick": N_("picking a draft ticket"), "take_festival": N_("taking festival cards"),
+    "choose_pieces": N_("choosing pieces"), "exchange_pieces": N_("exchanging pieces"),
 }
 
 

@@ -45,7 +45,7 @@ import discord
 from bot import components, i18n, presenters
 from bot.images import Renderer
 from bot.scheduler import KickOffer, Reminder
-from bot.service import DirectMessage, GameService, Update
+from bot.service import ChannelLost, DirectMessage, GameService, Update
 from bot.storage import PostRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,36 @@ HEAD_LIMIT = 1400
 HISTORY_LOOKBACK = 25
 MENTION = re.compile(r"<@!?([0-9]{15,20})>")
 MISSING: Any = discord.utils.MISSING
+# Discord caps the edits of messages older than this (seconds; error 30046).
+EDITS_CAPPED_AFTER = 3600.0
+EDITS_CAPPED = 30046
+# After such a refusal no edit of an old message is tried for this long (seconds): old table
+# messages keep their buttons then (they answer that they are out of date).
+EDITS_CAPPED_PAUSE = 24 * 3600.0
+# The longest rate-limit wait discord.py may sleep through before a request (seconds; its
+# minimum): a longer one raises, and the service retries the post later, no lock held.
+RATE_LIMIT_WAIT = 30.0
+# Unknown Channel, Missing Access: the game cannot go on there...
+CHANNEL_GONE = (10003, 50001)
+# ... nor after a post refused in an archived thread (it is locked: a post unarchives an
+# unlocked one; an edit there is refused, and posting anew unarchives it).
+CHANNEL_LOST = (*CHANNEL_GONE, 50083)
+MISSING_PERMISSIONS = 50013
+# After a missing permission was named, the channel gets no image (and if that fails too,
+# nothing) for this long (seconds): then it is tried again.
+BLOCKED_FOR = 6 * 3600.0
+# What the bot needs in a game's channel: the README's invite list (``python -m bot doctor``
+# checks them).
+NEEDED = discord.Permissions(
+    view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
+    embed_links=True, create_public_threads=True, create_private_threads=True,
+    send_messages_in_threads=True, use_application_commands=True)
+
+
+def permission_names(permissions: discord.Permissions) -> list[str]:
+    """As Discord's settings name them ('Attach Files')."""
+    aliases = {"read_messages": "view_channel"}
+    return [aliases.get(name, name).replace("_", " ").title() for name, on in permissions if on]
 
 
 def pinging(text: str) -> discord.AllowedMentions:
@@ -90,11 +120,70 @@ class DiscordPublisher:
         self.client = client
         self.renderer = renderer
         self._service = service
+        self._capped_until = 0.0  # see _capped
+        self._blocked: dict[int, float] = {}  # channel -> until when it is left alone
+        self._text_only: dict[int, float] = {}  # channel -> until when no image is posted
 
     async def publish(self, update: Update) -> None:
+        """Post an update. Discord's refusals: a rate limit longer than the bot waits
+        (``RATE_LIMIT_WAIT``) raises at once, so no lock is held through it (the service
+        retries the update); a
+        channel gone or out of sight raises ``ChannelLost``; a missing permission is said
+        once (see ``_missing``) and the channel is left alone for a while."""
+        clock = self._service().clock
+        if clock.now() < self._blocked.get(update.channel_id, 0.0):
+            log.info("game %s: not posting to channel %s (a permission is missing)",
+                     update.game_id, update.channel_id)
+            return
         # The channel hears the game's language (the action may come from any member).
         with i18n.language(update.language):
-            await self._post(update)
+            try:
+                await self._post(update)
+            except discord.RateLimited as exc:  # the service keeps it for a retry
+                log.warning("game %s: rate limited for %.0f s", update.game_id, exc.retry_after)
+                raise
+            except discord.HTTPException as exc:
+                if exc.code in CHANNEL_LOST:
+                    raise ChannelLost(f"{exc.status} {exc.code} {exc.text}") from exc
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                await self._missing(update)
+                if clock.now() < self._text_only.get(update.channel_id, 0.0):
+                    self._blocked[update.channel_id] = clock.now() + BLOCKED_FOR
+                    raise
+                # Perhaps only images may not be posted: the game goes on in text meanwhile.
+                self._text_only[update.channel_id] = clock.now() + BLOCKED_FOR
+                await self.publish(update)
+
+    async def _missing(self, update: Update) -> None:
+        """Name the permissions the bot needs, in one line: in the channel if it can still
+        post there, else to the server's owner (or the game's host) by DM; and in the log.
+        Once in ``BLOCKED_FOR`` at most."""
+        if self._service().clock.now() < self._text_only.get(update.channel_id, 0.0):
+            return
+        needed = ", ".join(permission_names(NEEDED))
+        log.warning("game %s: a permission is missing in channel %s; the bot needs: %s",
+                    update.game_id, update.channel_id, needed)
+        text = i18n._("I cannot post game #{game} in <#{channel}>: I need these permissions "
+                      "there: {permissions}.", game=update.game_id, channel=update.channel_id,
+                      permissions=needed)
+        try:
+            await self.client.get_partial_messageable(update.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none())
+            return
+        except discord.HTTPException:
+            pass
+        guild = self.client.get_guild(update.guild_id) if update.guild_id else None
+        owner = guild.owner_id if guild is not None else None
+        await self.tell(owner or (await self._service().info(update.game_id)).row.host_id,
+                        text)
+
+    async def tell(self, user_id: int, text: str) -> None:
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell %s by DM: %s", user_id, exc)
 
     async def _post(self, update: Update) -> None:
         service = self._service()
@@ -125,6 +214,7 @@ class DiscordPublisher:
         repost = table is None or update.repost or (not update.refresh and not told and (
             (update.board and mode == "changes") or (mode == "every_turn" and bool(lines))
             or len(table.head) + len(table.line_text) + len(lines) > HEAD_LIMIT
+            or (self._aged(table.message_id) and (ping or self._capped()))
             or (ping and await self._scrolled_away(channel, table))))
         if update.finished:
             if table is not None and not told:
@@ -171,7 +261,7 @@ class DiscordPublisher:
             await storage.set_table_message(update.game_id, table)
         edited = await self._edit_table(channel, table, table_text(table.head, prompt),
                                         controls, await self._files(update, board))
-        if not edited:  # the table message is gone: post it again
+        if not edited:  # the table message is gone or cannot be edited: post it again
             await self.publish_table(update)
 
     async def _close(self, game_id: int, channel: discord.PartialMessageable, table: TableRow,
@@ -183,6 +273,21 @@ class DiscordPublisher:
         await self._strip(channel, table.message_id, head)
         await self._service().storage.set_table_message(game_id, dataclasses.replace(
             table, head=head, line_id=None, line_text="", version=version))
+
+    def _aged(self, message_id: int) -> bool:
+        """Whether a message is over an hour old: Discord caps the edits of such messages
+        (30046), so at a turn change a table message is posted anew rather than edited."""
+        born = discord.utils.snowflake_time(message_id).timestamp()
+        return self._service().clock.now() - born > EDITS_CAPPED_AFTER
+
+    def _capped(self) -> bool:
+        """Whether Discord refused an edit of an old message (30046) lately: no such edit
+        is tried for a while (each refusal counts against the bot)."""
+        return self._service().clock.now() < self._capped_until
+
+    def _refused_edit(self, exc: discord.HTTPException) -> None:
+        if exc.code == EDITS_CAPPED:
+            self._capped_until = self._service().clock.now() + EDITS_CAPPED_PAUSE
 
     async def _scrolled_away(self, channel: discord.PartialMessageable, table: TableRow) -> bool:
         """Whether the table message is no longer among the channel's last messages."""
@@ -214,6 +319,9 @@ class DiscordPublisher:
                      ) -> list[discord.File]:
         if board is None:
             return []
+        if self._service().clock.now() < self._text_only.get(update.channel_id, 0.0):
+            board.cancel()
+            return []
         try:
             return [discord.File(io.BytesIO(await board), filename="board.png")]
         except Exception:
@@ -223,25 +331,36 @@ class DiscordPublisher:
     async def _edit_table(self, channel: discord.PartialMessageable, table: TableRow,
                           content: str, controls: discord.ui.View | None,
                           files: list[discord.File]) -> bool:
-        """Edit the table message in place; False if it no longer exists."""
+        """Edit the table message in place; False if Discord refused (it was deleted, its
+        edits are capped (30046), its thread is archived...): then it is posted anew."""
+        if self._aged(table.message_id) and self._capped():
+            return False
         message = channel.get_partial_message(table.message_id)
         try:
             await message.edit(content=presenters.clip(content), view=controls,
                                attachments=files or MISSING,
                                allowed_mentions=discord.AllowedMentions.none())
-        except discord.NotFound:
+        except discord.HTTPException as exc:
+            if exc.code in CHANNEL_GONE:
+                raise
+            log.info("table message %s not edited (%s): posting it anew", table.message_id, exc)
+            self._refused_edit(exc)
             return False
         return True
 
     async def _strip(self, channel: discord.PartialMessageable, message_id: int,
                      content: str) -> None:
-        """An old table message keeps its image and what it told, without buttons."""
+        """An old table message keeps its image and what it told, without buttons (unless
+        Discord caps its edits now: its buttons then answer that they are out of date)."""
+        if self._aged(message_id) and self._capped():
+            return
         try:
             await channel.get_partial_message(message_id).edit(
                 content=presenters.clip(content or "…"), view=None,
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.info("old table message %s could not be cleared: %s", message_id, exc)
+            self._refused_edit(exc)
 
     async def _send_once(self, key: tuple[int, int], target: str,
                          channel: discord.abc.Messageable, content: str, **kwargs: Any) -> int:
@@ -323,8 +442,9 @@ class DiscordPublisher:
                     await thread.get_partial_message(found[1]).edit(
                         content=presenters.clip(hand.text), attachments=files, view=controls)
                     return
-                except discord.NotFound:
-                    pass  # deleted: post it again
+                except discord.HTTPException as exc:  # deleted, or its edits capped
+                    log.info("hand message %s not edited (%s): posting it anew", found[1], exc)
+                    self._refused_edit(exc)
             if found is None:
                 made = await self.client.http.start_thread_without_message(
                     channel_id, name=thread_name,

@@ -11,7 +11,6 @@ from bot import presenters
 from bot.i18n import N_, _, _n
 from bot.standings import Record
 from bot.stats import Rated, Summary, TurnSpeed
-from maps import load_map
 
 # Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller
 # with ``_``.
@@ -45,14 +44,14 @@ def log_line(line: str) -> str:
 
 def history_page(game: int, map_id: str, page: int, pages: int, lines: Sequence[str]) -> str:
     head = _("📜 **Game #{game} — {map}**: history, page {page} of {pages}", game=game,
-             map=load_map(map_id).name, page=page, pages=pages)
+             map=presenters.map_name(map_id), page=page, pages=pages)
     return "\n".join([head, *lines])
 
 
 def replay_caption(game: int, map_id: str, turn: int, last: int, who: Sequence[str],
                    lines: Sequence[str]) -> str:
     """The words with a replayed board: whose turn began and what they did in it."""
-    name = load_map(map_id).name
+    name = presenters.map_name(map_id)
     if who:
         head = _("⏪ **Game #{game} — {map}** as turn {turn} of {last} began ({who}).",
                  game=game, map=name, turn=turn, last=last, who=", ".join(who))
@@ -77,7 +76,7 @@ def games_list(entries: Sequence[tuple[int, str, str, int, float, Sequence[str],
         who = ", ".join(players) or _("nobody")
         tail = f" — {result}" if result else ""
         shown = _(STATUS[status]) if status in STATUS else status
-        lines.append(f"**#{game}** {load_map(map_id).name} · {shown} · "
+        lines.append(f"**#{game}** {presenters.map_name(map_id)} · {shown} · "
                      f"<#{channel}> · <t:{int(when)}:R> · {who}{tail}")
     return "\n".join(lines)
 
@@ -90,7 +89,7 @@ NO_RESULTS_FOR = N_("{name} has no finished games on this server{where} yet.")
 
 def where(map_id: str | None) -> str:
     """' on USA', or nothing for every map."""
-    return _(" on {map}", map=load_map(map_id).name) if map_id else ""
+    return _(" on {map}", map=presenters.map_name(map_id)) if map_id else ""
 
 
 def player_label(name: str, computer: bool, player: str) -> str:
@@ -102,7 +101,7 @@ def player_label(name: str, computer: bool, player: str) -> str:
 
 def _route_text(map_id: str, route: int, several_maps: bool) -> str:
     label = presenters.route_label(map_id, route)
-    return f"{label} [{load_map(map_id).name}]" if several_maps else label
+    return f"{label} [{presenters.map_name(map_id)}]" if several_maps else label
 
 
 def duration(seconds: float) -> str:
@@ -129,7 +128,7 @@ def turn_speed(turns: TurnSpeed) -> str:
 def stats_text(title: str, summary: Summary, *, player: bool) -> str:
     """A player's (``player``) or a server's statistics."""
     maps = " · ".join(
-        f"{load_map(m).name} {games}" + (_("/{n} won", n=won) if player else "")
+        f"{presenters.map_name(m)} {games}" + (_("/{n} won", n=won) if player else "")
         for m, (games, won) in summary.per_map.items())
     played = (_("{games} played, {wins} won", games=summary.games, wins=summary.wins)
               if player else _("{n} finished", n=summary.games))

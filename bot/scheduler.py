@@ -49,6 +49,9 @@ HOUR = 3600.0
 REMINDER_PACE = 2
 # ...but never longer than this between two reminders.
 REMINDER_GAP_MAX = 7 * 24 * HOUR
+# No member has played a move for this long while the bot played their timed-out turns:
+# the game ends as abandoned (counted in no statistics) rather than play on by itself.
+IDLE_ABANDON_HOURS = 7 * 24.0
 # A computer player's pause before it acts (seconds): long enough to look considered.
 COMPUTER_DELAY = (2.0, 6.0)
 # After an unexpected error the loop rests this long before it looks again (seconds).
@@ -302,15 +305,24 @@ class Scheduler:
         seat = info.seats[job.seat]
         if seat.controller != HUMAN:
             return  # the seat's computer player has its own job
+        if await self._abandon_if_idle(info):
+            return
         timing = await self.storage.timing(info.row.guild_id, info.row.id)
         hours = timing.turn_timer_hours or 0.0
 
         async def safe(state: GameState, seat: int) -> Action:
-            return engine.safe_action(state, seat)
+            return engine.safe_action(state, seat)  # never new tickets
 
-        played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
-                                             note=presenters.timeout_line(seat.name, hours),
-                                             timed_out=True)
+        try:
+            played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
+                                                 note=presenters.timeout_line(seat.name, hours),
+                                                 timed_out=True)
+        except engine.IllegalAction:  # only tickets could be drawn: the turn stays theirs
+            await self.notifier.announce(info.row.channel_id,
+                                         presenters.timeout_waits(seat.name, hours),
+                                         key=(job.game_id, job.version),
+                                         target=f"waits:{job.seat}")
+            return
         if played is None:
             return
         in_a_row = await self.storage.count_expiry(job.game_id, job.seat)
@@ -319,6 +331,20 @@ class Scheduler:
             await self.notifier.offer_kick(KickOffer(
                 game_id=info.row.id, version=played.version, channel_id=info.row.channel_id,
                 seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row)))
+
+    async def _abandon_if_idle(self, info: GameInfo) -> bool:
+        """End the game as abandoned if no member has played for ``IDLE_ABANDON_HOURS``,
+        and say so in its channel."""
+        idle = self.clock.now() - await self.storage.last_person_action(info.row.id)
+        if idle < IDLE_ABANDON_HOURS * HOUR:
+            return False
+        if await self.service.abandon_idle(info.row.id, IDLE_ABANDON_HOURS) is None:
+            return False
+        await self.notifier.announce(
+            info.row.channel_id, presenters.idle_abandoned(
+                info.row.id, IDLE_ABANDON_HOURS, [s.name for s in info.seats if s.human]),
+            key=(info.row.id, info.row.version), target="abandoned:idle")
+        return True
 
     async def _computer(self, job: Job, info: GameInfo) -> None:
         player = info.seats[job.seat].controller

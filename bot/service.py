@@ -70,7 +70,7 @@ from engine.events import (
     StationBuilt,
     TicketDraftStarted,
 )
-from engine.scoring import FinalScores, final_scores
+from engine.scoring import FinalScores
 from maps import load_map, map_ids
 
 log = logging.getLogger(__name__)
@@ -310,6 +310,7 @@ class Ended:
     channel_id: int
     status: GameStatus
     view: PublicView | None
+    reason: str = ""  # why: 'end', 'vote', 'idle', or '<kind>: no member left'
 
 
 @dataclass(frozen=True)
@@ -388,15 +389,25 @@ def seated_view(state: GameState, names: Sequence[str], *,
 
 
 def standings(state: GameState | None, names: Sequence[str]) -> PublicView | None:
-    """The public view with the scores as they stand, once the game is past its setup."""
+    """The public view with the public scores as they stand, once the game is past its
+    setup (an early end reveals no ticket and crowns nobody)."""
     if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
         return None
-    copy = GameState.from_snapshot(state.to_snapshot())  # scoring caches into the state
-    return seated_view(copy, names, final=final_scores(copy))
+    return seated_view(state, names)
 
 
 class Publisher(Protocol):
-    async def publish(self, update: Update) -> None: ...
+    async def publish(self, update: Update) -> None:
+        """Post an update; raise ``ChannelLost`` if its channel is gone or unreachable."""
+        ...
+
+    async def tell(self, user_id: int, text: str) -> None:
+        """One line to a player by DM (a refusal is logged, never raised)."""
+        ...
+
+
+class ChannelLost(Exception):
+    """The game's channel was deleted, or the bot can no longer see it."""
 
 
 class Planner(Protocol):
@@ -432,7 +443,7 @@ def event_from_json(d: dict[str, Any]) -> Event:
 def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[str]:
     """What the channel hears as a game begins (``state``: the new game)."""
     order = ", ".join(f"{i + 1}. {presenters.safe_name(name)}" for i, name in enumerate(names))
-    lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=load_map(map_id).name,
+    lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=presenters.map_name(map_id),
                     order=order)]
     if state.phase == "draft":  # the first draft is dealt at setup, without an event
         lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
@@ -626,8 +637,9 @@ class GameService:
         rules = load_map(map_id).rules
         limit = rules.players_max if max_players is None else max_players
         if not rules.players_min <= limit <= rules.players_max:
-            raise Refusal(i18n._("{map} is for {low}–{high} players.", map=load_map(map_id).name,
-                                 low=rules.players_min, high=rules.players_max))
+            raise Refusal(i18n._("{map} is for {low}–{high} players.",
+                                 map=presenters.map_name(map_id), low=rules.players_min,
+                                 high=rules.players_max))
         try:
             row = await self.storage.create_game(
                 guild_id=guild_id, channel_id=channel_id, map_id=map_id, max_players=limit,
@@ -983,15 +995,19 @@ class GameService:
         try:
             unsent = self._unsent.setdefault(update.game_id, [])
             unsent.append(update)
-            await self._publish_unsent(update.game_id)
+            lost = await self._publish_unsent(update.game_id)
         finally:
             await post_lock.release()
+        if lost is not None:  # (after the post lock: ending takes the game's lock)
+            await self.channel_lost(update.game_id, str(lost))
 
-    async def _publish_unsent(self, game_id: int) -> None:
+    async def _publish_unsent(self, game_id: int) -> ChannelLost | None:
         """Publish the game's waiting updates in order (its post lock held), up to the first
         that fails: that one waits for the next publish or ``retry_unsent``. A version is
-        marked posted only once it and every one before it went out."""
+        marked posted only once it and every one before it went out. A lost channel drops
+        them all (and is returned: the game ends)."""
         unsent = self._unsent.get(game_id, [])
+        lost: ChannelLost | None = None
         while unsent:
             update = unsent[0]
             try:
@@ -999,6 +1015,10 @@ class GameService:
                     await self.publisher.publish(update)
                 if not update.refresh:
                     await self.storage.mark_posted(update.game_id, update.version)
+            except ChannelLost as exc:
+                lost = exc
+                unsent.clear()
+                break
             except Exception as exc:
                 log_failure(log, exc, "game %s: publishing version %s failed (kept for a "
                             "retry)", update.game_id, update.version)
@@ -1009,6 +1029,7 @@ class GameService:
             unsent.pop(0)
         if not unsent:
             self._unsent.pop(game_id, None)
+        return lost
 
     def has_unsent(self) -> bool:
         return bool(self._unsent)
@@ -1018,9 +1039,30 @@ class GameService:
         for game_id in list(self._unsent):
             post_lock = await self._take_post_lock(game_id)
             try:
-                await self._publish_unsent(game_id)
+                lost = await self._publish_unsent(game_id)
             finally:
                 await post_lock.release()
+            if lost is not None:
+                await self.channel_lost(game_id, str(lost))
+
+    async def channel_lost(self, game_id: int, why: str) -> None:
+        """The game's channel is gone or unreachable: the game ends (its jobs with it) and
+        its players are told by DM; nothing is posted to the channel any more."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.row.status not in ACTIVE:
+                return
+            log.warning("game %s: its channel %s is lost (%s): ending it", game_id,
+                        game.row.channel_id, why)
+            await self._end(game, "ended", by_user=None, detail={"reason": "channel", "why": why})
+        if self.publisher is None:
+            return
+        with i18n.language(await self.storage.game_language(game.row)):
+            text = i18n._("Game #{game} has ended: the bot can no longer post in its channel "
+                          "(it was deleted, or the bot lost access to it).", game=game_id)
+        for seat in game.seats:
+            if seat.person:
+                await self.publisher.tell(seat.user_id, text)
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
                       events: Sequence[Event] = (), board: bool = False,
@@ -1101,6 +1143,8 @@ class GameService:
         else:
             head = i18n._("Your turn in {where}: {what}.", where=where,
                           what=presenters.turn_help(view.map_id, view.phase))
+            if view.phase == "turn":
+                head += "\n" + presenters.turn_controls(view.map_id)
         return f"{head}\n{presenters.hand_text(view.map_id, private)}"
 
     # -- who plays a seat ----------------------------------------------------------------
@@ -1151,11 +1195,7 @@ class GameService:
         if level not in COMPUTER_LEVELS:
             raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(COMPUTER_LEVELS)))
         async with self._locked(game_id):
-            game = await self._load(game_id)
-            if game.row.status != "lobby":
-                raise Refusal(presenters.LOBBY_ONLY)
-            if user_id != game.row.host_id:
-                raise Refusal(presenters.only_host(self._host_name(game), "add computer players"))
+            game = self._hosting(await self._load(game_id), user_id, "add computer players")
             number = sum(1 for s in game.seats if not s.person) + 1
             with i18n.language(await self.storage.game_language(game.row)):  # all read it
                 name = presenters.computer_name(level, number)
@@ -1169,6 +1209,34 @@ class GameService:
                 self._forget(game_id)
             game = await self._load(game_id)
             return GameInfo(game.row, list(game.seats), None)
+
+    def _hosting(self, game: Game, user_id: int, deed: str) -> Game:
+        """``game``, if it is a lobby and ``user_id`` hosts it (``deed``: what they do, one
+        of ``presenters.HOST_DEEDS``); else the refusal that says why not."""
+        if game.row.status != "lobby":
+            raise Refusal(presenters.LOBBY_ONLY)
+        if user_id != game.row.host_id:
+            raise Refusal(presenters.only_host(self._host_name(game), deed))
+        return game
+
+    async def remove_computer(self, game_id: int, user_id: int, seat: int
+                              ) -> tuple[GameInfo, str]:
+        """The host takes the computer player in ``seat`` out of the lobby; returns the
+        lobby and the computer's name."""
+        async with self._locked(game_id):
+            game = self._hosting(await self._load(game_id), user_id, "remove computer players")
+            gone = next((s for s in game.seats if s.seat == seat and not s.person), None)
+            if gone is None:
+                raise Refusal(i18n._("Choose the computer player to remove from the list."))
+            try:
+                await self.storage.remove_seat(game_id, gone.user_id)
+            except StorageError as exc:
+                raise Refusal(i18n._("Cannot remove a computer player: {why}.",
+                                     why=i18n.text(exc.text))) from None
+            finally:
+                self._forget(game_id)
+            game = await self._load(game_id)
+            return GameInfo(game.row, list(game.seats), None), gone.name
 
     async def vote_kick(self, game_id: int, user_id: int, seat: int) -> tuple[bool, str]:
         """``user_id`` votes to hand ``seat``, whose timer ran out turn after turn, to a
@@ -1294,6 +1362,16 @@ class GameService:
                 return dataclasses.replace(vote, ended=ended)
             return vote
 
+    async def abandon_idle(self, game_id: int, idle_hours: float) -> Ended | None:
+        """End a running game nobody has moved in for ``idle_hours`` (the bot played every
+        turn meanwhile) as abandoned: it counts in no statistics. None if it is over."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.row.status != "running":
+                return None
+            return await self._end(game, "abandoned", by_user=None,
+                                   detail={"reason": "idle", "hours": idle_hours})
+
     async def _end(self, game: Game, status: GameStatus, *, by_user: int | None,
                    detail: dict[str, object]) -> Ended:
         """Store the early end (call with the game's lock); the standings as they stand."""
@@ -1304,9 +1382,24 @@ class GameService:
         finally:
             self._forget(game.id)
         view = standings(game.state, game.names)
-        return Ended(game.id, game.row.channel_id, status, view)
+        reason = "vote" if "voters" in detail else str(detail.get("reason", ""))
+        return Ended(game.id, game.row.channel_id, status, view, reason)
 
     # -- undo -------------------------------------------------------------------------------
+
+    async def undo_needs_vote(self, game_id: int, user_id: int) -> tuple[bool, str, int]:
+        """Whether undoing the last action needs the table's vote (it is someone else's, or
+        it revealed something), what it would undo, and the version it is at."""
+        game = self._running(await self._load(game_id))
+        self._seat(game, user_id)
+        version = game.row.version
+        last = (await self.storage.actions(game_id, after=version - 1))[-1:]
+        if not last or last[0].version != version:
+            raise Refusal(presenters.NOTHING_TO_UNDO)
+        row = last[0]
+        subject = presenters.undo_subject(game.row.map_id, game.seats[row.seat].name,
+                                          ACTION_ADAPTER.validate_json(row.action))
+        return not (row.user_id == user_id and reveals_nothing(row)), subject, version
 
     async def undo(self, game_id: int, user_id: int, *, expect_version: int | None = None
                    ) -> Vote:

@@ -861,6 +861,16 @@ class Storage(ABC):
             "WHERE game_id = ? AND version > ? ORDER BY version", (game_id, after))
         return [ActionRow(*r) for r in rows]  # type: ignore[arg-type]
 
+    async def last_person_action(self, game_id: int) -> float:
+        """When a member last played an action of the game themselves (the bot's moves for
+        timed-out turns and computer players do not count); the game's opening if never."""
+        row = await self._one(
+            "SELECT coalesce((SELECT max(created_at) FROM actions WHERE game_id = ? "
+            "AND user_id IS NOT NULL), (SELECT created_at FROM games WHERE id = ?))",
+            (game_id, game_id))
+        assert row is not None and row[0] is not None, game_id
+        return float(row[0])  # type: ignore[arg-type]
+
     async def undo_last(self, game_id: int, *, version: int, state: str, new_version: int,
                         user_id: int | None, detail: dict[str, object]
                         ) -> tuple[ActionRow, int]:

@@ -4,7 +4,8 @@
 client (``HTTPClient.request``: channel messages, DMs, threads, command sync)
 and the webhook adapter that answers interactions (callbacks, followups,
 edits). It answers with payloads shaped like Discord's, records every
-message, and can refuse DMs with error 50007. Interactions are built as raw
+message, and can refuse DMs with error 50007. Every request body is checked against
+Discord's published OpenAPI spec (``bot.testing_api``). Interactions are built as raw
 gateway payloads (application commands with nested subcommand options,
 components, autocomplete) and fed to ``client._connection.parse_interaction_create``,
 so the real ``CommandTree``, ``DynamicItem`` dispatch and views run.
@@ -21,17 +22,24 @@ import time
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import discord
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.clock import Clock, SystemClock
+from bot.testing_api import SpecViolation, request_schemas
 
 Payload = dict[str, Any]
 
 # The interaction whose dispatch created a task (inherited by the tasks it creates).
 _FEED: contextvars.ContextVar[int | None] = contextvars.ContextVar("fake_feed", default=None)
 _ORIGIN: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
+# Every request body Discord's published schema refused, by any fake of the process: the
+# bot catches the 400 the fake answers like any other refusal, so tests look here (the bot
+# tests' conftest fails a test that left one).
+VIOLATIONS: list[str] = []
 
 
 def _tagging_factory(loop: asyncio.AbstractEventLoop, coro: Any,
@@ -49,9 +57,46 @@ def _tag_tasks(loop: asyncio.AbstractEventLoop) -> None:
     if loop.get_task_factory() is not _tagging_factory:
         loop.set_task_factory(_tagging_factory)
 EPHEMERAL = 64
+PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12  # channel type: only its members (and moderators) see it
 TIMESTAMP = "2024-05-01T12:00:00.000000+00:00"
 ALL_PERMISSIONS = 2251799813685247
+# Permission bits the fake checks (Discord's values).
+ADMINISTRATOR = 1 << 3
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+HOUR = 3600.0
+
+
+@dataclass
+class Limits:
+    """What the fake refuses as Discord does; on in every test, a test changes them."""
+
+    # Edits Discord allows of one message once it is older than an hour (then 30046; the
+    # real number is not documented; None: no cap).
+    edit_cap: int | None = 5
+    token_life: float = 15 * 60  # an interaction token's life (then 50027)
+    answer_within: float = 3.0  # the first answer to an interaction (then 10062)
+    attachments_max: int = 10 * 2**20  # bytes of files in one message (then 40005)
+    route_rate: tuple[int, float] = (5, 5.0)  # requests per window, per route and channel
+    global_rate: tuple[int, float] = (50, 1.0)  # REST requests per window, all routes
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A request Discord refused (these count towards its ban of clients that fail often)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    channel_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -174,9 +219,6 @@ def _params(template: str, url: str) -> dict[str, str]:
     return dict(m.groupdict()) if m else {}
 
 
-ALL_PERMISSIONS = 2251799813685247
-
-
 class FakeDiscord:
     """One guild with one text channel, users you add, and a bot user."""
 
@@ -186,8 +228,22 @@ class FakeDiscord:
     CHANNEL_ID = 1_100_000_000_000_000_004
     COMMAND_ID = 1_100_000_000_000_000_005
 
-    def __init__(self) -> None:
-        self._ids = itertools.count(1_200_000_000_000_000_000)
+    def __init__(self, clock: Clock | None = None) -> None:
+        # Messages' ages, tokens' lives, rate windows: the bot's clock (a test's FakeClock).
+        self.clock: Clock = clock or SystemClock()
+        self._last_id = 0
+        self.limits = Limits()
+        self.refused: list[Refused] = []
+        self.waits: list[float] = []  # seconds discord.py would have waited (rate limits)
+        self.bot_permissions: dict[int, int] = {}  # channel -> the bot's permissions there
+        self._forced: list[tuple[str | None, float, bool]] = []  # path, retry_after, global
+        self._buckets: dict[tuple[str, str, str], list[float]] = {}  # at, window end, count
+        self._born: dict[int, float] = {}  # message id -> when it was sent
+        self._old_edits: dict[int, int] = {}  # message id -> edits while over an hour old
+        self._token_born: dict[str, float] = {}
+        self._activity: dict[int, float] = {}  # thread -> its last message
+        self._gone: dict[int, Payload] = {}  # deleted channels
+        self._client: discord.Client | None = None
         self.users: dict[int, str] = {}
         self.refuse_dms: set[int] = set()
         # A member's permissions in the channel (default: all; e.g. 0 for a plain member).
@@ -200,6 +256,7 @@ class FakeDiscord:
         self.sent: list[Sent] = []
         self._replies: dict[int, list[Sent]] = {}
         self.requests: list[tuple[str, str]] = []
+        self.request_log: list[tuple[float, int | None]] = []  # each request's time, channel
         self.unexpected: list[tuple[str, str]] = []
         self.synced: list[Payload] = []
         self.channels: dict[int, Payload] = {self.CHANNEL_ID: self._text_channel(self.CHANNEL_ID)}
@@ -213,9 +270,13 @@ class FakeDiscord:
         self.bot_user = {"id": str(self.BOT_ID), "username": "ttr", "discriminator": "0",
                          "global_name": "TtR", "avatar": None, "bot": True}
         self.locales: dict[int, str] = {}  # a user's Discord client language (default en-US)
+        self.schemas = request_schemas()
 
     def next_id(self) -> int:
-        return next(self._ids)
+        """A snowflake minted at the fake clock's time (as Discord's ids carry their date)."""
+        at = int(self.clock.now() * 1000) - discord.utils.DISCORD_EPOCH
+        self._last_id = max(self._last_id + 1, at << 22)
+        return self._last_id
 
     def add_user(self, name: str) -> int:
         uid = self.next_id()
@@ -245,13 +306,153 @@ class FakeDiscord:
                              kwargs.get("params") or {})
 
         client.http.request = request  # type: ignore[method-assign,assignment]
+        self._client = client
         async_context.set(self.adapter)
         await client.login(token)
         caught_up = getattr(client, "caught_up", None)
         if catch_up and caught_up is not None:
             await caught_up()
 
+
+    # -- what Discord refuses -----------------------------------------------------------
+
+    def _refuse(self, route: Route, status: int, code: int, message: str,
+                channel_id: int | None = None) -> NoReturn:
+        self.refused.append(Refused(route.method, route.path, status, code, channel_id))
+        error = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+        raise error(_Response(status, message), {"code": code, "message": message})
+
+    def rate_limit(self, path: str | None = None, retry_after: float = 60.0, *,
+                   is_global: bool = False) -> None:
+        """The next request (to ``path``, a route template, or any) gets a 429."""
+        self._forced.append((path, retry_after, is_global))
+
+    def _admit(self, route: Route, major: str) -> None:
+        """Rate limits. discord.py waits out a route's bucket before sending (its headers
+        tell it), so a full bucket costs a wait, not a refusal; a 429 (the global limit, or
+        one a test forces) is a refused request, then waited out and sent again. A wait
+        longer than the client's ``max_ratelimit_timeout`` raises ``RateLimited`` instead,
+        as discord.py does (never for the global limit)."""
+        forced = next((f for f in self._forced if f[0] in (None, route.path)), None)
+        if forced is not None:
+            self._forced.remove(forced)
+            self.refused.append(Refused(route.method, route.path, 429, 0))
+            self._wait(forced[1], bounded=not forced[2])
+        at = self._take((route.method, route.path, major), *self.limits.route_rate)
+        if not major.startswith("interaction"):  # answers are outside the global limit
+            count, window = self.limits.global_rate
+            bucket = self._buckets.setdefault(("*", "*", "*"), [at, at + window, 0])
+            if at < bucket[1] and bucket[2] >= count:
+                self.refused.append(Refused(route.method, route.path, 429, 0))
+                self._wait(bucket[1] - at, bounded=False)
+            self._take(("*", "*", "*"), count, window, at)
+
+    def _take(self, key: tuple[str, str, str], count: int, window: float,
+              at: float | None = None) -> float:
+        """One request from a bucket at the transport's time; returns when it is sent."""
+        now = max(self.clock.now(), at or 0.0)
+        bucket = self._buckets.setdefault(key, [now, now + window, 0])
+        now = max(now, bucket[0])
+        if now >= bucket[1]:
+            bucket[1:] = [now + window, 0]
+        elif bucket[2] >= count:
+            if key[0] != "*":
+                self._wait(bucket[1] - now, bounded=True)
+            now = bucket[1]
+            bucket[1:] = [now + window, 0]
+        bucket[0] = now
+        bucket[2] += 1
+        return now
+
+    def _wait(self, seconds: float, *, bounded: bool) -> None:
+        limit = self._client.http.max_ratelimit_timeout if self._client is not None else None
+        if bounded and limit is not None and seconds > limit:
+            raise discord.RateLimited(seconds)
+        self.waits.append(seconds)
+
+    def revoke(self, channel_id: int, permissions: int) -> None:
+        """An admin takes ``permissions`` (and administrator) from the bot in a channel."""
+        self.bot_permissions[channel_id] = (self.bot_permissions.get(
+            channel_id, ALL_PERMISSIONS) & ~permissions & ~ADMINISTRATOR)
+
+    def restore(self, channel_id: int) -> None:
+        self.bot_permissions.pop(channel_id, None)
+
+    def bot_can(self, channel_id: int) -> int:
+        """The bot's permissions in a channel (a thread's are its parent's)."""
+        parent = self.channels.get(channel_id, {}).get("parent_id")
+        return self.bot_permissions.get(int(parent) if parent else channel_id, ALL_PERMISSIONS)
+
+    def delete_channel(self, channel_id: int) -> None:
+        """An admin deletes a channel (a click sent from it just before still arrives)."""
+        self._gone[channel_id] = self.channels.pop(channel_id)
+
+    def add_thread(self, name: str = "game", *, private: bool = False,
+                   auto_archive_minutes: int = 1440) -> int:
+        """A thread of the text channel (a game may be played in one)."""
+        tid = self.next_id()
+        self.channels[tid] = {
+            "id": str(tid), "type": PRIVATE_THREAD if private else PUBLIC_THREAD,
+            "guild_id": str(self.GUILD_ID), "parent_id": str(self.CHANNEL_ID),
+            "owner_id": str(self.BOT_ID), "name": name, "last_message_id": None,
+            "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "flags": 0,
+            "thread_metadata": {"archived": False, "locked": False,
+                                "auto_archive_duration": auto_archive_minutes,
+                                "archive_timestamp": TIMESTAMP}}
+        self._activity[tid] = self.clock.now()
+        return tid
+
+    def archive(self, channel_id: int, *, locked: bool = False) -> None:
+        """A thread archived (as by inactivity), or locked by a moderator."""
+        self.channels[channel_id]["thread_metadata"].update(archived=True, locked=locked)
+
+    def thread_state(self, channel_id: int) -> Payload | None:
+        """A thread's metadata, archived once it was idle for its auto-archive time."""
+        meta = self.channels.get(channel_id, {}).get("thread_metadata")
+        if meta is not None and not meta["archived"] and self.clock.now() - self._activity.get(
+                channel_id, self.clock.now()) >= meta["auto_archive_duration"] * 60:
+            meta["archived"] = True
+        return meta
+
+    def _guard(self, route: Route, channel_id: int, need: int = 0, *,
+               posting: bool = False) -> None:
+        """Refuse a request in a channel as Discord would: it is gone (10003), the bot cannot
+        see it (50001) or lacks a permission (50013), or it is an archived thread (50083;
+        a post unarchives an unlocked one)."""
+        if channel_id in self._dm_channels:
+            return
+        if channel_id not in self.channels:
+            self._refuse(route, 404, 10003, "Unknown Channel", channel_id)
+        perms = self.bot_can(channel_id)
+        if not perms & ADMINISTRATOR:
+            if not perms & VIEW_CHANNEL:
+                self._refuse(route, 403, 50001, "Missing Access", channel_id)
+            if need & ~perms:
+                self._refuse(route, 403, 50013, "Missing Permissions", channel_id)
+        meta = self.thread_state(channel_id)
+        if meta is not None and meta["archived"]:
+            manage = bool(perms & (ADMINISTRATOR | MANAGE_THREADS))
+            if not posting or (meta["locked"] and not manage):
+                self._refuse(route, 400, 50083, "Thread is archived", channel_id)
+            meta["archived"] = False
+        if meta is not None and posting:
+            self._activity[channel_id] = self.clock.now()
+
+    def _size(self, route: Route, files: list[tuple[str, bytes]]) -> None:
+        if sum(len(data) for _, data in files) > self.limits.attachments_max:
+            self._refuse(route, 413, 40005, "Request entity too large")
+
     # -- REST ---------------------------------------------------------------------------
+
+    def _check(self, route: Route, body: Any) -> None:
+        """Refuse a body Discord's published schema refuses, as Discord would (400,
+        50035 "Invalid Form Body"), and keep the violation for the test to fail on."""
+        try:
+            self.schemas.check(route.method, route.path, body)
+        except SpecViolation as exc:
+            VIOLATIONS.append(str(exc))
+            raise discord.HTTPException(_Response(400, "Bad Request"), {
+                "code": 50035, "message": f"Invalid Form Body: {exc}"}) from None
 
     def rest(self, route: Route, body: Any, files: list[tuple[str, bytes]],
              params: dict[str, Any] | None = None) -> Any:
@@ -259,6 +460,22 @@ class FakeDiscord:
         key = (route.method, route.path)
         self.requests.append(key)
         p = _params(route.path, route.url)
+        self.request_log.append((self.clock.now(), int(p["channel_id"]) if "channel_id" in p
+                                 else None))
+        self._check(route, body)
+        self._admit(route, p.get("channel_id", ""))
+        if "channel_id" in p:
+            cid = int(p["channel_id"])
+            thread = cid in self.channels and self.channels[cid].get("parent_id") is not None
+            send = SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES
+            need = {("POST", "/channels/{channel_id}/messages"): send | (
+                        ATTACH_FILES if files else 0),
+                    ("POST", "/channels/{channel_id}/threads"): CREATE_PRIVATE_THREADS if (
+                        body.get("type") == PRIVATE_THREAD) else CREATE_PUBLIC_THREADS,
+                    ("PATCH", "/channels/{channel_id}"): MANAGE_THREADS if body.get(
+                        "locked") is False else 0}.get(key, 0)
+            self._guard(route, cid, need, posting=key in (
+                ("POST", "/channels/{channel_id}/messages"), ("PATCH", "/channels/{channel_id}")))
         match key:
             case ("GET", "/users/@me"):
                 return self.bot_user
@@ -274,23 +491,21 @@ class FakeDiscord:
                 return self.synced
             case ("POST", "/users/@me/channels"):
                 uid = int(body["recipient_id"])
-                cid = next((c for c, u in self._dm_channels.items() if u == uid), None)
-                if cid is None:
-                    cid = self.next_id()
-                    self._dm_channels[cid] = uid
-                return {"id": str(cid), "type": 1, "recipients": [self.user(uid)],
+                dm = next((c for c, u in self._dm_channels.items() if u == uid), None)
+                if dm is None:
+                    dm = self.next_id()
+                    self._dm_channels[dm] = uid
+                return {"id": str(dm), "type": 1, "recipients": [self.user(uid)],
                         "last_message_id": None}
             case ("POST", "/channels/{channel_id}/messages"):
                 cid = int(p["channel_id"])
                 if cid in self._dm_channels:
                     uid = self._dm_channels[cid]
                     if uid in self.refuse_dms:
-                        raise discord.Forbidden(_Response(403, "Forbidden"), {
-                            "code": 50007, "message": "Cannot send messages to this user"})
+                        self._refuse(route, 403, 50007, "Cannot send messages to this user")
+                    self._size(route, files)
                     return self._store("dm", cid, body, files, user_id=uid).message
-                if cid not in self.channels:
-                    raise discord.NotFound(_Response(404, "Not Found"),
-                                           {"code": 10003, "message": "Unknown Channel"})
+                self._size(route, files)
                 crash, self.crash_on_post = self.crash_on_post, None
                 if crash == "before":
                     raise OSError("the connection was lost before the post arrived")
@@ -301,6 +516,8 @@ class FakeDiscord:
                 return sent.message
             case ("GET", "/channels/{channel_id}/messages"):
                 cid = int(p["channel_id"])  # the channel's newest messages first
+                if not self.bot_can(cid) & (READ_MESSAGE_HISTORY | ADMINISTRATOR):
+                    return []  # (Discord shows no history then, without an error)
                 shown = (self._messages[m] for m in reversed(self._channel_ids.get(cid, []))
                          if m not in self.deleted)
                 return [m.message for m in itertools.islice(
@@ -308,12 +525,37 @@ class FakeDiscord:
             case ("DELETE", "/channels/{channel_id}/messages/{message_id}"):
                 mid = int(p["message_id"])
                 if mid not in self._messages or mid in self.deleted:
-                    raise discord.NotFound(_Response(404, "Not Found"),
-                                           {"code": 10008, "message": "Unknown Message"})
+                    self._refuse(route, 404, 10008, "Unknown Message")
                 self.deleted.add(mid)
                 return None
             case ("PATCH", "/channels/{channel_id}/messages/{message_id}"):
-                return self._edit(int(p["message_id"]), body, files).message
+                mid = int(p["message_id"])
+                if mid not in self._messages or mid in self.deleted:
+                    self._refuse(route, 404, 10008, "Unknown Message")
+                self._size(route, files)
+                return self._edit(mid, body, files, route=route).message
+            case ("PATCH", "/channels/{channel_id}"):  # (unarchived above, if it was)
+                meta = self.channels[int(p["channel_id"])].get("thread_metadata") or {}
+                meta.update({k: body[k] for k in ("archived", "locked") if k in body})
+                return self.channels[int(p["channel_id"])]
+            case ("GET", "/channels/{channel_id}"):
+                cid = int(p["channel_id"])
+                denied = ALL_PERMISSIONS & ~self.bot_permissions.get(cid, ALL_PERMISSIONS)
+                return dict(self.channels[cid], permission_overwrites=[
+                    {"id": str(self.BOT_ID), "type": 1, "allow": "0", "deny": str(denied)}]
+                    if denied else [])
+            case ("DELETE", "/channels/{channel_id}"):
+                return self._gone.setdefault(cid, self.channels.pop(int(p["channel_id"])))
+            case ("GET", "/users/@me/guilds"):
+                return [{"id": str(self.GUILD_ID), "name": "Trains", "icon": None,
+                         "owner": False, "permissions": str(ALL_PERMISSIONS), "features": []}]
+            case ("GET", "/guilds/{guild_id}"):  # the bot's role: all but administrator
+                return {"id": str(self.GUILD_ID), "name": "Trains", "owner_id": "1",
+                        "roles": [{"id": str(self.GUILD_ID), "name": "@everyone",
+                                   "permissions": str(ALL_PERMISSIONS & ~ADMINISTRATOR)}]}
+            case ("GET", "/guilds/{guild_id}/members/{member_id}"):
+                return {"user": self.user(int(p["member_id"])), "roles": [],
+                        "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0}
             case ("POST", "/channels/{channel_id}/threads"):
                 tid = self.next_id()
                 self.channels[tid] = {
@@ -322,8 +564,10 @@ class FakeDiscord:
                     "name": body.get("name", "thread"), "last_message_id": None,
                     "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "flags": 0,
                     "thread_metadata": {"archived": False, "locked": False,
-                                        "auto_archive_duration": 1440,
+                                        "auto_archive_duration": body.get(
+                                            "auto_archive_duration", 1440),
                                         "archive_timestamp": TIMESTAMP}}
+                self._activity[tid] = self.clock.now()
                 return self.channels[tid]
             case ("PUT", "/channels/{channel_id}/thread-members/{user_id}"):
                 self.thread_members.setdefault(int(p["channel_id"]), set()).add(
@@ -340,7 +584,8 @@ class FakeDiscord:
         mid = mid or self.next_id()
         return {
             "id": str(mid), "channel_id": str(channel_id), "author": self.bot_user,
-            "content": body.get("content") or "", "timestamp": TIMESTAMP,
+            "content": body.get("content") or "",
+            "timestamp": discord.utils.snowflake_time(mid).isoformat(),
             "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
             "mention_roles": [], "embeds": body.get("embeds") or [], "pinned": False, "type": 0,
             "flags": int(body.get("flags") or 0) | flags,
@@ -359,12 +604,20 @@ class FakeDiscord:
                     allowed_mentions=body.get("allowed_mentions"), uploaded=files)
         self._record(sent)
         self._messages[sent.id] = sent
+        self._born[sent.id] = self.clock.now()
         self._channel_ids.setdefault(channel_id, []).append(sent.id)
         return sent
 
     def _edit(self, message_id: int, body: Payload, files: list[tuple[str, bytes]],
-              interaction_id: int | None = None) -> Sent:
+              interaction_id: int | None = None, *, route: Route) -> Sent:
         old = self._messages[message_id]
+        cap = self.limits.edit_cap
+        if cap is not None and not old.ephemeral and self.clock.now() - self._born.get(
+                message_id, 0.0) > HOUR:
+            if self._old_edits.get(message_id, 0) >= cap:
+                self._refuse(route, 400, 30046, "Maximum number of edits to messages older "
+                             "than 1 hour reached. Try again later", old.channel_id)
+            self._old_edits[message_id] = self._old_edits.get(message_id, 0) + 1
         message = dict(old.message)
         for key in ("content", "components", "embeds"):
             if key in body:
@@ -383,6 +636,9 @@ class FakeDiscord:
         if sent.interaction_id is not None:  # an interaction's replies, without a scan
             self._replies.setdefault(sent.interaction_id, []).append(sent)
 
+    def is_dm(self, channel_id: int | None) -> bool:
+        return channel_id in self._dm_channels
+
     def message(self, message_id: int) -> Sent:
         """The current version of a message (after edits)."""
         return self._messages[message_id]
@@ -394,16 +650,27 @@ class FakeDiscord:
         self.requests.append(key)
         p = _params(route.path, route.url)
         token = p.get("webhook_token", "")
+        self.request_log.append((self.clock.now(), self._tokens[token][2]
+                                 if token in self._tokens else None))
+        self._check(route, body)
         if token not in self._tokens:
-            raise discord.NotFound(_Response(404, "Not Found"),
-                                   {"code": 10015, "message": "Unknown Webhook"})
+            self._refuse(route, 404, 10015, "Unknown Webhook")
+        self._admit(route, f"interaction:{token}")
+        self._size(route, files)
         iid, uid, cid, source = self._tokens[token]
-        if key == ("POST", "/interactions/{webhook_id}/{webhook_token}/callback"):
+        age = self.clock.now() - self._token_born[token]
+        callback = key == ("POST", "/interactions/{webhook_id}/{webhook_token}/callback")
+        if callback and age > self.limits.answer_within:
+            self._refuse(route, 404, 10062, "Unknown interaction")
+        if age > self.limits.token_life:
+            self._refuse(route, 401, 50027, "Invalid Webhook Token")
+        if not callback and not self._callbacks.get(iid):  # never acknowledged: no webhook
+            self._refuse(route, 404, 10015, "Unknown Webhook")
+        if callback:
             kind = int(body["type"])
             if self._callbacks.get(iid):
                 raise discord.HTTPException(_Response(400, "Bad Request"), {
                     "code": 40060, "message": "Interaction has already been acknowledged."})
-            self._callbacks.setdefault(iid, []).append(kind)
             data = body.get("data") or {}
             result: Payload = {"interaction": {"id": str(iid), "type": 2}}
             if kind == 8:
@@ -416,8 +683,9 @@ class FakeDiscord:
                     response_message_ephemeral=sent.ephemeral)
                 result["resource"] = {"type": kind, "message": sent.message}
             elif kind == 7 and source is not None:
-                sent = self._edit(source, data, files, interaction_id=iid)
+                sent = self._edit(source, data, files, interaction_id=iid, route=route)
                 result["resource"] = {"type": kind, "message": sent.message}
+            self._callbacks.setdefault(iid, []).append(kind)  # (a refused one acknowledges not)
             return result
         if key == ("POST", "/webhooks/{webhook_id}/{webhook_token}"):
             return self._store("followup", cid, body, files, user_id=uid,
@@ -426,10 +694,9 @@ class FakeDiscord:
             original = route.path.endswith("/@original")
             target = source if original else int(p["message_id"])
             if target is None:
-                raise discord.NotFound(_Response(404, "Not Found"),
-                                       {"code": 10008, "message": "Unknown Message"})
+                self._refuse(route, 404, 10008, "Unknown Message")
             if route.method == "PATCH":
-                return self._edit(target, body, files, interaction_id=iid).message
+                return self._edit(target, body, files, interaction_id=iid, route=route).message
             return self._messages[target].message
         self.unexpected.append(key)
         raise discord.NotFound(_Response(404, "Not Found"), {"code": 0, "message": "no route"})
@@ -442,12 +709,15 @@ class FakeDiscord:
         token = f"token-{iid}"
         cid = message.channel_id if message is not None else (channel_id or self.CHANNEL_ID)
         self._tokens[token] = (iid, user_id, cid, None if message is None else message.id)
+        self._token_born[token] = self.clock.now()
         payload: Payload = {
             "id": str(iid), "application_id": str(self.APP_ID), "type": type_, "token": token,
             "version": 1, "data": data, "locale": self.locales.get(user_id, "en-US"),
             "entitlements": [],
-            "attachment_size_limit": 26_214_400, "app_permissions": "2251799813685247",
+            "attachment_size_limit": 26_214_400,
             "channel_id": str(cid),
+            "app_permissions": str(ALL_PERMISSIONS if cid in self._dm_channels
+                                   else self.bot_can(cid)),
         }
         if cid in self._dm_channels:
             payload["channel"] = {"id": str(cid), "type": 1, "recipients": [self.user(user_id)]}
@@ -456,7 +726,7 @@ class FakeDiscord:
         else:
             payload["guild_id"] = str(self.GUILD_ID)
             payload["guild_locale"] = "en-US"
-            payload["channel"] = self.channels[cid]
+            payload["channel"] = self.channels.get(cid) or self._gone[cid]
             payload["context"] = 0
             payload["member"] = {"user": self.user(user_id), "roles": [], "joined_at": TIMESTAMP,
                                  "deaf": False, "mute": False, "flags": 0, "nick": None,

@@ -192,4 +192,4 @@ def computer_action(controller: str, state: GameState, seat: int, history: Seque
     level = controller.partition(":")[2]
     if level in LEVELS:
         return choose_action(level, state, seat, history=history, seed=seed)
-    return engine.safe_action(state, seat)
+    return engine.safe_action(state, seat, tickets=True)

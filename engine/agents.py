@@ -31,12 +31,16 @@ from engine.turns import cards_left, claim_problem, market_closed, tickets_close
 ROUTE_SAMPLES = 10
 
 
-def safe_action(state: GameState, seat: int) -> Action:
+def safe_action(state: GameState, seat: int, *, tickets: bool = False) -> Action:
     """The automatic move for an absent player (timed-out turn, resigned seat): the least
-    committal legal choice. Draw blind rather than reveal a plan; keep the fewest, cheapest
-    tickets; decline a tunnel; in a map's own decision, its first option.
+    committal legal choice. Draw blind rather than reveal a plan, else a face-up card;
+    keep the fewest, cheapest tickets; decline a tunnel; in a map's own decision, its first
+    option. Never new destination tickets (the absent player would pay for failing them):
+    with no card to draw, the claim that spends the fewest cards, else any other action.
 
-    Raises ``IllegalAction`` when ``seat`` has nothing to decide now.
+    Raises ``IllegalAction`` when ``seat`` has nothing to decide now, or when drawing
+    tickets is all that is left, unless ``tickets`` allows it (a computer plays the seat
+    for good and must move on).
     """
     board = state.board
     if state.offered[seat] and state.phase in ("choose_initial_tickets", "choose_tickets"):
@@ -45,11 +49,19 @@ def safe_action(state: GameState, seat: int) -> Action:
     options = legal_actions(state, seat)
     if not options:
         raise IllegalAction("There is nothing for this seat to decide now.")
-    for preferred in (DeclineTunnel, DrawBlind):
+    for preferred in (DeclineTunnel, DrawBlind, DrawFaceUp):
         for option in options:
             if isinstance(option, preferred):
                 return option
-    return options[0]
+    claims = [o for o in options if isinstance(o, Claim)]
+    if claims:
+        return min(claims, key=lambda c: sum(c.cards.values()))
+    others = [o for o in options if not isinstance(o, DrawTickets)]
+    if others:
+        return others[0]
+    if tickets:
+        return options[0]
+    raise IllegalAction("Only new destination tickets could be drawn.")
 
 
 def random_action(state: GameState, seat: int, rng: random.Random) -> Action:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot import i18n, presenters
+from bot import claiming, i18n, presenters
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres
@@ -25,7 +25,7 @@ from bot.images import Renderer
 from bot.service import choice_tag, decisions
 from bot.storage import SqliteStorage, Storage
 from bot.storage_pg import PostgresStorage
-from bot.testing import Exchange, FakeClock, FakeDiscord, Sent
+from bot.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
 from engine import (
     BuildHarbor,
     BuildStation,
@@ -114,6 +114,7 @@ class Table:
     game_id: int = 0
     map_id: str = "usa"
     language: i18n.Language = "en"  # of the game's posts (``open_game(language=...)``)
+    channel_id: int | None = None  # the game's thread (``open_game(thread=True)``)
     # Every ticket ever dealt to anyone, and blind-drawn cards per turn: for leak checks.
     tickets_seen: set[tuple[str, ...]] = field(default_factory=set)
     last_private: dict[int, Sent] = field(default_factory=dict)  # user -> private controls
@@ -121,6 +122,11 @@ class Table:
     counts: dict[str, int] = field(default_factory=dict)
     # Where each answered module decision's button was clicked ("reply", "dm", "hand").
     choice_sources: dict[str, int] = field(default_factory=dict)
+    # A newcomer: every action by a button or a select, never a typed command; ``clicks``
+    # then counts the interactions each turn took, by turn type ('draw', 'claim', ...).
+    buttons_only: bool = False
+    typed: list[str] = field(default_factory=list)  # the slash commands used, in order
+    clicks: dict[str, list[int]] = field(default_factory=dict)
     _pg_store: PostgresStorage | None = None
 
     @property
@@ -165,8 +171,9 @@ class Table:
         return self.fake.sent[start:]
 
     async def slash(self, user: str | int, sub: str, **options: Any) -> Exchange:
+        self.typed.append(sub)
         uid = self.users[user] if isinstance(user, str) else user
-        return await self.fake.slash(self.bot, uid, sub, **options)
+        return await self.fake.slash(self.bot, uid, sub, channel_id=self.channel_id, **options)
 
     async def click(self, user: str | int, message: Sent, **how: Any) -> Exchange:
         uid = self.users[user] if isinstance(user, str) else user
@@ -195,7 +202,7 @@ class Table:
         return GameState.from_snapshot(json.loads(snap[1]))
 
     async def open_game(self, names: list[str], map_id: str, *, refuse_dms: tuple[str, ...] = (),
-                        **options: Any) -> None:
+                        computers: tuple[str, ...] = (), **options: Any) -> None:
         """``language='de'``: a German game whose members' Discord speaks German too."""
         self.language = options.get("language") or "en"
         for name in names:
@@ -208,15 +215,20 @@ class Table:
         self.map_id = map_id
         ex = await self.slash(host, "new", map=map_id, **options)
         lobby = ex.reply
+        if options.get("thread"):  # the lobby is the thread's first message
+            self.channel_id = int(re.findall(r"<#(\d+)>", lobby.content)[-1])
+            lobby = self.fake.channel_messages(self.channel_id)[0]
         m = re.search(r"#(\d+)", lobby.content)
         assert m, lobby.content
         self.game_id = int(m[1])
         for name in names[1:]:
             await self.click(name, lobby, label=self.t("Join"))
+        for level in computers:  # seated by the host
+            await self.slash(host, "addbot", level=level)
         ex = await self.click(host, lobby, label=self.t("Start"))
         started = i18n.translate(
             "🚂 **Ticket to Ride: {map}** — game #{game} has started. Players: {players}.",
-            {"map": load_map(map_id).name, "game": self.game_id, "players": ""},
+            {"map": self.t(load_map(map_id).name), "game": self.game_id, "players": ""},
             self.language).rstrip(".")  # up to the players, in the seat order drawn
         assert self.fake.message(lobby.id).content.startswith(started), ex.text
 
@@ -236,7 +248,7 @@ class Table:
         if state.phase == "choose_pieces":
             rs = state.board.rules.rails_and_sails
             assert rs is not None
-            if self.rng.random() < 0.5:  # a preset button, or any split typed in
+            if self.buttons_only or self.rng.random() < 0.5:  # a preset, or a typed split
                 return self.rng.choice(legal)
             trains = self.rng.randint(rs.pieces - rs.max_ships, rs.max_trains)
             return ChoosePieces(trains=trains, ships=rs.pieces - trains)
@@ -250,7 +262,7 @@ class Table:
         harbors = [a for a in legal if isinstance(a, BuildHarbor)]
         if harbors and self.rng.random() < 0.8:
             return self.rng.choice(harbors)
-        exchange = self._exchange(state, seat, legal)
+        exchange = None if self.buttons_only else self._exchange(state, seat, legal)
         if exchange is not None:
             return exchange
         claims = [a for a in legal if isinstance(a, Claim)]
@@ -310,6 +322,8 @@ class Table:
 
     async def play(self, state: GameState, seat: int, action: engine.Action) -> Exchange:
         """Make ``action`` happen the way a player would: a button or a slash command."""
+        if self.buttons_only:
+            return await self._click_only(state, seat, action)
         user = self.seat_user(state, seat)
         board = self.fake.last_board()
         coin = self.rng.random() < 0.5
@@ -353,6 +367,7 @@ class Table:
             case Claim():
                 if self.rng.random() < 0.2:  # autocomplete offers exactly this claim
                     got = await self.fake.autocomplete(self.bot, user, "claim", "route",
+                                                       channel_id=self.channel_id,
                                                        route="")
                     assert str(action.route) in [c["value"] for c in got] or len(got) == 25
                 ex = await self.slash(user, "claim", route=str(action.route),
@@ -368,7 +383,8 @@ class Table:
                                       colour=colour_of(action.cards))
             case BuildHarbor():
                 if self.rng.random() < 0.3:  # autocomplete offers exactly the legal cities
-                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="")
+                    got = await self.fake.autocomplete(self.bot, user, "harbor", "city", city="",
+                                                       channel_id=self.channel_id)
                     legal = {a.city for a in engine.legal_actions(state, seat)
                              if isinstance(a, BuildHarbor)}
                     offered = {c["value"] for c in got}  # Discord shows at most 25
@@ -393,6 +409,94 @@ class Table:
             if not sent.public and sent.custom_ids():
                 self.last_private[user] = sent
         return ex
+
+    async def _click_only(self, state: GameState, seat: int, action: engine.Action
+                          ) -> Exchange:
+        """``action`` by buttons and selects alone, as a newcomer plays; counts the clicks."""
+        user = self.seat_user(state, seat)
+        board = self.fake.last_board()
+        clicks = 1
+        rs = presenters.two_decks(self.map_id)
+        match action:
+            case DrawFaceUp():
+                ex = await self.click(user, board, prefix=f"ttr:{self.game_id}:up:{action.slot}.")
+                refilled = await self._refill(user, action, ex)
+                clicks += refilled is not ex
+                ex = refilled
+            case DrawBlind():
+                ex = await self.click(user, board, label=self.t(
+                    ("Ship deck" if action.deck == "ship" else "Train deck") if rs
+                    else "Draw from deck"))
+            case DrawTickets():
+                ex = await self.click(user, board, label=self.t("Draw tickets"))
+            case Claim() | BuildStation() | BuildHarbor():
+                ex, clicks = await self._build(user, board, action)
+            case PayTunnel() | DeclineTunnel():
+                label = "Pay the extra cards" if isinstance(action, PayTunnel) else "Decline"
+                private = self.last_private.get(user)
+                target = private if private is not None and self.rng.random() < 0.5 else board
+                ex = await self.click(user, target, label=self.t(label))
+            case KeepTickets():
+                private = self.last_private.get(user)
+                keep = f"ttr:{self.game_id}:keep"
+                msg = (private if private is not None and any(
+                    c.startswith(keep) for c in private.custom_ids())
+                    else self._dm_with_select(user))
+                if msg is None:
+                    msg = (await self.click(user, board, label=self.t("My hand"))).reply
+                    clicks += 1
+                ex = await self.fake.choose(self.bot, user, msg, [str(t) for t in action.tickets])
+            case _:
+                ex = await self._choose_option(state, user, action)
+        kind = {"draw_face_up": "draw", "draw_blind": "draw", "draw_tickets": "tickets",
+                "keep_tickets": "tickets" if state.phase == "choose_tickets" else "setup",
+                "build_station": "station", "build_harbor": "harbor"}.get(action.type,
+                                                                          action.type)
+        starts = not (state.phase == "second_draw" or (
+            isinstance(action, KeepTickets) and state.phase == "choose_tickets"))
+        if kind in ("draw", "tickets", "claim", "station", "harbor"):
+            if starts:
+                self.clicks.setdefault(kind, []).append(0)
+            self.clicks[kind][-1] += clicks
+        self.counts[action.type] = self.counts.get(action.type, 0) + 1
+        self.last_private.pop(user, None)
+        for reply in ex.replies:
+            if not reply.public and reply.custom_ids():
+                self.last_private[user] = reply
+        return ex
+
+    async def _build(self, user: int, board: Sent, action: Claim | BuildStation | BuildHarbor
+                     ) -> tuple[Exchange, int]:
+        """Claim a route (build a station or harbor) by clicks: the board's button, the
+        private list (paged on until the target shows), then the payment if asked."""
+        kind = claiming.kind_of(action)
+        assert kind is not None
+        gid = self.game_id
+        ex = await self.click(user, board, label=self.t(presenters.BUILD_BUTTONS[kind]))
+        picker = ex.reply
+        assert picker.ephemeral and not picker.public
+        key = str(action.route) if isinstance(action, Claim) else action.city
+        clicks, page = 1, 0
+        while True:
+            picker = self.fake.message(picker.id)
+            (select,) = [c for c in picker.controls() if c["type"] == 3]
+            assert len(select["options"]) <= 25 and len(select["custom_id"]) <= 100
+            assert all(len(o["label"]) <= 100 and len(o.get("description", "")) <= 100
+                       for o in select["options"])
+            if key in [o["value"] for o in select["options"]]:
+                break
+            page += 1
+            await self.click(user, picker, prefix=f"ttr:{gid}:{kind}pg:{page}.")
+            clicks += 1
+        ex = await self.fake.choose(self.bot, user, picker, [key], prefix=f"ttr:{gid}:{kind}to:")
+        clicks += 1
+        after = self.fake.message(picker.id)
+        pay = f"ttr:{gid}:{kind}pay:"
+        if any(c.startswith(pay) for c in after.custom_ids()):
+            ex = await self.fake.choose(self.bot, user, after,
+                                        [claiming.payment_value(action.cards)], prefix=pay)
+            clicks += 1
+        return ex, clicks
 
     async def _refill(self, user: int, action: DrawFaceUp, ex: Exchange) -> Exchange:
         """Rails & Sails: a face-up card asks which deck refills its slot; answer it."""
@@ -457,10 +561,12 @@ class Table:
                 return latest
         return None
 
-    async def step(self, prefer: str = "") -> GameState:
-        """One action by one waiting player, checked to be applied exactly once."""
+    async def step(self, prefer: str = "", *, seats: list[int] | None = None) -> GameState:
+        """One action by one waiting player (of ``seats``), checked to be applied exactly
+        once."""
         state = await self.stored_state()
-        seat = self.rng.choice(engine.waiting_for(state))
+        seat = self.rng.choice([s for s in engine.waiting_for(state)
+                                if seats is None or s in seats])
         for s in range(state.n_players):
             for t in [*state.offered[s], *state.tickets[s]]:
                 self.tickets_seen.add(tuple(state.board.map.tickets[t].cities))
@@ -630,6 +736,15 @@ def make_bot(database: Path | str, renderer: Renderer | None = None,
     return TTRBot(settings, renderer=renderer or json_renderer(), clock=clock or FakeClock())
 
 
+@pytest.fixture(autouse=True)
+def discord_api_conformance() -> Iterator[None]:
+    """Every bot test fails if a request it made broke Discord's published API (the fake
+    answered it with a 400 the bot may have taken in its stride)."""
+    VIOLATIONS.clear()
+    yield
+    assert not VIOLATIONS, "requests Discord would refuse:\n" + "\n".join(VIOLATIONS[:10])
+
+
 # -- PostgreSQL: a real server for the tests on both backends -------------------------------
 
 # A module runs its tests that use ``database`` (or ``table``) on each backend by defining
@@ -673,8 +788,8 @@ def database(backend: str, tmp_path: Path,
 
 @pytest.fixture
 async def table(tmp_path: Path, database: str) -> AsyncIterator[Table]:
-    fake = FakeDiscord()
     clock = FakeClock()
+    fake = FakeDiscord(clock)  # messages age and tokens expire on the bot's clock
     bot = make_bot(database, clock=clock)
     await fake.connect(bot)
     t = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot, clock=clock,

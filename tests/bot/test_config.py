@@ -28,7 +28,7 @@ async def test_maps_offered_limit_new_games(table):
     ex = await config(table, "Ana", setting="maps_offered", value="atlantis")
     assert "not a valid value for `maps_offered`" in ex.text
     ex = await config(table, "Ana", setting="maps_offered", value="all")
-    assert "`maps_offered` = **off**" in ex.text  # every map again
+    assert "`maps_offered` = **all**" in ex.text  # every map again
 
 
 def test_maps_offered_are_known_map_ids():
@@ -92,9 +92,12 @@ async def test_engine_refusals_reach_a_german_member_in_german(table):
     table.fake.locales[table.users["Ben"]] = "de"
     table.fake.locales[table.users["Ana"]] = "en-GB"
     ex = await table.slash("Ben", "draw", card="deck")
-    assert ex.reply.ephemeral and ex.text == "Alle wählen noch ihre ersten Zielkarten."
+    # The refusal, then the offer it waits for (issue 27), in the member's language.
+    first, pointer = ex.text.splitlines()[:2]
+    assert ex.reply.ephemeral and first == "Alle wählen noch ihre ersten Zielkarten."
+    assert "**Meine Hand**" in pointer
     ex = await table.slash("Ana", "draw", card="deck")
-    assert ex.text == "Everyone is still choosing their first destination tickets."
+    assert ex.text.splitlines()[0] == "Everyone is still choosing their first destination tickets."
 
 
 async def test_a_german_game_posts_in_german_while_answers_follow_each_member(table):

@@ -76,7 +76,7 @@ async def test_records_in_the_askers_language_with_the_lines_the_channel_saw(tab
     assert _image(ana_turn.reply.files[0][1])["language"] == "de"
     assert _image(ben_turn.reply.files[0][1])["language"] == "en"
 
-    assert "**Spiele auf diesem Server**" in (await table.slash("Ana", "games")).reply.content
+    assert "**Partien auf diesem Server**" in (await table.slash("Ana", "games")).reply.content
     games = (await table.slash("Ben", "games")).reply.content
     assert "**Games on this server**" in games and "finished" in games
     stats = (await table.slash("Ana", "stats")).reply.content
@@ -103,11 +103,11 @@ async def test_the_last_english_corners_speak_german(table):
     channel = int(thread["id"])
     await fake.slash(table.bot, ben, "join", channel_id=channel)
     ex = await fake.slash(table.bot, ben, "join", channel_id=channel)
-    assert "du hast schon einen Platz in diesem Spiel" in ex.text
+    assert "du hast schon einen Platz in dieser Partie" in ex.text
     ex = await fake.slash(table.bot, ana, "addbot", level="hard", channel_id=channel)
     assert "Bot 1 (schwer)" in ex.text
     ex = await fake.slash(table.bot, cy, "join", channel_id=channel)
-    assert "das Spiel ist voll (3 Spieler)" in ex.text
+    assert "die Partie ist voll (3 Spieler)" in ex.text
     await fake.slash(table.bot, ana, "start", channel_id=channel)
     # Autocomplete: Discord asks while a member types; the choices are in their language.
     named = [c["name"] for c in await fake.autocomplete(table.bot, ben, "draw", "card",

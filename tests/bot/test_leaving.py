@@ -37,6 +37,16 @@ async def _hand_button(table, name, label):
     return await table.click(name, hand, label=label)
 
 
+async def _ask_undo(table, name):
+    """Undo under My hand; the undo needs the table: confirm, and return the public vote."""
+    confirm = (await _undo(table, name)).reply
+    assert confirm.ephemeral and "Ask the table?" in confirm.content, confirm.content
+    ex = await table.click(name, confirm, label="Ask the table")
+    assert table.fake.message(confirm.id).custom_ids() == []  # asked once
+    (vote,) = [s for s in ex.sent if s.public and "vote" in s.content]
+    return vote
+
+
 async def _undo(table, name):
     return await _hand_button(table, name, "Undo the last action")
 
@@ -66,8 +76,10 @@ async def test_end_needs_the_host_or_an_admin_checked_when_it_runs(table):
     ex = await table.click("Ana", confirm, label="End the game")
     posts = [s for s in ex.sent if s.public]
     assert len(posts) == 1 and "was ended by Ana" in posts[0].content
-    assert "Scores as they stood" in posts[0].content
-    assert posts[0].files and posts[0].files[0][1].startswith(b"FINAL")
+    # The public scores only: nobody wins a game ended early, and the tickets stay secret.
+    assert "Scores as they stood" in posts[0].content and not posts[0].files
+    assert "Winner" not in posts[0].content and "tickets:" not in posts[0].content
+    assert "👑" not in posts[0].content
     row = await table.bot.service.storage.game(table.game_id)
     assert row.status == "ended" and row.version == state.version  # kept as it was
     ex = await table.click(table.seat_user(state, state.current), board, label="Draw from deck")
@@ -94,6 +106,8 @@ async def test_an_abandon_vote_needs_a_majority_and_survives_a_restart(table):
     ex = await table.click("Cy", vote, label="Agree")
     assert "abandoned by a vote" in ex.text
     assert table.fake.message(vote.id).custom_ids() == []
+    assert "agreed" in table.fake.message(vote.id).content  # the vote says it passed
+    assert "press **Agree**" not in table.fake.message(vote.id).content
     row = await table.bot.service.storage.game(table.game_id)
     assert row.status == "abandoned"
     (h,) = [h for h in await table.bot.service.storage.history(table.game_id)
@@ -152,7 +166,8 @@ async def test_the_last_member_resigning_abandons_the_game(table):
     for name in ("Ben", "Ana"):
         ex = await table.slash(name, "resign")
         ex = await table.click(name, ex.reply, label="Resign")
-    assert any("abandoned" in s.content for s in ex.sent if s.public)
+    assert any("abandoned: no member is left" in s.content for s in ex.sent if s.public)
+    assert not any("by a vote" in s.content for s in ex.sent)  # nobody voted
     assert (await table.bot.service.storage.game(table.game_id)).status == "abandoned"
     await _channel_is_free(table)
 
@@ -198,13 +213,15 @@ async def test_computer_seats_in_the_lobby(table):
     fake = table.fake
     ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
     lobby = (await fake.slash(table.bot, ana, "new", map="usa", players=3)).reply
-    ex = await fake.slash(table.bot, ben, "join")
+    lobby = (await fake.slash(table.bot, ben, "join")).reply  # the newest copy has buttons
     addbot = f"ttr:{table.game_id or 1}:addbot"
     ex = await fake.choose(table.bot, ben, lobby, ["hard"], prefix=addbot)
     assert "Only the host (Ana)" in ex.text
     ex = await fake.choose(table.bot, ana, lobby, ["hard"], prefix=addbot)
     assert "Ana, Ben, Bot 1 (hard)" in fake.message(lobby.id).content
-    ex = await fake.choose(table.bot, ana, lobby, ["easy"], prefix=addbot)
+    # Full: the lobby offers no computer to add, and a click on an older copy is refused.
+    assert not any(c.startswith(addbot) for c in fake.message(lobby.id).custom_ids())
+    ex = await fake.feed(table.bot, fake.component_payload(ana, lobby, addbot, 3, ["easy"]))
     assert "full" in ex.text
     ex = await fake.feed(table.bot, fake.component_payload(ana, lobby, addbot, 3, ["robot"]))
     assert "Choose a level" in ex.text
@@ -213,6 +230,7 @@ async def test_computer_seats_in_the_lobby(table):
     assert "Only the host (Ben)" in ex.text
     ex = await fake.slash(table.bot, ben, "addbot", level="easy")
     assert "Ben, Bot 1 (hard), Bot 2 (easy)" in ex.text
+    lobby = ex.reply
     await fake.click(table.bot, ben, lobby, label="Leave")  # only computers are left
     assert "cancelled" in fake.message(lobby.id).content
     ex = await fake.slash(table.bot, ana, "new", map="usa")  # the channel is free
@@ -331,10 +349,9 @@ async def test_undo_of_a_draw_needs_the_table(table):
     await table.play(state, state.current, engine.DrawBlind())  # a card off the deck
     drawn = await table.stored_state()
     assert drawn.version == before.version + 1
-    ex = await _undo(table, actor)
-    vote = ex.reply
+    vote = await _ask_undo(table, actor)
     assert not vote.ephemeral and "1 of 2 needed" in vote.content
-    assert "draw blind" in vote.content
+    assert f"{actor}'s last move (drawing from the deck)" in vote.content
     others = [n for n in ("Ana", "Ben", "Cy") if n != actor]
     await table.restart()  # the vote is stored
     ex = await table.click(others[0], vote, label="Agree")
@@ -355,7 +372,7 @@ async def test_a_stale_undo_vote_is_refused(table):
         state = await table.step()
     await table.play(state, state.current, engine.DrawBlind())
     actor = state.config.players[state.current]
-    vote = (await _undo(table, actor)).reply
+    vote = await _ask_undo(table, actor)
     await table.step()  # someone acts: the vote is about an old version now
     other = next(n for n in ("Ana", "Ben", "Cy") if n != actor)
     ex = await table.click(other, vote, label="Agree")

@@ -6,8 +6,16 @@ import random
 
 import pytest
 
-from engine import GameConfig, GameState, IllegalAction, apply, new_game, waiting_for
-from engine.actions import DeclineTunnel, DrawBlind, KeepTickets
+from engine import (
+    GameConfig,
+    GameState,
+    IllegalAction,
+    apply,
+    legal_actions,
+    new_game,
+    waiting_for,
+)
+from engine.actions import Claim, DeclineTunnel, DrawBlind, DrawTickets, KeepTickets
 from engine.agents import random_action, safe_action
 from maps import map_ids
 
@@ -62,3 +70,37 @@ def test_safe_action_refuses_a_seat_with_nothing_to_decide() -> None:
     idle = 1 - state.current
     with pytest.raises(IllegalAction):
         safe_action(state, idle)
+
+
+def _no_cards_to_draw() -> GameState:
+    """A USA game at a turn where the deck, the discards and the market are empty."""
+    state = new_game(GameConfig(map_id="usa", players=NAMES[:2], seed=3))
+    for seat in (0, 1):
+        apply(state, seat, safe_action(state, seat))
+    state.deck, state.discards = [], []
+    state.market = [-1] * len(state.market)
+    return state
+
+
+def test_safe_action_never_draws_tickets_when_no_card_can_be_drawn() -> None:
+    """Issue 27: with no card to draw, the timed-out turn took tickets (the first legal
+    action), charging the absent player for failing them. It claims a route instead, the
+    one that spends the fewest cards."""
+    state = _no_cards_to_draw()
+    seat = state.current
+    legal = legal_actions(state, seat)
+    assert DrawTickets() in legal and any(isinstance(a, Claim) for a in legal)
+    action = safe_action(state, seat)
+    assert isinstance(action, Claim)
+    assert sum(action.cards.values()) == min(
+        sum(a.cards.values()) for a in legal if isinstance(a, Claim))
+
+
+def test_safe_action_refuses_when_only_tickets_are_left_unless_allowed() -> None:
+    state = _no_cards_to_draw()
+    seat = state.current
+    state.hands[seat] = [0] * len(state.hands[seat])
+    assert legal_actions(state, seat) == [DrawTickets()]
+    with pytest.raises(IllegalAction, match="Only new destination tickets"):
+        safe_action(state, seat)
+    assert safe_action(state, seat, tickets=True) == DrawTickets()  # a computer moves on
