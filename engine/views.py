@@ -98,6 +98,10 @@ class PublicView(_View):
     # Pennsylvania: shares left in each company's stack, and the neutral pile's size.
     share_stacks: dict[str, int] = {}
     neutral_shares: int = 0
+    # Pennsylvania, revealed once the game is over: each seat's shares per company, and the
+    # neutral investor's revealed shares per company (2 players), to check the majorities.
+    shares_held: list[dict[str, int]] = []
+    neutral_revealed: dict[str, int] = {}
     # Iberia: festival cards lying at each pile's city (pile id -> count).
     festival_piles: dict[str, int] = {}
     draft: DraftStatus | None = None
