@@ -21,6 +21,7 @@ from discord import app_commands
 import engine
 from bot import handlers, i18n, presenters, records
 from bot.claiming import claim_colour
+from bot.estimates import estimated_parts
 from bot.handlers import Responder, bot_of, channel_game
 from bot.i18n import _
 from bot.preferences import GameSettings, ServerSettings
@@ -224,8 +225,12 @@ async def seat_autocomplete(interaction: discord.Interaction[Any],
 
 
 def _map_label(map_id: str) -> str:
+    """The map's choice in ``/ttr new`` (a message id: the translator finds its German)."""
     m = load_map(map_id)
-    return f"{m.name} ({m.rules.players_min}–{m.rules.players_max} players)"
+    players = f"{m.rules.players_min}–{m.rules.players_max} players"
+    if estimated_parts(m):  # players learn here that part of the data is estimated
+        return f"{m.name} ({players}; some data estimated, see /ttr rules)"
+    return f"{m.name} ({players})"
 
 
 def build_group(maps: list[str]) -> app_commands.Group:

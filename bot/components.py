@@ -295,7 +295,9 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
     per_row = -(-len(view.market) // market_rows(view))
     for slot, card in enumerate(view.market):
         name = presenters.card_label(view.map_id, card) if card else _("empty")
-        banned = second and card == "locomotive"  # a face-up locomotive is never a second card
+        # A face-up locomotive is never a second card; on Nordic no face-up card may be
+        # taken while the deck and the discards are empty.
+        banned = (second and card == "locomotive") or view.market_closed
         out.append(_button(
             ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
             style=discord.ButtonStyle.primary, emoji=presenters.card_emoji(card),

@@ -20,6 +20,7 @@ import engine
 from bot import claiming, components, diskspace, i18n, metrics, presenters
 from bot.claiming import claim_colour
 from bot.components import ControlId
+from bot.estimates import estimate_note
 from bot.i18n import _, _n
 from bot.images import Renderer
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings
@@ -208,11 +209,14 @@ def lobby_text(info: GameInfo) -> str:
              map=_(m.name), game=row.id, n=len(info.seats), most=row.max_players,
              players=players)
     low, high = m.rules.players_min, min(m.rules.players_max, row.max_players)
+    note = estimate_note(m)  # Iberia: what its data only estimates
+    tail = "" if note is None else f"\n⚠️ {note}"
     if len(info.seats) >= row.max_players:
         return head + "\n" + _("Host: {host}. The lobby is full: the host presses **Start**.",
-                               host=host)
-    return head + "\n" + _("Host: {host}. Press **Join** to take a seat; the host presses "
-                           "**Start** ({low}–{high} players).", host=host, low=low, high=high)
+                               host=host) + tail
+    join = _("Host: {host}. Press **Join** to take a seat; the host presses **Start** "
+             "({low}–{high} players).", host=host, low=low, high=high)
+    return head + "\n" + join + tail
 
 
 def lobby_controls(info: GameInfo) -> discord.ui.View | None:
@@ -951,11 +955,11 @@ async def harbor(interaction: discord.Interaction[Any], game_id: int, city: str,
 
 
 async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: int) -> None:
-    """``/ttr exchange``: the secret split while the table chooses pieces, else a swap."""
+    """``/ttr exchange``: the secret split at setup (right after the tickets), else a swap."""
     info = await bot_of(interaction).service.info(game_id)
     if not presenters.two_decks(info.row.map_id):
         raise Refusal(_("This map has no pieces to exchange (only Rails & Sails has)."))
-    if info.state is not None and info.state.phase == "choose_pieces":
+    if info.state is not None and info.state.phase in ("choose_initial_tickets", "choose_pieces"):
         await _choose_pieces(interaction, game_id, info.row.map_id, trains)
     else:
         await perform(interaction, game_id, ExchangePieces(trains=trains))

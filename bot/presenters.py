@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from bot import i18n
 from bot.endings import end_reason
+from bot.estimates import estimate_note
 from bot.i18n import N_, Language, _, _n
 from bot.preferences import Invalid
 from engine.actions import Action, DraftPick, TakeFestival
@@ -603,6 +604,10 @@ def _together_head(view: PublicView, draft: DraftRound | None) -> str:
             rs = load_map(view.map_id).rules.rails_and_sails
             return _("Choose your {n} pieces, trains and ships, in secret",
                      n=rs.pieces if rs else "")
+    rs = load_map(view.map_id).rules.rails_and_sails
+    if rs is not None:  # each player chooses pieces right after keeping tickets
+        return _("Choose the destination tickets you keep, then your {n} pieces (trains and "
+                 "ships, in secret)", n=rs.pieces)
     return _("Choose the destination tickets you keep")
 
 
@@ -623,8 +628,10 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
         text = _("{head}: waiting for {names}.", head=_together_head(view, draft), names=names)
         ping = [mentions[s] for s in seats if s in fresh]
         if ping:
+            pieces = view.phase == "choose_pieces" or (
+                view.phase == "choose_initial_tickets" and two_decks(view.map_id))
             how = (_("check your DMs or press **My hand**, or type `/ttr exchange trains:<n>`")
-                   if view.phase == "choose_pieces" else _("check your DMs or press **My hand**"))
+                   if pieces else _("check your DMs or press **My hand**"))
             text += f"\n{', '.join(ping)}: {how}."
     elif (is_decision(view.phase) or view.phase == "choose_tickets") and view.current is not None:
         who = mentions[view.current]
@@ -752,11 +759,29 @@ def final_text(view: PublicView) -> str:
         )
         lines.append(_("{name}'s tickets: {tickets}", name=safe_name(p.name),
                        tickets=shown or _("none")))
+    lines += shares_lines(view)
     by_seat = {p.seat: safe_name(p.name) for p in final.players}
     winners = [by_seat.get(w, "?") for w in final.winners]
     lines.append(_n("Winner: {names}", "Winners: {names}", len(winners),
                     names=", ".join(winners)))
     return "\n".join(lines)
+
+
+def shares_lines(view: PublicView) -> list[str]:
+    """Pennsylvania, at the end: everyone's shares per company (and the neutral investor's
+    revealed ones), so the majorities can be checked."""
+    if not view.shares_held:
+        return []
+
+    def counts(held: dict[str, int]) -> str:
+        return ", ".join(f"{c} {n}" for c, n in held.items()) or _("none")
+
+    lines = [_("{name}'s shares: {shares}", name=safe_name(p.name), shares=counts(held))
+             for p, held in zip(view.players, view.shares_held, strict=True)]
+    if view.neutral_revealed:
+        lines.append(_("The neutral investor's revealed shares: {shares}",
+                       shares=counts(view.neutral_revealed)))
+    return lines
 
 
 def ticket_pair(map_id: str, cities: Sequence[str]) -> str:
@@ -820,6 +845,9 @@ def _map_rules(m: MapData) -> str:
         lines.extend(_shares_rules(r.shares))
     if r.festivals is not None:
         lines.extend(_festival_rules(r.festivals))
+    note = estimate_note(m)
+    if note is not None:
+        lines.append(f"⚠️ {note}")
     return "\n".join(lines)
 
 

@@ -119,8 +119,10 @@ class Pick:
 
 def decisions(state: GameState, seat: int) -> list[Action]:
     """The options of a map module's decision ``seat`` must make now (e.g. which share to
-    take), one button each; empty in the common phases, which have their own controls."""
-    if not presenters.is_decision(state.phase) or seat not in engine.waiting_for(state):
+    take, or at setup the pieces to play with once the tickets are kept), one button each;
+    empty in the common phases, which have their own controls."""
+    setup = state.phase == "choose_initial_tickets"
+    if not (setup or presenters.is_decision(state.phase)) or seat not in engine.waiting_for(state):
         return []
     # A ticket keep is a select, never a button per combination.
     return [a for a in engine.legal_actions(state, seat) if not isinstance(a, KeepTickets)]

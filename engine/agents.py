@@ -26,7 +26,7 @@ from engine.errors import IllegalAction
 from engine.game import legal_actions
 from engine.modules.stations import station_cost
 from engine.state import GameState
-from engine.turns import cards_left, claim_problem, tickets_closed
+from engine.turns import cards_left, claim_problem, market_closed, tickets_closed
 
 ROUTE_SAMPLES = 10
 
@@ -67,7 +67,7 @@ def safe_action(state: GameState, seat: int, *, tickets: bool = False) -> Action
 def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
     phase = state.phase
     board = state.board
-    if phase in ("choose_initial_tickets", "choose_tickets"):
+    if phase in ("choose_initial_tickets", "choose_tickets") and state.offered[seat]:
         offer = state.offered[seat]
         keep = rng.sample(offer, rng.randint(state.keep_min[seat], len(offer)))
         return KeepTickets(tickets=[board.t_ids[t] for t in keep])
@@ -104,7 +104,8 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
             if costs and city not in state.stations:
                 return BuildStation(city=board.city_ids[city], cards=names_from_counts(costs[0]))
     counts_two = board.rules.face_up_locomotive_counts_two and phase == "second_draw"
-    slots = [i for i, c in enumerate(state.market) if c >= 0 and not (counts_two and c == LOCO)]
+    market = () if market_closed(state) else state.market
+    slots = [i for i, c in enumerate(market) if c >= 0 and not (counts_two and c == LOCO)]
     blind = cards_left(state)
     if slots or blind:
         pick = rng.randrange(len(slots) + blind)

@@ -53,12 +53,14 @@ from engine.hooks import Handler, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
 from engine.state import GameConfig, GameState, TunnelPending
 from engine.turns import (
+    MARKET_CLOSED,
     cards_left,
     chosen_tickets,
     claim_problem,
     draw_card,
     end_turn,
     first_turn,
+    market_closed,
     open_routes,
     refill_market,
     require_turn,
@@ -140,6 +142,8 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
 def _second_draw_possible(state: GameState) -> bool:
     if cards_left(state):
         return True
+    if market_closed(state):
+        return False
     counts_two = state.board.rules.face_up_locomotive_counts_two
     return any(c != -1 and not (counts_two and c == LOCO) for c in state.market)
 
@@ -156,6 +160,8 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     require_turn(state, seat, "turn", "second_draw")
     if action.deck != "train":
         raise IllegalAction("This map has only the train deck.")
+    if market_closed(state):
+        raise IllegalAction(MARKET_CLOSED)
     if not cards_left(state):
         raise IllegalAction(
             "The deck and the discard pile are empty: take a face-up card or do something else."
@@ -177,6 +183,8 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     slot = action.slot
     if slot >= len(state.market) or state.market[slot] == -1:
         raise IllegalAction("There is no face-up card in slot {slot}.", slot=slot + 1)
+    if market_closed(state):
+        raise IllegalAction(MARKET_CLOSED)
     card = state.market[slot]
     counts_two = state.board.rules.face_up_locomotive_counts_two and card == LOCO
     if counts_two and state.phase == "second_draw":
@@ -361,6 +369,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     phase = state.phase
     if phase == "game_over" or seat not in waiting_for(state):
         return []
+    if phase == "choose_initial_tickets" and not state.offered[seat]:
+        # Tickets kept: a map's next setup step may start before the others' (waiting_for).
+        early = [m for m in rule_modules(state) if m.early_phase]
+        return [a for m in early for a in m.phase_actions(state, seat)]
     if phase in ("choose_initial_tickets", "choose_tickets"):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
         return [KeepTickets(tickets=list(k)) for k in ticket_keeps(offer, state.keep_min[seat])]
@@ -383,7 +395,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         counts_two = state.board.rules.face_up_locomotive_counts_two
         actions = [
             face_up(i)
-            for i, c in enumerate(state.market)
+            for i, c in enumerate(() if market_closed(state) else state.market)
             if c != -1 and not (phase == "second_draw" and counts_two and c == LOCO)
         ]
         if cards_left(state):

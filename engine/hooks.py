@@ -26,6 +26,10 @@ class RuleModule:
     phase_handlers: ClassVar[dict[type[Any], Handler]] = {}
     # True if this module lists a turn's draws and claims itself (its own cards and routes).
     replaces_turn_actions: ClassVar[bool] = False
+    # A phase of this module's that each seat may take up as soon as it has kept its first
+    # tickets, while others still choose theirs (Rails & Sails' pieces): during the ticket
+    # choice its ``waiting_for`` and ``phase_actions`` serve the seats that have kept.
+    early_phase: ClassVar[str | None] = None
 
     def waiting_for(self, state: GameState) -> list[int]:
         """Seats that must act in one of this module's phases."""

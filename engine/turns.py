@@ -35,7 +35,8 @@ def waiting_for(state: GameState) -> list[int]:
     if state.phase == "game_over":
         return []
     if state.phase == "choose_initial_tickets":
-        return [s for s in range(state.n_players) if state.offered[s]]
+        early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
+        return [s for s in range(state.n_players) if state.offered[s] or s in early]
     for module in rule_modules(state):
         if state.phase in module.phases:
             return module.waiting_for(state)
@@ -146,6 +147,17 @@ def cards_left(state: GameState) -> bool:
     """Whether a train card can be drawn: a deck of only special cards (Iberia's festival
     and draft cards) gives none once the discards are empty."""
     return bool(state.discards) or any(c < SPECIAL for c in state.deck)
+
+
+def market_closed(state: GameState) -> bool:
+    """Whether the face-up cards may not be taken either: Nordic (seed 000) closes them
+    while the deck and the discards are empty."""
+    return state.board.rules.empty_deck_closes_market and not cards_left(state)
+
+
+# Why no card may be taken on such a map.
+MARKET_CLOSED = Text("The deck and the discard pile are empty: on this map no card may be "
+                     "taken, face-up ones included, until cards come back to the discards.")
 
 
 # Tickets ----------------------------------------------------------------------------------
@@ -283,9 +295,12 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
         game_over(state, "trains", events)
         return events
     market, limit = state.market, rules.market_reset_locomotives
-    if cards_left(state) and (-1 in market or (limit and market.count(LOCO) >= limit)):
+    if (-1 in market or (limit and market.count(LOCO) >= limit)) and (
+        cards_left(state) or any(m.replaces_turn_actions for m in rule_modules(state))
+    ):
         # Cards spent since the market ran short fill its empty slots again, or make the
-        # locomotive reset possible that was not before.
+        # locomotive reset possible that was not before (a map with its own decks looks
+        # at all of them: Rails & Sails' ship cards too).
         refill_market(state, seat, events)
     for module in rule_modules(state):
         if module.interrupts_turn_order(state, events):
@@ -326,7 +341,7 @@ def game_over(state: GameState, reason: str, events: list[Event]) -> None:
 
 def can_act(state: GameState, seat: int) -> bool:
     """Whether ``seat`` has any legal action at the start of a turn."""
-    if cards_left(state) or any(c != -1 for c in state.market):
+    if cards_left(state) or (any(c != -1 for c in state.market) and not market_closed(state)):
         return True
     if tickets_closed(state) is None:
         return True

@@ -21,7 +21,7 @@ from engine.scoring import PlayerScore as PlayerScore
 from engine.scoring import TicketResult as TicketResult
 from engine.scoring import connected_tickets, final_scores
 from engine.state import GameState
-from engine.turns import simultaneous, tickets_closed
+from engine.turns import market_closed, simultaneous, tickets_closed, waiting_for
 
 Phase = Literal[
     "choose_initial_tickets",
@@ -92,11 +92,16 @@ class PublicView(_View):
     stations: dict[str, int]  # city id -> seat
     last_round: bool
     can_draw_tickets: bool = True  # False when the deck is empty or the map forbids it now
+    market_closed: bool = False  # Nordic: no face-up card may be taken (deck and discards empty)
     tunnel: PendingTunnel | None = None
     final: FinalScores | None = None
     # Pennsylvania: shares left in each company's stack, and the neutral pile's size.
     share_stacks: dict[str, int] = {}
     neutral_shares: int = 0
+    # Pennsylvania, revealed once the game is over: each seat's shares per company, and the
+    # neutral investor's revealed shares per company (2 players), to check the majorities.
+    shares_held: list[dict[str, int]] = []
+    neutral_revealed: dict[str, int] = {}
     # Iberia: festival cards lying at each pile's city (pile id -> count).
     festival_piles: dict[str, int] = {}
     draft: DraftStatus | None = None
@@ -160,6 +165,8 @@ def public_view(state: GameState) -> PublicView:
             else:
                 closed_to.setdefault(state.owner[twin], []).append(board.route_ids[r])
     tunnel = state.tunnel
+    # Seats still choosing their first tickets, or (Rails & Sails) their pieces after them.
+    setup = set(waiting_for(state)) if state.phase == "choose_initial_tickets" else set()
     return PublicView(
         map_id=board.map.id,
         turn=state.turn,
@@ -175,7 +182,7 @@ def public_view(state: GameState) -> PublicView:
                 hand_size=sum(state.hands[s])
                 + (sum(tunnel.paid) if tunnel and tunnel.seat == s else 0),
                 tickets=len(state.tickets[s]),
-                deciding=bool(state.offered[s]),
+                deciding=bool(state.offered[s]) or s in setup,
             )
             for s in range(n)
         ],
@@ -189,6 +196,7 @@ def public_view(state: GameState) -> PublicView:
         stations={board.city_ids[c]: s for c, s in state.stations.items()},
         last_round=state.turns_left >= 0,
         can_draw_tickets=tickets_closed(state) is None,
+        market_closed=market_closed(state),
         tunnel=None
         if tunnel is None
         else PendingTunnel(

@@ -84,6 +84,7 @@ RULES: dict[str, dict[str, Any]] = {
         "market_reset_locomotives": None,
         "locomotives_only_tunnels_ferries": True,
         "ferry_cards_per_locomotive": 3,
+        "empty_deck_closes_market": True,
         "double_routes_min_players": 3,
         "most_tickets_bonus": 10,
         "tie_breakers": ["most_tickets", "longest_path"],

@@ -318,6 +318,9 @@ class Rules(_Strict):
     market_reset_locomotives: int | None = 3
     # Nordic: locomotives only pay for tunnels and ferries.
     locomotives_only_tunnels_ferries: bool = False
+    # Nordic (seed 000): with the deck and the discards empty no card may be taken, face-up
+    # ones included (the base rule lets the face-up cards be taken).
+    empty_deck_closes_market: bool = False
     # Nordic: this many cards of any kind may stand for one ferry locomotive.
     ferry_cards_per_locomotive: int | None = None
     double_routes_min_players: int = 4

@@ -3,9 +3,12 @@ them, ``bot.render.final_image``)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PIL import Image, ImageDraw
 
 from bot.endings import end_reason
+from bot.estimates import estimate_note
 from bot.i18n import N_, _, _n
 from engine.views import FinalScores, PlayerScore, PublicView
 from maps.model import MapData
@@ -43,6 +46,7 @@ TICKETS_W = WIDTH - 2 * PAD - TICKETS_X
 TICKET_SIZE = 14
 TICKET_LINE = 19
 TICKET_SEP = "    "
+FOOTNOTE_H = 36  # under the scores: what the map's data only estimates (Iberia)
 
 
 SHARES: RGB = hex_rgb("#a77bdb")  # the share points' part of a score bar
@@ -135,21 +139,54 @@ def _bar_parts(p: PlayerScore) -> tuple[int, int, int, int, int]:
     return max(0, p.routes), won, bonus, extra, lost
 
 
-def _share_grid_height(final: FinalScores, m: MapData) -> int:
-    if not companies(m) or not any(p.extras for p in final.players):
-        return 0
-    return 30 + 44 + 34 + len(final.players) * GRID_ROW
+class ShareCell(NamedTuple):
+    """One player's (or the neutral investor's) part in one company's majority."""
+
+    shares: str  # shares held ('3×'; revealed ones for the neutral investor), or ''
+    points: str  # what they scored ('+20'), or ''
+    place: str  # the place in the majority ('1st'), or ''
 
 
-def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) -> int:
-    """Pennsylvania: each company's tag over a column of what each player's shares scored
-    there (points and place)."""
-    if not companies(m) or not any(p.extras for p in order):
+def share_rows(view: PublicView, order: list[PlayerScore], m: MapData
+               ) -> list[tuple[str, list[ShareCell]]]:
+    """Pennsylvania's share grid, a row per player (then the neutral investor's revealed
+    shares) and a cell per company: the shares held, the points and the place they got."""
+    if not companies(m) or not (view.shares_held or any(p.extras for p in order)):
+        return []
+    held = view.shares_held
+    rows = []
+    for p in order:
+        scored = {str(e.fields["company"]): (f"+{e.points}", place_text(int(e.fields["place"])))
+                  for e in p.extras if e.kind == "shares"}
+        counts = held[p.seat] if p.seat < len(held) else {}
+        rows.append((p.name, [ShareCell(_shares(counts.get(c.id, 0)), *scored.get(c.id, ("", "")))
+                              for c in companies(m)]))
+    if view.neutral_revealed:
+        rows.append((_("Neutral investor"),
+                     [ShareCell(_shares(view.neutral_revealed.get(c.id, 0)), "", "")
+                      for c in companies(m)]))
+    return rows
+
+
+def _shares(n: int) -> str:
+    return f"{n}×" if n else ""
+
+
+def _share_grid_height(rows: list[tuple[str, list[ShareCell]]]) -> int:
+    return 30 + 44 + 34 + len(rows) * GRID_ROW if rows else 0
+
+
+def _share_grid(img: Image.Image, y: int, rows: list[tuple[str, list[ShareCell]]],
+                m: MapData) -> int:
+    """Pennsylvania: each company's tag over a column of each player's shares there, with
+    what they scored (points and place); the neutral investor's revealed shares last."""
+    if not rows:
         return y
     d = ImageDraw.Draw(img)
     y += 30
     section_heading(d, PAD, y, _("Share majorities"),
-                    _("points by company; the place in the majority beside them"))
+                    _("shares held by company, the points they scored and the place in the "
+                      "majority"))
     y += 44
     comps = companies(m)
     col_w = (WIDTH - 2 * PAD - 260) // len(comps)
@@ -159,34 +196,24 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
         w = int(font(14, "bold").getlength(c.id)) + 14
         draw_tag(d, cx - w / 2, y, c.id, company_fill(m, c.id))
     y += 34
-    for p in order:
-        d.text(
-            (PAD, y + GRID_ROW // 2),
-            fit_text(p.name, 17, "bold", 240),
-            font=font(17, "bold"),
-            fill=PANEL_FG,
-            anchor="lm",
-        )
-        scored = {str(e.fields["company"]): (e.points, place_text(int(e.fields["place"])))
-                  for e in p.extras if e.kind == "shares"}
-        for i, c in enumerate(comps):
+    mid = GRID_ROW // 2
+    for name, cells in rows:
+        d.text((PAD, y + mid), fit_text(name, 17, "bold", 240), font=font(17, "bold"),
+               fill=PANEL_FG, anchor="lm")
+        for i, cell in enumerate(cells):
             cx = x0 + i * col_w + col_w // 2
-            if c.id not in scored:
-                d.text((cx, y + GRID_ROW // 2), "–", font=font(17), fill=PANEL_DIM, anchor="mm")
+            if not (cell.shares or cell.points):
+                d.text((cx, y + mid), "–", font=font(17), fill=PANEL_DIM, anchor="mm")
                 continue
-            points, place = scored[c.id]
-            main, small = f"+{points}", place
-            big = font(18, "bold")
-            tw = big.getlength(main) + 6 + font(13).getlength(small)
-            left = cx - tw / 2
-            d.text((left, y + GRID_ROW // 2), main, font=big, fill=SHARES, anchor="lm")
-            d.text(
-                (left + big.getlength(main) + 6, y + GRID_ROW // 2 + 1),
-                small,
-                font=font(13),
-                fill=PANEL_DIM,
-                anchor="lm",
-            )
+            # Left to right: shares held, points, place; centred in the column.
+            parts = [(cell.shares, font(16, "bold"), PANEL_FG, 0),
+                     (cell.points, font(18, "bold"), SHARES, 0),
+                     (cell.place, font(13), PANEL_DIM, 1)]
+            parts = [part for part in parts if part[0]]
+            left = cx - (sum(f.getlength(t) for t, f, _c, _dy in parts) + 6 * len(parts) - 6) / 2
+            for text, f, fill, dy in parts:
+                d.text((left, y + mid + dy), text, font=f, fill=fill, anchor="lm")
+                left += f.getlength(text) + 6
         y += GRID_ROW
     return y
 
@@ -271,8 +298,10 @@ def draw_scores(view: PublicView) -> Image.Image:
     tickets = {p.seat: _ticket_lines(p, city) for p in order}
     bars_h = sum(_bar_row_h(len(tickets[p.seat])) for p in order) + 40
     table_h = 40 + len(order) * ROW_H
-    grid_h = _share_grid_height(final, base.map) + _extra_chips_height(order, base.map)
-    above = PAD + 110 + table_h + grid_h + 30 + bars_h
+    shares = share_rows(view, order, base.map)
+    grid_h = _share_grid_height(shares) + _extra_chips_height(order, base.map)
+    note = estimate_note(base.map)  # Iberia: what its data only estimates, as a footnote
+    above = PAD + 110 + table_h + grid_h + 30 + bars_h + (FOOTNOTE_H if note else 0)
     img = Image.new("RGB", (WIDTH, above), PANEL_BG)
     d = ImageDraw.Draw(img)
 
@@ -353,7 +382,7 @@ def draw_scores(view: PublicView) -> Image.Image:
             cx += w
         y += ROW_H
 
-    y = _share_grid(img, y, order, base.map)
+    y = _share_grid(img, y, shares, base.map)
     y = _extra_chips(img, y, order, base.map)
 
     # Score bars: what each total is made of (failed tickets go left of zero). The routes'
@@ -410,4 +439,8 @@ def draw_scores(view: PublicView) -> Image.Image:
                    font=font(TICKET_SIZE), fill=PANEL_DIM)
         d.line((zero, y - 4, zero, y + BAR_H + 4), fill=PANEL_DIM, width=1)
         y += _bar_row_h(len(tickets[p.seat]))
+    if note:  # the last line of the scores, right above the map
+        d.text((PAD, above - FOOTNOTE_H // 2), fit_text(f"* {note}", 15, "regular",
+                                                        WIDTH - 2 * PAD),
+               font=font(15), fill=PANEL_DIM, anchor="lm")
     return img

@@ -127,15 +127,28 @@ def _discard(state: GameState, cards: Sequence[int]) -> None:
             _pile(state, "ship" if is_ship_card(card) else "train")[1].extend([card] * n)
 
 
+def _deal(state: GameState, seat: int, kind: str, n: int, events: list[Event]) -> list[int]:
+    """Up to ``n`` cards from the ``kind`` deck (its discards reshuffled when it runs out)."""
+    cards: list[int] = []
+    while len(cards) < n and (card := _draw(state, seat, kind, events)) >= 0:
+        cards.append(card)
+    return cards
+
+
 def _deal_market(state: GameState, seat: int, events: list[Event]) -> None:
-    """Deal the market afresh, 3 from each deck (the market starts empty at setup)."""
-    config = _config(state)
-    market = state.market
-    for i, card in enumerate(market):
+    """Deal the market afresh (it starts empty at setup): all its cards go to their
+    discards first, then 3 are dealt from each deck; a deck that cannot give its 3 gives
+    what it can and the other deck gives the rest (RULES.md §7)."""
+    config, market = _config(state), state.market
+    for card in market:
         if card >= 0:
             _pile(state, "ship" if is_ship_card(card) else "train")[1].append(card)
-        kind = "train" if i < config.market_train_cards else "ship"
-        market[i] = _draw(state, seat, kind, events)
+    dealt = _deal(state, seat, "train", config.market_train_cards, events)
+    dealt += _deal(state, seat, "ship", config.market_ship_cards, events)
+    for kind in KINDS:
+        dealt += _deal(state, seat, kind, len(market) - len(dealt), events)
+    dealt.sort(key=is_ship_card)  # train cards first, as the market is laid out
+    market[:] = dealt + [-1] * (len(market) - len(dealt))
 
 
 def _reset_on_three_jokers(state: GameState, seat: int, events: list[Event]) -> None:
@@ -145,6 +158,15 @@ def _reset_on_three_jokers(state: GameState, seat: int, events: list[Event]) -> 
             return
         _deal_market(state, seat, events)
         events.append(MarketReset(seat))
+
+
+def _gap_kind(state: GameState) -> str:
+    """The deck an empty slot fills from: the kind scarcer among the face-up cards (a tie:
+    the train deck), else the other deck if only it has cards (RULES.md §7)."""
+    ships = sum(1 for c in state.market if is_ship_card(c))
+    trains = sum(1 for c in state.market if 0 <= c < SHIP)
+    kind, other = ("ship", "train") if ships < trains else ("train", "ship")
+    return kind if _has_cards(state, kind) else other
 
 
 # Setup ------------------------------------------------------------------------------------
@@ -196,11 +218,11 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     config, ext = _config(state), _ext(state)
     if ext["chosen"][seat]:
         raise IllegalAction("You have already chosen your pieces.")
-    if state.phase != "choose_pieces":
-        raise IllegalAction(
-            "Pieces are chosen once everyone has kept their destination tickets: "
-            "keep your tickets first."
-        )
+    if state.phase not in ("choose_initial_tickets", "choose_pieces") or state.offered[seat]:
+        # Each player chooses after keeping their own tickets, not waiting for the others'
+        # (seed 002: "Nachdem ein Spieler seine Zielkarten gewählt hat").
+        raise IllegalAction("Choose your pieces once you have kept your destination tickets: "
+                            "keep your tickets first.")
     if action.trains + action.ships != config.pieces:
         raise IllegalAction("Choose {n} pieces in all; you chose {trains} trains and {ships} "
                             "ships.", n=config.pieces, trains=action.trains, ships=action.ships)
@@ -213,7 +235,7 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     ext["box_ships"][seat] = config.max_ships - action.ships
     state.trains[seat] = config.pieces
     events: list[Event] = [PiecesChosen(seat)]
-    if all(ext["chosen"]):
+    if all(ext["chosen"]) and state.phase == "choose_pieces":
         return first_turn(state, events)
     return events
 
@@ -631,6 +653,7 @@ class RailsAndSails(RuleModule):
         "choose_pieces": Text("Everyone is still choosing their pieces."),
     }
     simultaneous_phases: ClassVar[frozenset[str]] = frozenset({"choose_pieces"})
+    early_phase = "choose_pieces"
     replaces_turn_actions = True
 
     def refill_market(self, state: GameState, seat: int, events: list[Event]) -> bool:
@@ -638,8 +661,7 @@ class RailsAndSails(RuleModule):
             return True  # the core setup's deal: this module's setup deals its own market
         for i, card in enumerate(state.market):
             if card < 0:
-                kind = "train" if _has_cards(state, "train") else "ship"
-                state.market[i] = _draw(state, seat, kind, events)
+                state.market[i] = _draw(state, seat, _gap_kind(state), events)
         _reset_on_three_jokers(state, seat, events)
         return True
 

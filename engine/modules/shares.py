@@ -113,6 +113,12 @@ def _by_company(shares: list[list[Any]]) -> dict[str, list[int]]:
     return out
 
 
+def _counts(companies: list[str], shares: list[list[Any]]) -> dict[str, int]:
+    """How many of ``shares`` each company has, in the companies' order (none left out)."""
+    held = [company for company, _number in shares]
+    return {c: n for c in companies if (n := held.count(c))}
+
+
 def _share_list(state: GameState, by_company: dict[str, list[int]]) -> list[list[Any]]:
     companies = {c.id for c in _config(state).companies}
     for company in by_company:
@@ -175,10 +181,15 @@ class Shares(RuleModule):
 
     def public_fields(self, state: GameState) -> dict[str, Any]:
         ext = _ext(state)
-        return {
+        companies = [c.id for c in _config(state).companies]
+        fields: dict[str, Any] = {
             "share_stacks": {c.id: c.shares - ext["taken"][c.id] for c in _config(state).companies},
             "neutral_shares": len(ext["neutral"]),
         }
+        if state.phase == "game_over":  # shares are secret until the end (RULES.md §8)
+            fields["shares_held"] = [_counts(companies, held) for held in ext["held"]]
+            fields["neutral_revealed"] = _counts(companies, ext["revealed"])
+        return fields
 
     def position_fields(self, state: GameState) -> dict[str, Any]:
         ext = _ext(state)

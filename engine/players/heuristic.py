@@ -102,6 +102,8 @@ class HeuristicPlayer:
     def choose(self, obs: Observation) -> Action:
         phase = obs.public.phase
         decide = _Decision(obs, self.style)
+        if phase == "choose_initial_tickets" and not obs.private.offered:
+            return decide.pieces()  # Rails & Sails: tickets kept, the pieces follow at once
         if phase in ("choose_initial_tickets", "choose_tickets", "draft_keep"):
             return decide.keep_tickets()
         if phase == "draft":

@@ -97,7 +97,7 @@ async def test_commands_are_synced_as_one_group_and_an_admin_group(table):
                     "end", "abandon", "resign", "replace", "autopilot"}
     new = next(o for o in group["options"] if o["name"] == "new")
     maps = {c["value"]: c["name"] for c in new["options"][0]["choices"]}
-    assert maps["iberia"] == "Iberia (2–5 players)"
+    assert maps["iberia"] == "Iberia (2–5 players; some data estimated, see /ttr rules)"
     assert maps["world"] == "Rails & Sails: World (2–5 players)"
     assert set(maps) == {"usa", "europe", "nordic", "pennsylvania", "iberia", "world"}
     claim = next(o for o in group["options"] if o["name"] == "claim")

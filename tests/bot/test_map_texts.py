@@ -195,6 +195,17 @@ def test_world_board_has_two_market_rows_and_both_decks():
     assert rows["Train deck"] == rows["Ship deck"] == rows["Draw tickets"] == 2
 
 
+def test_nordic_market_buttons_close_with_the_deck_and_discards():
+    state = _game("nordic", 2)
+    for seat in range(2):
+        engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    engine.setup_position(state, engine.Position(deck=[], discards=[]))
+    controls = components.draw_buttons(1, engine.public_view(state), state.version,
+                                       second=False)
+    market = [c.item for c in controls if c.item.label[0].isdigit()]  # type: ignore[attr-defined]
+    assert len(market) == 5 and all(b.disabled for b in market)  # type: ignore[attr-defined]
+
+
 def test_world_hand_pieces_and_status():
     state = _game("world", 2)
     for seat in range(2):

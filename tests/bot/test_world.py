@@ -85,6 +85,29 @@ async def test_a_face_up_card_asks_which_deck_refills_it(table):
     assert engine.public_view(done).deck == view.deck - 1
 
 
+async def test_pieces_are_chosen_right_after_keeping_tickets(table):
+    """No waiting for the others' tickets (seed 002): the pieces' buttons come by DM at once."""
+    await table.open_game(["Ana", "Ben"], "world")
+    state = await table.stored_state()
+    seat = 0
+    user = table.seat_user(state, seat)
+    keep = engine.KeepTickets(tickets=[state.board.t_ids[t] for t in state.offered[seat][:3]])
+    await table.play(state, seat, keep)
+    state = await table.stored_state()
+    assert state.phase == "choose_initial_tickets" and state.offered[1]
+    dm = table.fake.message(table.fake.dms(user)[-1].id)
+    assert "20 trains + 40 ships" in [c.get("label") for c in dm.controls()]
+    ex = await table.slash(user, "status")
+    assert "then your 60 pieces" in ex.text and "You must act now" in ex.text
+    assert "10 trains + 50 ships" in ex.text  # the presets, to the chooser only
+    ex = await table.slash(table.seat_user(state, 1), "exchange", trains=20)
+    assert "keep your tickets first" in ex.text
+    await table.click(user, dm, label="20 trains + 40 ships")
+    state = await table.stored_state()
+    assert state.ext["rs"]["chosen"] == [True, False] and state.phase == "choose_initial_tickets"
+    assert "20 trains" not in (await table.slash(user, "status")).text  # still secret
+
+
 async def test_pieces_by_command_and_claims_with_ships(table):
     await table.open_game(["Ana", "Ben"], "world")
     state = await table.stored_state()

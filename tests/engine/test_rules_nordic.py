@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Claim, DrawFaceUp, DrawTickets, KeepTickets, apply, legal_actions
+from engine import (
+    Claim,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Position,
+    apply,
+    legal_actions,
+    public_view,
+    setup_position,
+)
 from engine.board import board_for
 from engine.cards import CARD_INDEX, LOCO, N_CARDS, counts_from_names
 from engine.payment import NO, cheapest_claims, claim_colour
@@ -204,3 +215,31 @@ def test_nine_space_route_scores_27():
     r = nordic_route("murmansk", "lieksa")
     assert BOARD.r_points[r] == 27
     assert N_CARDS == 9 and CARD_INDEX["green"] < LOCO
+
+
+def test_no_face_up_card_when_deck_and_discards_are_empty(started, set_market, illegal):
+    """Seed 000: with no card in the deck or the discards only claiming and drawing tickets
+    remain; face-up cards may not be taken (unlike Europe, RULES.md §4)."""
+    state = started("nordic", 2)
+    seat = state.current
+    set_market(state, ["red", "blue", "locomotive", None, None])
+    setup_position(state, Position(deck=[], discards=[]))
+    assert not any(isinstance(a, DrawFaceUp | DrawBlind) for a in legal_actions(state, seat))
+    assert DrawTickets() in legal_actions(state, seat)
+    for action in (DrawFaceUp(slot=0), DrawBlind()):
+        illegal(state, seat, action, "deck and the discard pile are empty",
+                "face-up ones included")
+    assert public_view(state).market_closed
+
+
+def test_face_up_cards_may_be_taken_again_once_cards_are_discarded(started, set_market):
+    state = started("nordic", 2)
+    seat = state.current
+    set_market(state, ["red", "blue", "locomotive", None, None])
+    setup_position(state, Position(deck=[], discards=["green"]))
+    assert DrawFaceUp(slot=0) in legal_actions(state, seat)
+    apply(state, seat, DrawFaceUp(slot=0))
+    # The green came from the discards into the market: nothing is left to draw, so the
+    # turn ends after one card.
+    assert state.current != seat and state.market[0] == CARD_INDEX["green"]
+    assert not any(isinstance(a, DrawFaceUp) for a in legal_actions(state, state.current))

@@ -237,3 +237,21 @@ def test_keep_tickets_after_drawing_four(started):
     offered = [state.board.t_ids[t] for t in state.offered[seat]]
     apply(state, seat, KeepTickets(tickets=offered[:1]))
     assert len(state.tickets[seat]) >= 4
+
+
+def test_the_final_view_shows_each_players_shares_and_the_neutral_revealed_ones(
+        started, pass_turn):
+    """Players can check the majorities at the end (issue 25): every share count by company,
+    and the neutral investor's revealed shares; none of it before the end."""
+    state = started("pennsylvania", 2)
+    hold_shares(state, 0, "B&O", [1, 3, 5])
+    hold_shares(state, 1, "B&O", [6])
+    hold_shares(state, 1, "PRR", [1, 2])
+    setup_position(state, Position(neutral_shares={"B&O": [2, 4]}, turns_left=1))
+    view = public_view(state)
+    assert view.shares_held == [] and view.neutral_revealed == {}
+    pass_turn(state)
+    assert state.phase == "game_over"
+    view = public_view(state)
+    assert view.shares_held == [{"B&O": 3}, {"PRR": 2, "B&O": 1}]  # in the companies' order
+    assert view.neutral_revealed == {"B&O": 1}  # half of the pile of 2, rounded up

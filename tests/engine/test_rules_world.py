@@ -92,6 +92,32 @@ def test_piece_split_follows_the_tickets_and_stays_secret(illegal):
     assert before.players[0].trains == 60
 
 
+def test_a_player_chooses_pieces_right_after_keeping_tickets(illegal):
+    """Seed 002: "Nachdem ein Spieler seine Zielkarten gewählt hat": no waiting for the
+    others' tickets; the splits are still revealed only once everyone has chosen."""
+    state = new(3)
+    keep = [[state.board.t_ids[t] for t in state.offered[s][:3]] for s in range(3)]
+    apply(state, 0, KeepTickets(tickets=keep[0]))
+    assert state.phase == "choose_initial_tickets" and waiting_for(state) == [0, 1, 2]
+    assert legal_actions(state, 0) == [
+        ChoosePieces(trains=10, ships=50), ChoosePieces(trains=20, ships=40),
+        ChoosePieces(trains=25, ships=35)]
+    illegal(state, 1, ChoosePieces(trains=20, ships=40), "keep your tickets first")
+    assert [p.deciding for p in public_view(state).players] == [True, True, True]
+    apply(state, 0, ChoosePieces(trains=25, ships=35))
+    assert waiting_for(state) == [1, 2] and legal_actions(state, 0) == []
+    assert public_view(state).piece_split == []  # secret while others choose
+    apply(state, 1, KeepTickets(tickets=keep[1]))
+    apply(state, 1, ChoosePieces(trains=20, ships=40))
+    apply(state, 2, KeepTickets(tickets=keep[2]))
+    assert state.phase == "choose_pieces" and waiting_for(state) == [2]
+    assert public_view(state).piece_split == []
+    apply(state, 2, ChoosePieces(trains=10, ships=50))
+    assert state.phase == "turn"
+    assert public_view(state).piece_split == [
+        {"trains": 25, "ships": 35}, {"trains": 20, "ships": 40}, {"trains": 10, "ships": 50}]
+
+
 # Drawing ----------------------------------------------------------------------------------
 
 
@@ -406,3 +432,81 @@ def test_a_blind_draw_tells_which_deck_and_the_piece_choice_has_no_current_playe
     state = started("world", 2)
     events = apply(state, state.current, DrawBlind(deck="ship"))
     assert events[-1].deck == "ship" and events[-1].card is None
+
+
+# The market's corners (issue 25) ----------------------------------------------------------
+
+
+def test_empty_slots_fill_from_the_ship_deck_when_only_ship_cards_came_back(started):
+    """Slots left empty by empty decks fill at the turn's end from whichever deck can give
+    a card: here only ship cards came back (the audit's market)."""
+    state = started("world", 2)
+    seat = state.current
+    setup_position(state, Position(
+        market=["red", None, None, "red_ship", None, None],
+        deck=[], discards=[], ship_deck=[], ship_discards=["white_ship", "green_double_ship"],
+    ))
+    apply(state, seat, ExchangePieces(trains=1))
+    market = position_of(state).market
+    assert (market[0], market[3], market[4:]) == ("red", "red_ship", [None, None])
+    assert sorted(market[1:3]) == ["green_double_ship", "white_ship"]
+
+
+def test_empty_slots_fill_from_the_scarcer_kind_a_tie_from_the_train_deck(started):
+    state = started("world", 2)
+    seat = state.current
+    setup_position(state, Position(
+        market=["red", "white", None, "red_ship", None, None],
+        deck_top=["yellow", "green"], ship_deck=["white_ship", "black_ship", "red_ship"],
+    ))
+    apply(state, seat, ExchangePieces(trains=1))
+    # Slot 3: 2 trains, 1 ship -> a ship; slot 5: 2 and 2 -> a train; slot 6: 3 trains,
+    # 2 ships -> a ship.
+    assert position_of(state).market == [
+        "red", "white", "white_ship", "red_ship", "yellow", "black_ship"]
+
+
+def test_three_jokers_deal_six_from_the_train_deck_when_no_ship_card_is_left(started):
+    """A deck that cannot give its 3 gives what it can and the other deck gives the rest
+    (RULES.md §7): no ship card is left anywhere but in hands."""
+    state = started("world", 2)
+    seat = state.current
+    trains = ["white", "yellow", "green", "red", "black", "purple", "white", "yellow"]
+    setup_position(state, Position(
+        market=["locomotive", "locomotive", "white", "red", None, None],
+        deck=["locomotive", *trains], discards=[], ship_deck=[], ship_discards=[],
+    ))
+    events = apply(state, seat, DrawFaceUp(slot=2, refill="train"))  # a third joker shows
+    assert "MarketReset" in [type(e).__name__ for e in events]
+    assert position_of(state).market == trains[:6]
+
+
+def test_three_jokers_take_what_the_ship_deck_has_and_the_rest_from_the_train_deck(started):
+    state = started("world", 2)
+    seat = state.current
+    trains = ["white", "yellow", "green", "red", "black", "purple", "white", "yellow"]
+    setup_position(state, Position(
+        market=["locomotive", "locomotive", "white", "red", None, None],
+        deck=["locomotive", *trains], discards=[], ship_deck=["green_ship"], ship_discards=[],
+    ))
+    apply(state, seat, DrawFaceUp(slot=2, refill="train"))
+    assert sorted(c for c in position_of(state).market if c) == sorted(
+        [*trains[:5], "green_ship"])
+
+
+def test_three_jokers_discard_all_six_before_dealing(started, kinds):
+    """The rulebook's order: all six cards go to the discards, then six are dealt; with the
+    ship deck empty its three discarded cards come back in one reshuffle."""
+    state = started("world", 2)
+    seat = state.current
+    setup_position(state, Position(
+        market=["locomotive", "locomotive", "white", "white_ship", "yellow_ship",
+                "white_double_ship"],
+        deck_top=["locomotive", "red", "green", "black"], ship_deck=[], ship_discards=[],
+    ))
+    events = apply(state, seat, DrawFaceUp(slot=2, refill="train"))
+    shuffles = [e for e in events if type(e).__name__ == "DeckReshuffled"]
+    assert [e.cards for e in shuffles] == [3]
+    market = position_of(state).market
+    assert market[:3] == ["red", "green", "black"]
+    assert sorted(market[3:]) == ["white_double_ship", "white_ship", "yellow_ship"]
