@@ -26,7 +26,8 @@ Unix socket, fsync on.
    (the first reply to their interaction: what the player waits for; the board and the
    next player's DM follow), and the CPU load of the machine. Then
    the CPU time per action of the bot's process and of the render workers: CPU time,
-   not wall time, so it hardly depends on what else the machine runs. The bot's process
+   not wall time (it still varies with the host's load: compare runs by the calibration
+   line printed first, ``bench/calibration.py``). The bot's process
    also runs the fake Discord and this driver; the CPU they spend answering the bot's
    requests and choosing each action (Discord's and the players' work) is printed
    apart and taken off the bot's own. With SQLite: the trips to the database's writer
@@ -65,6 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg
 
 import engine
+from bench.calibration import calibration_line
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres, open_storage
@@ -541,6 +543,7 @@ def main() -> None:
                         default="sqlite", help="the database the bot uses")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    print(calibration_line(), flush=True)
     tune_interpreter()  # as ``bot.lifecycle.serve`` does at the bot's start
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     with tempfile.TemporaryDirectory() as tmp:

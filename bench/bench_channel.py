@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
+from bench.calibration import calibration_line
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.images import Renderer
@@ -89,6 +90,7 @@ def main() -> None:
     parser.add_argument("--fast", action="store_true", help="stub renderer: counts only")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    print(calibration_line(), flush=True)
     print(f"{'map':13} {'turns':>5} {'posts':>6} {'kept':>5} {'edits':>6} {'images':>6} {'MB':>7} "
           f"{'private':>8} {'p.edits':>8} {'secs':>6}")
     with tempfile.TemporaryDirectory() as tmp:

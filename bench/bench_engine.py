@@ -37,9 +37,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.calibration import calibration_line
 from engine import (
     Action,
     GameConfig,
@@ -147,6 +152,7 @@ def main() -> None:
     parser.add_argument("--maps", default=",".join(playable_maps()))
     args = parser.parse_args()
     maps = args.maps.split(",")
+    print(calibration_line(), flush=True)
     cost = clock_cost()
     print(f"legal_actions µs per call (positions: agent sampler; clock cost {cost} ns taken off)")
     heads = ("players", "calls", "warm", "p99", "cold", "p99")

@@ -23,7 +23,11 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.calibration import calibration_line
 from engine.graph import longest_trail, trail_in_order
 from engine.modules import playable_maps
 from maps import load_map
@@ -187,6 +191,7 @@ def tour_call(net: Net, rng: random.Random) -> Callable[[], object]:
 
 def main() -> None:
     samples = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    print(calibration_line(), flush=True)
     rng = random.Random(2024)
     for map_id in ("usa", "europe"):
         routes = board_routes(map_id)

@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.calibration import calibration_line
 from engine import GameConfig, apply, new_game, waiting_for
 from engine.events import Event
 from engine.modules import playable_maps
@@ -42,6 +47,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
+    print(calibration_line(), flush=True)
     print(f"CPU ms per decision, {args.games} games per line, {args.players} players (Nordic 3)")
     for map_id in playable_maps():
         players = min(args.players, load_map(map_id).rules.players_max)

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine
+from bench.calibration import calibration_line
 from bot import render
 from bot.render import MAX_BYTES, board_palette, png, render_board, render_final, render_hand
 from bot.render.board import warm_pieces
@@ -98,6 +99,7 @@ def main() -> int:
     args = parser.parse_args()
     global CLOCK
     CLOCK = time.perf_counter if args.wall else time.process_time
+    print(calibration_line(), flush=True)
     print(f"clock: {'wall' if args.wall else 'CPU time of this process'}")
     print(f"{'map':<13}{'start':>7}{'bare':>7}{'cold':>7}{'warm':>7}{'p90':>7}{'claim':>7}"
           f"{'boards':>8}{'PNG KiB':>9}{'hand':>7}{'final':>7}"

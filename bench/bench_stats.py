@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
+from bench.calibration import calibration_line
 from bot import history, stats
 from bot.service import GameService, event_to_json
 from bot.storage import ActionRow, SeatRow, SqliteStorage, Storage
@@ -124,6 +125,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     args = parser.parse_args()
+    print(calibration_line(), flush=True)
     asyncio.run(main_async(args.games))
 
 
