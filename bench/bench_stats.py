@@ -1,12 +1,15 @@
-"""History and statistics benchmarks, no network: ``python bench/bench_stats.py [--games N]``.
+"""History and statistics benchmarks, no network:
+``python bench/bench_stats.py [--games N ...]``.
 
-1. With N finished 4-player USA games stored (default 1,000; 20 distinct games played by
-   random legal moves, stored again and again with seats drawn from 40 members), the
-   time to derive every game's results from its snapshot (``stats.sync``, what the first
-   ``/ttr stats`` after an upgrade or a ``stats.rebuild`` does), then the time of what
-   ``/ttr leaderboard`` and ``/ttr stats`` compute for each call: read the server's
-   results and rate all N games with openskill, or summarise one member's.
-   Wall and CPU times are printed: on a busy machine the wall time is the larger.
+1. For each N (default 4,000 and 100,000): N finished 4-player games of one server (USA
+   and Europe, seats drawn from 40 members, each seat with a few turns' times in its
+   log) written straight into a new SQLite file, their standings built from the stored
+   results (``stats.build_standings``: what the first start after the upgrade does),
+   then the CPU time of what each ``/ttr leaderboard`` and ``/ttr stats`` reads and
+   computes (median of 50 calls; and whether it took a trip to the SQLite writer's
+   thread), and of one more game's end (its results stored and folded into the
+   standings, in the transaction of its last action). Wall and CPU times are printed:
+   on a busy machine the wall time is the larger.
 2. For one whole stored game: the history (``history.turn_logs`` + ``history.pages``)
    and the replay of its last turn through the engine (``history.board_at``, without
    the image). Medians of 20 runs.
@@ -18,10 +21,12 @@ import argparse
 import asyncio
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -29,14 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from bench.calibration import calibration_line
 from bot import history, stats
-from bot.service import GameService, event_to_json
-from bot.storage import ActionRow, SeatRow, SqliteStorage, Storage
+from bot.service import event_to_json
+from bot.standings import results_of
+from bot.storage import ActionRow, SeatRow, SqliteStorage
 from engine import ACTION_ADAPTER, GameConfig
 from engine.agents import random_action
 
 GUILD = 1
 MEMBERS = 40
-DISTINCT = 20
 
 
 def play(seed: int) -> tuple[GameConfig, list[tuple[int, str, str]], engine.GameState]:
@@ -53,57 +58,103 @@ def play(seed: int) -> tuple[GameConfig, list[tuple[int, str, str]], engine.Game
     return config, log, state
 
 
-async def store_game(store: Storage, n: int, config: GameConfig, state: engine.GameState,
-                     rng: random.Random) -> None:
-    """A finished game as the bot keeps one (here with one log row: the snapshot is what
-    ``stats.sync`` reads)."""
-    members = rng.sample(range(1, MEMBERS + 1), 4)
-    row = await store.create_game(guild_id=GUILD, channel_id=10_000 + n, map_id="usa",
-                                  max_players=4, host_id=members[0], host_name=f"m{members[0]}")
-    seats = [SeatRow(i, m, f"m{m}") for i, m in enumerate(members)]
-    start = engine.new_game(config)
-    await store.start_game(row.id, config=config.model_dump_json(), seats=seats,
-                           version=0, state=json.dumps(start.to_snapshot()))
-    await store.record_action(row.id, seat=0, action="{}", events="[]", before=0,
-                              after=state.version, state=json.dumps(state.to_snapshot()),
-                              finished=True)
+def _seed(path: str, games: int, rng: random.Random) -> None:
+    """``games`` finished games, their results and a short log each, in one transaction."""
+    db = sqlite3.connect(path)
+    game_rows, result_rows, action_rows = [], [], []
+    for n in range(1, games + 1):
+        map_id = ("usa", "europe")[n % 2]
+        members = rng.sample(range(1, MEMBERS + 1), 4)
+        ranks = sorted(range(1, 5), key=lambda _: rng.random())
+        game_rows.append((n, GUILD, 10_000 + n, map_id, members[0], n, n))
+        when = float(n)
+        for seat, member in enumerate(members):
+            result_rows.append((n, seat, f"user:{member}", member, f"m{member}",
+                                rng.randint(40, 160), ranks[seat], rng.randint(0, 5),
+                                rng.randint(0, 2), rng.randint(5, 30),
+                                json.dumps(rng.sample(range(70), 12))))
+        version = 0
+        for _turn in range(3):  # each seat's turn: started by the one before, then played
+            for seat, member in enumerate(members):
+                version += 1
+                when += rng.lognormvariate(7, 1.5)
+                started = json.dumps([{"type": "TurnStarted", "seat": (seat + 1) % 4,
+                                       "turn": version}])
+                action_rows.append((n, version, seat, "{}", started, when, member))
+    db.executemany(
+        "INSERT INTO games (id, guild_id, channel_id, status, map_id, max_players, host_id, "
+        "created_at, updated_at) VALUES (?, ?, ?, 'finished', ?, 4, ?, ?, ?)", game_rows)
+    db.executemany(
+        "INSERT INTO game_results (game_id, seat, player, user_id, name, score, rank, "
+        "tickets_completed, tickets_failed, longest_path, routes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", result_rows)
+    db.executemany(
+        "INSERT INTO actions (game_id, version, seat, action, events, created_at, user_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)", action_rows)
+    db.commit()
+    db.close()
 
 
-async def main_async(games: int) -> None:
-    played = [play(seed) for seed in range(DISTINCT)]
-    rng = random.Random(1)
-    with tempfile.TemporaryDirectory() as tmp:
-        store = await SqliteStorage.open(str(Path(tmp) / "bench.sqlite3"), durable=False)
-        service = GameService(store)
-        for n in range(games):
-            config, _, state = played[n % DISTINCT]
-            await store_game(store, n, config, state, rng)
+def _timed(samples: list[tuple[float, float]]) -> str:
+    wall = statistics.median(w for w, _ in samples)
+    cpu = statistics.median(c for _, c in samples)
+    return f"{1000 * cpu:.2f} ms CPU, {1000 * wall:.2f} ms wall"
 
+
+async def _calls(store: SqliteStorage, call: Callable[[], Awaitable[object]],
+                 runs: int = 50) -> str:
+    trips = store.trips
+    samples = []
+    for _ in range(runs):
         t0, c0 = time.perf_counter(), time.process_time()
-        derived = await stats.sync(service)
-        t_sync, c_sync = time.perf_counter() - t0, time.process_time() - c0
-        print(f"derive the results of {derived} finished games (stats.sync): "
-              f"{t_sync:.2f} s wall, {c_sync:.2f} s CPU; {1000 * t_sync / derived:.2f} ms "
-              "a game")
+        await call()
+        samples.append((time.perf_counter() - t0, time.process_time() - c0))
+    return f"{_timed(samples)} median; writer trips {store.trips - trips}"
 
-        rate_times, rate_cpu, summary_times = [], [], []
-        for _ in range(5):
+
+async def stats_at(games: int, played: tuple[GameConfig, engine.GameState]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "bench.sqlite3")
+        store = await SqliteStorage.open(path, durable=False)
+        await store.close()
+        _seed(path, games, random.Random(games))
+        store = await SqliteStorage.open(path, durable=False)
+        t0, c0 = time.perf_counter(), time.process_time()
+        built = await stats.build_standings(store)
+        print(f"{games} games: standings built from the stored results in "
+              f"{time.perf_counter() - t0:.1f} s wall, {time.process_time() - c0:.1f} s CPU "
+              f"({built} games)")
+        print(f"  /ttr leaderboard: "
+              f"{await _calls(store, lambda: stats.leaderboard(store, GUILD, None))}")
+        print(f"  /ttr leaderboard map:usa: "
+              f"{await _calls(store, lambda: stats.leaderboard(store, GUILD, 'usa'))}")
+        print(f"  /ttr stats member: "
+              f"{await _calls(store, lambda: stats.summary(store, GUILD, None, 7))}")
+        print(f"  /ttr stats (server): "
+              f"{await _calls(store, lambda: stats.summary(store, GUILD, None))}")
+        config, state = played
+        view = engine.public_view(state)
+        ends = []
+        for n in range(20):
+            members = random.Random(n).sample(range(1, MEMBERS + 1), 4)
+            row = await store.create_game(guild_id=GUILD, channel_id=1 + n, map_id="usa",
+                                          max_players=4, host_id=members[0],
+                                          host_name=f"m{members[0]}")
+            seats = [SeatRow(i, m, f"m{m}") for i, m in enumerate(members)]
+            await store.start_game(row.id, config=config.model_dump_json(), seats=seats,
+                                   version=0, state="{}")
             t0, c0 = time.perf_counter(), time.process_time()
-            rated = stats.ratings(await store.results(GUILD))
-            rate_times.append(time.perf_counter() - t0)
-            rate_cpu.append(time.process_time() - c0)
-            t0 = time.perf_counter()
-            mine = [r for r in await store.results(GUILD) if r.user_id == 1]
-            stats.summarize(mine)
-            summary_times.append(time.perf_counter() - t0)
-        print(f"/ttr leaderboard over {games} games ({len(rated)} players rated): "
-              f"{1000 * statistics.median(rate_times):.0f} ms wall, "
-              f"{1000 * statistics.median(rate_cpu):.0f} ms CPU median (read + openskill)")
-        print(f"/ttr stats of one member over {games} games: "
-              f"{1000 * statistics.median(summary_times):.0f} ms median")
+            await store.save_results(row.id, results_of(row.id, seats, view))
+            ends.append((time.perf_counter() - t0, time.process_time() - c0))
+        print(f"  a game's end (results stored, standings folded): {_timed(ends)} median")
         await store.close()
 
-    config, log, state = played[0]
+
+async def main_async(sizes: list[int]) -> None:
+    config, log, state = play(0)
+    for games in sizes:
+        await stats_at(games, (config, state))
+
     rows = [ActionRow(v, seat, action, events)
             for v, (seat, action, events) in enumerate(log, start=1)]
     names = config.players
@@ -123,7 +174,7 @@ async def main_async(games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games", type=int, nargs="+", default=[4000, 100_000])
     args = parser.parse_args()
     print(calibration_line(), flush=True)
     asyncio.run(main_async(args.games))

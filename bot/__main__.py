@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
-import urllib.request
+from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, Settings
-from bot.lifecycle import StartupError
+from bot import stop_signals
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 COMMANDS = ("run", "check", "backup", "health", "migrate-to-postgres")
 
@@ -40,6 +41,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.command == "run":  # before the slow imports: a stop from now on is clean
+        stop_signals.remember()
+    import logging
+
+    from bot.config import ConfigError, Settings
+    from bot.lifecycle import StartupError
+
     try:
         settings = Settings.from_env(need_token=args.command == "run")
     except ConfigError as exc:
@@ -78,6 +86,7 @@ async def _migrate(settings: Settings, sqlite_path: str) -> str:
     import asyncpg
 
     from bot.database import describe
+    from bot.lifecycle import StartupError
     from bot.migrate import MigrationError, migrate_to_postgres
 
     if settings.database_url is None:
@@ -94,10 +103,17 @@ async def _migrate(settings: Settings, sqlite_path: str) -> str:
 
 
 async def _check(settings: Settings) -> str:
-    from bot.database import describe
-    from bot.images import check_renderer, default_renderer
-    from bot.lifecycle import open_database
+    from pathlib import Path
 
+    from bot.database import describe, is_postgres
+    from bot.images import check_renderer, default_renderer
+    from bot.lifecycle import StartupError, open_database
+
+    file = Path(settings.database).expanduser().resolve()
+    if not is_postgres(settings.database) and not file.exists():
+        # Not made here: an "ok" on a new empty file would hide a wrong folder or path.
+        raise StartupError(f"no database yet at {file}; `python -m bot` creates it (or set "
+                           f"TTR_DB_PATH to the bot's database)")
     store = await open_database(settings.database)
     try:
         games = len(await store.games_with_status("running"))
@@ -116,6 +132,8 @@ async def _run(settings: Settings, *, force_sync: bool) -> None:
 
 def health(settings: Settings) -> int:
     """For Docker's HEALTHCHECK: 0 if ``/health`` of the running bot answers 200."""
+    import urllib.request
+
     if settings.health_port is None:
         print("ttr-bot: TTR_HEALTH_PORT is not set: the health endpoint is off", file=sys.stderr)
         return 1

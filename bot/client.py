@@ -1,24 +1,29 @@
 """The Discord client: wires storage, the game service, commands and components.
 
 ``prepare`` does the local part (database, service, command tree) and needs no
-network; ``setup_hook`` (run by discord.py at login) syncs the commands when
-they changed and posts what a restart left unposted. ``shutdown`` stops taking
-interactions and lets the ones in flight finish before closing.
+network; ``setup_hook`` (run by discord.py at login, before the gateway connects)
+syncs the commands when they changed, then lets the gateway connect at once while,
+in the background, it posts what a restart left unposted and starts the scheduler
+(``catch_up``): those may wait for the render workers to warm up, and interactions
+are answered meanwhile. ``shutdown`` stops taking interactions and lets the ones in
+flight finish before closing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import socket
 import time
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot import handlers, i18n, records
+from bot import handlers, i18n, records, stats
 from bot.clock import Clock, SystemClock
 from bot.commands import CommandTranslator, build_admin_group, build_group
 from bot.components import Control, ControlId
@@ -85,6 +90,7 @@ class TTRBot(discord.AutoShardedClient):
         self.scheduler: Scheduler | None = None
         self.stopping = False
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self._catching_up: asyncio.Task[None] | None = None
         self.gateway_connected = False
         self.gateway_changed_at: float | None = None  # time.monotonic() of the last change
 
@@ -125,8 +131,10 @@ class TTRBot(discord.AutoShardedClient):
         storage = self._storage or await open_storage(self.settings.database)
         publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
+        await stats.build_if_stale(self._service)  # once, after the standings' migration
         # Computer players think in the render workers: both are CPU work off the loop.
-        self.scheduler = Scheduler(self._service, publisher, thinkers=self.renderer.pool)
+        self.scheduler = Scheduler(self._service, publisher, thinkers=self.renderer.pool,
+                                   worker=self.worker_name())
         log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)
@@ -136,14 +144,38 @@ class TTRBot(discord.AutoShardedClient):
         if self.settings.dev_guild_id is not None:
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
 
+    def worker_name(self) -> str | None:
+        """The name this process claims jobs under when it runs some shards: the host and
+        its shards, which a restart keeps, so it takes back its own unfinished jobs at once
+        (processes sharing a database run different shards). Else the scheduler's own
+        (host and pid): a dead process's claims wait for their lease."""
+        shards = self.settings.shard_ids
+        if shards is None:
+            return None
+        return f"{socket.gethostname()}:shards-{','.join(map(str, shards))}"
+
     async def setup_hook(self) -> None:
         await self.prepare()
         await self._sync()
-        resumed = await self.service.resume()
-        if resumed:
-            log.info("posted the pending updates of %d game(s) after the restart", resumed)
+        self._catching_up = asyncio.create_task(self._catch_up(), name="ttr-catch-up")
+
+    async def _catch_up(self) -> None:
+        """Post what a restart left unposted, then start the scheduler (in the background:
+        the bot is on Discord meanwhile)."""
+        try:
+            resumed = await self.service.resume()
+            if resumed:
+                log.info("posted the pending updates of %d game(s) after the restart",
+                         resumed)
+        except Exception:  # the scheduler must start all the same
+            log.exception("posting the pending updates after the restart failed")
         assert self.scheduler is not None
         await self.scheduler.start()
+
+    async def caught_up(self) -> None:
+        """Return once the pending posts are out and the scheduler runs (tests wait)."""
+        if self._catching_up is not None:
+            await asyncio.shield(self._catching_up)
 
     def command_hash(self) -> str:
         """A fingerprint of the commands as Discord would receive them, and where to."""
@@ -222,6 +254,11 @@ class TTRBot(discord.AutoShardedClient):
 
     async def close(self) -> None:
         await super().close()
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catching_up
+            self._catching_up = None
         if self.scheduler is not None:
             await self.scheduler.stop()
             self.scheduler = None

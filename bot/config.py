@@ -1,13 +1,16 @@
 """Settings: environment variables, else a ``.env`` file in the working directory (see
 ``.env.example``). Validated here and only here; every mistake is one readable line.
 
-``.env`` is read by the bot itself (python-dotenv through pydantic-settings), so no shell
-``source`` is needed; a real environment variable wins over the file, and an empty value
-means "not set" (``docker run --env-file`` passes empty lines through).
+``.env`` is read by the bot itself, so no shell ``source`` is needed, and exactly as
+``docker run --env-file`` and compose's ``env_file`` read it (``read_env_file``): one file,
+one meaning, values taken literally (quotes are part of the value). A real environment
+variable wins over the file, and an empty value means "not set" (Docker passes empty lines
+through).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
@@ -24,7 +27,7 @@ class ConfigError(ValueError):
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", env_ignore_empty=True, extra="ignore",
+        env_file=None, env_ignore_empty=True, extra="ignore",
         frozen=True, populate_by_name=True)
 
     token: str = Field("", validation_alias="DISCORD_TOKEN")
@@ -156,11 +159,13 @@ class Settings(BaseSettings):
                  env_file: Path | str | None = ".env", need_token: bool = True) -> Settings:
         """The settings from the environment and ``env_file`` (or from ``env`` alone);
         ``ConfigError`` lists every mistake, one line each, naming the variable."""
+        if env is None:
+            found = read_env_file(env_file) if env_file and Path(env_file).is_file() else {}
+            env = {**found, **os.environ}  # the environment wins
         try:
-            if env is not None:
-                settings = cls.model_validate({k: v for k, v in env.items() if v.strip()})
-            else:
-                settings = cls(_env_file=env_file)
+            known = set(cls.ENV_NAMES.values())
+            settings = cls.model_validate({k: v for k, v in env.items()
+                                           if k in known and v.strip()})
         except ValidationError as exc:
             lines = []
             for err in exc.errors():
@@ -173,3 +178,16 @@ class Settings(BaseSettings):
             raise ConfigError("DISCORD_TOKEN is not set: put the bot token in the environment "
                               "or in .env (see .env.example)")
         return settings
+
+
+def read_env_file(path: Path | str) -> dict[str, str]:
+    """``NAME=value`` lines as ``docker run --env-file`` reads them: the value is all after
+    the first ``=``, literally (no quotes removed, no comment after it); blank lines,
+    ``#`` lines and lines without ``=`` are skipped."""
+    values = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.lstrip()
+        if line and not line.startswith("#") and "=" in line:
+            name, _, value = line.partition("=")
+            values[name] = value
+    return values

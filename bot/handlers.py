@@ -16,7 +16,7 @@ import discord
 from pydantic import ValidationError
 
 import engine
-from bot import components, i18n, metrics, presenters
+from bot import components, diskspace, i18n, metrics, presenters
 from bot.components import ControlId
 from bot.i18n import _, _n
 from bot.images import Renderer
@@ -874,7 +874,13 @@ async def guarded(interaction: discord.Interaction[Any],
         except Refusal as exc:
             refused(exc, interaction)
             await refuse_late(interaction, str(exc))
-        except Exception:
+        except Exception as exc:
+            if diskspace.is_disk_full(exc):  # the cause once in the log, not a traceback each
+                diskspace.FULL_DISK.struck(exc, f"interaction {interaction.id}")
+                await refuse_late(interaction, _("I cannot save anything right now (my disk "
+                                                 "is full), so nothing was changed. Please "
+                                                 "try again later."))
+                return
             log.exception("interaction %s by %s failed", interaction.id, interaction.user.id)
             await refuse_late(interaction, _("Something went wrong on my side; please try "
                                              "again."))

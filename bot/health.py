@@ -1,8 +1,8 @@
 """The optional health and metrics endpoint (aiohttp, which discord.py already needs).
 
 ``GET /health``: JSON (alive, gateway connected, games active, interactions in
-flight, render queue); 200 while the bot works, 503 once the gateway has been
-down longer than ``GATEWAY_GRACE`` seconds (Docker's HEALTHCHECK runs
+flight, render queue, the render workers' warm-up); 200 while the bot works, 503 once
+the gateway has been down longer than ``GATEWAY_GRACE`` seconds (Docker's HEALTHCHECK runs
 ``ttr-bot health`` against it). ``GET /metrics``: Prometheus text (action
 latency and render time histograms, counters of actions, refusals and games).
 """
@@ -48,6 +48,7 @@ class HealthServer:
             "games_active": games,
             "interactions_in_flight": bot.in_flight,
             "render_queue": int(metrics.RENDER_QUEUE.value()),
+            "render_workers": bot.renderer.workers_state(),
             "stopping": bot.stopping,
             "uptime_seconds": round(time.monotonic() - self.started, 1),
         }
@@ -71,9 +72,9 @@ class HealthServer:
         app = web.Application()
         app.add_routes([web.get("/health", self._health), web.get("/metrics", self._metrics)])
         # Stopping waits at most a second for open requests: docker stop allows 10 s.
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = site._server
         sockets = getattr(server, "sockets", None) or []

@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import threading
 import time
@@ -56,6 +57,26 @@ class JobTrace:
     result_bytes: int = 0
 
 
+@dataclass
+class WarmUp:
+    """How the render workers' start is going (``Renderer.start``; ``/health`` shows it):
+    their fork server first builds every map's base layer, 15 s at rest, 45-120 s under
+    load, and boards wait meanwhile."""
+
+    started: float | None = None  # time.monotonic() when the start began
+    seconds: float | None = None  # how long it took, once the workers are up
+    failed: str = ""
+
+    def state(self) -> str:
+        if self.failed:
+            return f"not started ({self.failed})"
+        if self.seconds is not None:
+            return f"ready (warmed up in {self.seconds:.1f} s)"
+        if self.started is not None:
+            return f"warming up ({time.monotonic() - self.started:.0f} s so far)"
+        return "not started"
+
+
 @dataclass(frozen=True)
 class Renderer:
     board: Callable[[PublicView, LastMove | None], bytes]
@@ -64,6 +85,11 @@ class Renderer:
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
     # When a list, every job is timed into it (benchmarks; costs a pickling per job).
     traces: list[JobTrace] | None = field(default=None, compare=False)
+    warm_up: WarmUp = field(default_factory=WarmUp, compare=False)
+
+    def workers_state(self) -> str:
+        """The render workers' state, for ``/health``."""
+        return "none (drawing in a thread)" if self.pool is None else self.warm_up.state()
 
     async def draw_board(self, view: PublicView, last: LastMove | None = None, *,
                          lang: i18n.Language | None = None, game: int | None = None) -> bytes:
@@ -105,16 +131,23 @@ class Renderer:
         if pool is None:
             return
 
+        warm_up = self.warm_up
+        warm_up.started = time.monotonic()
+        log.info("render workers warming up (every map's base layer first; boards wait "
+                 "meanwhile, /health shows how it goes)")
+
         def spawn() -> None:
-            started = time.perf_counter()
+            assert warm_up.started is not None
             try:
                 jobs = [pool.submit(int) for _ in range(workers(pool))]
                 for job in jobs:
                     job.result()
             except Exception as exc:  # stopped while warming up: nothing to report
+                warm_up.failed = repr(exc)
                 log.info("render workers not started: %r", exc)
                 return
-            log.info("render workers ready in %.1f s", time.perf_counter() - started)
+            warm_up.seconds = time.monotonic() - warm_up.started
+            log.info("render workers ready in %.1f s", warm_up.seconds)
 
         threading.Thread(target=spawn, name="render-warm-up", daemon=True).start()
 
@@ -196,10 +229,45 @@ def cores() -> int:
         os.cpu_count() or 1)
 
 
-def _yield_to_the_bot() -> None:
-    """A render worker gives way to the bot's own process on a busy machine: an answer
-    that draws nothing should not wait behind another game's picture."""
+def _worker_start(bot_pid: int) -> None:
+    """A render worker gives way to the bot's own process on a busy machine (an answer
+    that draws nothing should not wait behind another game's picture), and exits when the
+    bot is gone."""
     os.nice(RENDER_NICENESS)
+    exit_with(bot_pid)
+
+
+def exit_with(pid: int) -> None:
+    """End this process as soon as process ``pid`` has ended (its bot was killed).
+
+    A worker's parent is the fork server, not the bot, and the fork server ends only once
+    every worker has (they share its "alive" pipe), so nothing else ends them after a
+    SIGKILL of the bot: ~1 GB left behind per crash outside Docker or systemd. A thread
+    waits on the bot's pidfd (Linux), else looks once a second."""
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            fd = -1  # gone already
+        except (AttributeError, OSError):  # no pidfd here: look now and then
+            while _alive(pid):
+                time.sleep(1.0)
+            fd = -1
+        if fd >= 0:
+            select.select([fd], [], [])  # readable once the process has ended
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-the-bot", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def default_renderer(*, processes: int | None = None,
@@ -218,7 +286,8 @@ def default_renderer(*, processes: int | None = None,
         # A worker process each, fed by the bot (``AffinityPool``): a game's boards are
         # drawn by the worker whose caches hold its map layer and PNG bands.
         pool = AffinityPool(lambda: RenderPool(max_workers=1, mp_context=context,
-                                               initializer=_yield_to_the_bot), processes)
+                                               initializer=_worker_start,
+                                               initargs=(os.getpid(),)), processes)
     return Renderer(board=render_board_png, hand=render_hand, final=render_final, pool=pool)
 
 

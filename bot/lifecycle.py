@@ -25,8 +25,10 @@ import aiohttp
 import asyncpg
 import discord
 
+from bot import stop_signals
 from bot.config import Settings
 from bot.database import describe, is_postgres, open_storage
+from bot.diskspace import no_space_left
 from bot.storage import SqliteStorage, Storage, StorageError
 
 if TYPE_CHECKING:
@@ -86,6 +88,9 @@ async def _open_postgres(url: str) -> Storage:
 
 
 def _database_problem(file: Path, exc: Exception) -> str:
+    full = no_space_left(file.parent, exc)
+    if full is not None:
+        return f"database {file}: {full}"
     text = str(exc)
     low = text.lower()
     if "readonly" in low or "read-only" in low:
@@ -109,6 +114,11 @@ async def backup(path: str, target: str) -> str:
     out = Path(target).expanduser().resolve()
     if out.exists():
         raise StartupError(f"{out} exists already: name a new file")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)  # e.g. `backups/`, the first time
+    except OSError as exc:
+        raise StartupError(f"cannot create the folder {out.parent} for the backup "
+                           f"({exc.strerror or exc})") from None
     file = Path(path).expanduser().resolve()
     if not file.is_file():
         raise StartupError(f"there is no database at {file}: name the bot's database file "
@@ -176,10 +186,14 @@ async def login_with_retry(login: Callable[[], Awaitable[None]], stop: asyncio.E
 
 
 def on_stop_signals(stop: asyncio.Event) -> None:
-    """SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) both ask for a clean stop."""
+    """SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) both ask for a clean stop, also
+    one that came while the process was starting (``bot.stop_signals``)."""
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in stop_signals.STOP_SIGNALS:
         loop.add_signal_handler(sig, _stop_requested, stop, sig)
+    for sig in stop_signals.received[:1]:
+        log.info("%s received while starting", sig.name)
+        _stop_requested(stop, sig)
 
 
 def _stop_requested(stop: asyncio.Event, sig: signal.Signals) -> None:

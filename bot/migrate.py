@@ -1,10 +1,12 @@
 """``python -m bot migrate-to-postgres``: copy the SQLite database into PostgreSQL.
 
 Every table is copied as it is (games, seats, the action log, snapshots, history, votes,
-settings, derived results, scheduled jobs, ...) into an empty database, keeping every
-id; then each started game's copied log is replayed through the engine and must give
-the state the game had in SQLite. All in one PostgreSQL transaction: if any game does
-not check out, nothing is kept. Stop the bot first: the file must not change meanwhile.
+settings, derived results, scheduled jobs, ...) into a database without games, keeping
+every id (what a bot already started on it wrote without a game, such as the synced
+commands' hash, is replaced by the copy: compose's order is `up`, then this); then each
+started game's copied log is replayed through the engine and must give the state the game
+had in SQLite. All in one PostgreSQL transaction: if any game does not check out, nothing
+is kept. Stop the bot first: the file must not change meanwhile.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ async def _copy(source: SqliteStorage, conn: Any) -> dict[str, int]:
     if await conn.fetchval("SELECT count(*) FROM games"):
         raise MigrationError("the PostgreSQL database has games already: migrate into an "
                              "empty database")
+    for table in await source.tables():
+        # No game: these rows are a new bot's first start (its state, deliveries seen).
+        await conn.execute(f"DELETE FROM {table}")
     identities = await conn.fetch(
         "SELECT table_name, column_name FROM information_schema.columns "
         "WHERE table_schema = current_schema() AND is_identity = 'YES'")

@@ -377,28 +377,31 @@ class DiscordPublisher:
         return None
 
     async def remind(self, reminder: Reminder) -> None:
-        """A reminder by DM; to a player who refuses DMs, a mention in the game's channel."""
+        """A reminder by DM; to a player who refuses DMs, a mention in the game's channel.
+        Once only (``_send_once``): a restart that runs the job again sends nothing twice."""
         service = self._service()
+        key = (reminder.game_id, reminder.version)
+        target = f"remind:{reminder.user_id}:{reminder.attempt}"
         if not await service.dms_refused(reminder.user_id):
             try:
                 channel = await self.client.create_dm(discord.Object(reminder.user_id))
-                await channel.send(reminder.dm_text,
-                                   allowed_mentions=discord.AllowedMentions.none())
+                await self._send_once(key, target, channel, reminder.dm_text)
                 await service.dm_delivered(reminder.user_id)
                 return
             except discord.Forbidden:
                 await service.dm_refused(reminder.user_id)
-        await self.client.get_partial_messageable(reminder.channel_id).send(
-            reminder.channel_text,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                     users=[discord.Object(reminder.user_id)]))
+        # The text mentions the player: ``_deliver`` pings exactly them.
+        await self._send_once(key, f"{target}:channel",
+                              self.client.get_partial_messageable(reminder.channel_id),
+                              reminder.channel_text)
 
-    async def announce(self, channel_id: int, text: str) -> None:
-        await self.client.get_partial_messageable(channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none())
+    async def announce(self, channel_id: int, text: str, *, key: tuple[int, int],
+                       target: str) -> None:
+        await self._send_once(key, target, self.client.get_partial_messageable(channel_id),
+                              text)
 
     async def offer_kick(self, offer: KickOffer) -> None:
-        await self.client.get_partial_messageable(offer.channel_id).send(
-            offer.text, view=components.kick_view(offer.game_id, offer.seat)
-            or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none())
+        await self._send_once(
+            (offer.game_id, offer.version), f"kick:{offer.seat}",
+            self.client.get_partial_messageable(offer.channel_id), offer.text,
+            view=components.kick_view(offer.game_id, offer.seat) or MISSING)

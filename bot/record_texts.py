@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from bot import presenters
 from bot.i18n import N_, _, _n
-from bot.stats import Rated, Summary
-from bot.storage import ResultRow
+from bot.standings import Record
+from bot.stats import Rated, Summary, TurnSpeed
 from maps import load_map
 
 # Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller
@@ -86,7 +86,6 @@ def games_list(entries: Sequence[tuple[int, str, str, int, float, Sequence[str],
 
 NO_RESULTS = N_("No finished games on this server{where} yet.")
 NO_RESULTS_FOR = N_("{name} has no finished games on this server{where} yet.")
-LEADERS_SHOWN = 15
 
 
 def where(map_id: str | None) -> str:
@@ -106,6 +105,27 @@ def _route_text(map_id: str, route: int, several_maps: bool) -> str:
     return f"{label} [{load_map(map_id).name}]" if several_maps else label
 
 
+def duration(seconds: float) -> str:
+    """A time to act, to the minute: '45 s', '12 min', '3 h 05 min', '2 d 4 h'."""
+    if seconds < 60:
+        return _("{n} s", n=round(seconds))
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return _("{n} min", n=minutes)
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return _("{h} h {m:02d} min", h=hours, m=minutes)
+    days, hours = divmod(hours, 24)
+    return _("{d} d {h} h", d=days, h=hours)
+
+
+def turn_speed(turns: TurnSpeed) -> str:
+    """'⏱ 3 h 05 min · 2 timed out': a member's median time to act and turns timed out."""
+    speed = f"⏱ {duration(turns.median)}" if turns.median is not None else ""
+    missed = _("{n} timed out", n=turns.timeouts) if turns.timeouts else ""
+    return " · ".join(part for part in (speed, missed) if part)
+
+
 def stats_text(title: str, summary: Summary, *, player: bool) -> str:
     """A player's (``player``) or a server's statistics."""
     maps = " · ".join(
@@ -115,30 +135,40 @@ def stats_text(title: str, summary: Summary, *, player: bool) -> str:
               if player else _("{n} finished", n=summary.games))
     best, longest = summary.best, summary.longest
 
-    def by(r: ResultRow) -> str:
+    def by(r: Record) -> str:
         return (_(" (game #{game})", game=r.game_id) if player
                 else _(" by {name} (game #{game})", name=r.name, game=r.game_id))
 
     several = len(summary.per_map) > 1
     routes = " · ".join(f"{_route_text(m, r, several)} ×{n}" for m, r, n in summary.routes)
-    return "\n".join([
+    lines = [
         f"📊 **{title}**",
         _("Games: {played} — {maps}", played=played, maps=maps),
         _("Score: average {average}, best {best}{by}", average=f"{summary.average:.1f}",
-          best=best.score, by=by(best)),
+          best=best.value, by=by(best)),
         _("Tickets: {done} completed, {failed} failed", done=summary.tickets_completed,
           failed=summary.tickets_failed),
-        _("Longest path: {n}{by}", n=longest.longest_path, by=by(longest)),
+        _("Longest path: {n}{by}", n=longest.value, by=by(longest)),
         _("Most claimed routes: {routes}", routes=routes or _("none")),
-    ])
+    ]
+    if summary.turns is not None:
+        turns = summary.turns
+        lines.append(_("Turns: median time to act {time}, {missed}",
+                       time=duration(turns.median) if turns.median is not None else _("none yet"),
+                       missed=_n("{n} turn timed out", "{n} turns timed out", turns.timeouts)))
+    return "\n".join(lines)
 
 
 def leaderboard_text(map_id: str | None, rated: Sequence[Rated]) -> str:
-    lines = [_("🏆 **Leaderboard{where}** — rating = μ − 3σ (openskill)", where=where(map_id))]
-    for i, r in enumerate(rated[:LEADERS_SHOWN], start=1):
-        games = _n("{n} game", "{n} games", r.games)
+    lines = [_("🏆 **Leaderboard{where}** — rating = μ − 3σ (openskill) · ⏱ median time to "
+               "act", where=where(map_id))]
+    for i, r in enumerate(rated, start=1):
+        rating = r.rating
+        games = _n("{n} game", "{n} games", rating.games)
+        speed = turn_speed(r.turns) if r.turns is not None else ""
         lines.append(
-            f"{i}. **{player_label(r.name, r.computer, r.player)}** {r.ordinal:.1f} "
-            f"(μ {r.mu:.1f} ± {r.sigma:.1f}) · "
-            + _("{games}, {wins} won", games=games, wins=r.wins))
+            f"{i}. **{player_label(rating.name, r.computer, r.player)}** {rating.ordinal:.1f} "
+            f"(μ {rating.mu:.1f} ± {rating.sigma:.1f}) · "
+            + _("{games}, {wins} won", games=games, wins=rating.wins)
+            + (f" · {speed}" if speed else ""))
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from bot.handlers import Responder, bot_of, guarded
 from bot.history import TurnLog
 from bot.i18n import _
 from bot.service import Refusal, opening_lines
-from bot.storage import ActionRow, GameRow, ResultRow, Storage
+from bot.storage import ActionRow, GameRow, Storage
 from engine import GameConfig
 
 # Controls handled here (``bot.client`` routes their clicks).
@@ -110,8 +110,6 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
     storage = _storage(interaction)
     if interaction.guild_id is None:
         raise Refusal(record_texts.NO_GAMES)
-    responder = Responder(interaction)
-    await _synced(interaction, responder)
     listed = await storage.guild_games(interaction.guild_id, limit=GAMES_LISTED)
     winners = await storage.winners([row.id for row, _channel in listed])
     entries = []
@@ -119,54 +117,33 @@ async def show_games(interaction: discord.Interaction[Any]) -> None:
         players = [s.name for s in await storage.seats(row.id)]
         won = record_texts.won_by(winners[row.id]) if row.id in winners else ""
         entries.append((row.id, row.map_id, row.status, row.channel_id, when, players, won))
-    await responder.send(record_texts.games_list(entries))
-
-
-async def _synced(interaction: discord.Interaction[Any], responder: Responder) -> None:
-    """Derive the results of games finished since the last look."""
-    service = bot_of(interaction).service
-    if await service.storage.unscored_games():
-        # Many at once (a new database, a rebuild) take a while. (A refusal after this
-        # public defer is public too: rare, and it tells nothing private.)
-        await responder.defer()
-        await stats.sync(service)
-
-
-async def _results(interaction: discord.Interaction[Any], responder: Responder,
-                   map_id: str | None) -> list[ResultRow]:
-    """This server's finished games' results (of one map), derived on demand."""
-    if interaction.guild_id is None:
-        raise Refusal(_(record_texts.NO_RESULTS, where=""))
-    await _synced(interaction, responder)
-    return await _storage(interaction).results(interaction.guild_id, map_id)
+    await Responder(interaction).send(record_texts.games_list(entries))
 
 
 async def show_stats(interaction: discord.Interaction[Any], member: discord.abc.User | None,
                      map_id: str | None) -> None:
     """A member's statistics, or (no member) the whole server's."""
-    responder = Responder(interaction, public=True)
-    results = await _results(interaction, responder, map_id)
     where = record_texts.where(map_id)
-    if member is not None:
-        results = [r for r in results if r.user_id == member.id]
-        summary = stats.summarize(results)
-        if summary is None:
-            raise Refusal(_(record_texts.NO_RESULTS_FOR, name=member.display_name, where=where))
-        title = f"{member.display_name}{where}"
-    else:
-        summary = stats.summarize(results)
-        if summary is None:
-            raise Refusal(_(record_texts.NO_RESULTS, where=where))
-        title = _("This server{where}", where=where)
-    await responder.send(record_texts.stats_text(title, summary, player=member is not None))
+    if interaction.guild_id is None:
+        raise Refusal(_(record_texts.NO_RESULTS, where=where))
+    summary = await stats.summary(_storage(interaction), interaction.guild_id, map_id,
+                                  None if member is None else member.id)
+    if summary is None and member is not None:
+        raise Refusal(_(record_texts.NO_RESULTS_FOR, name=member.display_name, where=where))
+    if summary is None:
+        raise Refusal(_(record_texts.NO_RESULTS, where=where))
+    title = (f"{member.display_name}{where}" if member is not None
+             else _("This server{where}", where=where))
+    await Responder(interaction, public=True).send(
+        record_texts.stats_text(title, summary, player=member is not None))
 
 
 async def show_leaderboard(interaction: discord.Interaction[Any], map_id: str | None) -> None:
-    responder = Responder(interaction, public=True)
-    rated = stats.ratings(await _results(interaction, responder, map_id))
+    rated = [] if interaction.guild_id is None else await stats.leaderboard(
+        _storage(interaction), interaction.guild_id, map_id)
     if not rated:
         raise Refusal(_(record_texts.NO_RESULTS, where=record_texts.where(map_id)))
-    await responder.send(record_texts.leaderboard_text(map_id, rated))
+    await Responder(interaction, public=True).send(record_texts.leaderboard_text(map_id, rated))
 
 
 async def on_control(interaction: discord.Interaction[Any], control: ControlId) -> None:

@@ -34,9 +34,10 @@ from typing import Any, Protocol
 
 import engine
 from bot import i18n, presenters
+from bot.diskspace import log_failure
 from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
-from bot.storage import HUMAN, LOBBY_IDLE_SECONDS, Job
+from bot.storage import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job
 from bot.workers import computer_action, off_loop
 from engine import Action, GameState
 from engine.events import Event
@@ -55,6 +56,9 @@ ERROR_PAUSE = 60.0
 # With a shared database the loop looks at least this often (seconds): another process
 # may plan a job and die before running it, and only the planner is woken at once.
 SHARED_LOOK_EVERY = 60.0
+# A publish that failed (Discord or the disk had trouble) is tried again this soon
+# (seconds), if no newer publish of its game came first.
+PUBLISH_RETRY = 30.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class Reminder:
     """A nudge for one player: by DM, or in the game's channel if DMs are refused."""
 
     game_id: int
+    version: int  # the job's: with ``attempt``, which reminder this is (sent once)
+    attempt: int
     channel_id: int
     user_id: int
     dm_text: str
@@ -73,20 +79,24 @@ class KickOffer:
     """The others may vote to hand ``seat`` to a computer player (its timer kept expiring)."""
 
     game_id: int
+    version: int  # the game's after the expired turn (the offer is sent once)
     channel_id: int
     seat: int
     text: str
 
 
 class Notifier(Protocol):
-    """What the scheduler posts besides turns (``bot.publisher.DiscordPublisher``)."""
+    """What the scheduler posts besides turns (``bot.publisher.DiscordPublisher``): each
+    once only, keyed like a game's posts, so a job run again after a crash repeats none."""
 
     async def remind(self, reminder: Reminder) -> None: ...
 
     async def offer_kick(self, offer: KickOffer) -> None: ...
 
-    async def announce(self, channel_id: int, text: str) -> None:
-        """A line in a channel that pings nobody."""
+    async def announce(self, channel_id: int, text: str, *, key: tuple[int, int],
+                       target: str) -> None:
+        """A line in a channel that pings nobody; ``key`` (game, version) and ``target``
+        name it among the game's posts."""
         ...
 
 
@@ -151,11 +161,14 @@ class Scheduler:
                 due = [t for t in (await self.storage.next_due(),
                                    await self.storage.next_lobby_expiry()) if t is not None]
                 until = min(due, default=None)
-            except Exception:
-                log.exception("scheduler: a pass over the due jobs failed")
+            except Exception as exc:
+                log_failure(log, exc, "scheduler: a pass over the due jobs failed")
                 until = self.clock.now() + ERROR_PAUSE
             if self.storage.shared:
                 soon = self.clock.now() + SHARED_LOOK_EVERY
+                until = soon if until is None else min(until, soon)
+            if self.service.has_unsent():
+                soon = self.clock.now() + PUBLISH_RETRY
                 until = soon if until is None else min(until, soon)
             self._passed.set()
             self._passed = asyncio.Event()
@@ -163,24 +176,42 @@ class Scheduler:
             await self.clock.wait(self._wake, until)
 
     async def run_due(self) -> int:
-        """Run every job due now, one at a time, then close the idle lobbies; returns how
-        many jobs ran."""
+        """Publish again what failed to publish, close the idle lobbies, then run every job
+        due now, one at a time; returns how many jobs ran."""
         ran = 0
         async with self._running:
+            await self.service.retry_unsent()
             await self.close_idle_lobbies()
             while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
+                heartbeat = asyncio.create_task(self._keep_claim(job))
                 try:
                     after = await self._run(job)
-                except Exception:  # a failing job must not stop the others: it is done
-                    log.exception("scheduler: job %s (%s, game %s) failed", job.id, job.kind,
-                                  job.game_id)
+                except Exception as exc:  # a failing job must not stop the others: done
+                    log_failure(log, exc, "scheduler: job %s (%s, game %s) failed", job.id,
+                                job.kind, job.game_id)
                     after = None
+                finally:
+                    heartbeat.cancel()
                 if isinstance(after, Postpone):
                     await self.storage.postpone_job(job, after.due_at)
                 else:
                     await self.storage.finish_job(job, self.clock.now(), then=after)
                 ran += 1
         return ran
+
+    async def _keep_claim(self, job: Job) -> None:
+        """Renew the claim on ``job`` while it runs (a computer thinking long, a slow
+        Discord): its lease runs out only when this process is gone."""
+        wake = asyncio.Event()
+        while True:
+            due = self.clock.now() + JOB_LEASE_SECONDS / 3
+            while self.clock.now() < due:
+                wake.clear()
+                await self.clock.wait(wake, due)
+            try:
+                await self.storage.renew_claim(job, self.clock.now(), self.worker)
+            except Exception as exc:  # the job goes on; the next beat tries again
+                log_failure(log, exc, "scheduler: renewing the claim on job %s failed", job.id)
 
     async def close_idle_lobbies(self) -> None:
         """Cancel the lobbies idle for ``LOBBY_IDLE_SECONDS`` and say so in their channels
@@ -192,7 +223,8 @@ class Scheduler:
             with i18n.language(await self.storage.game_language(game)):
                 text = presenters.lobby_expired(game.id, LOBBY_IDLE_SECONDS / HOUR)
             try:
-                await self.notifier.announce(game.channel_id, text)
+                await self.notifier.announce(game.channel_id, text, key=(game.id, game.version),
+                                             target="expired")
             except Exception:  # the channel may be gone: the lobby is closed all the same
                 log.warning("scheduler: could not announce that lobby %s closed", game.id,
                             exc_info=True)
@@ -250,7 +282,8 @@ class Scheduler:
         if quiet_until is not None:
             return Postpone(quiet_until)
         await self.notifier.remind(Reminder(
-            game_id=info.row.id, channel_id=info.row.channel_id, user_id=seat.user_id,
+            game_id=info.row.id, version=job.version, attempt=job.attempt,
+            channel_id=info.row.channel_id, user_id=seat.user_id,
             dm_text=self._in_own_language(player, presenters.reminder_dm,
                                           info.row.channel_id, info.row.id),
             channel_text=presenters.reminder_mention(seat.user_id, info.row.id)))
@@ -276,15 +309,16 @@ class Scheduler:
             return engine.safe_action(state, seat)
 
         played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
-                                             note=presenters.timeout_line(seat.name, hours))
+                                             note=presenters.timeout_line(seat.name, hours),
+                                             timed_out=True)
         if played is None:
             return
         in_a_row = await self.storage.count_expiry(job.game_id, job.seat)
         others = [s for s in info.seats if s.seat != job.seat and s.human]
         if in_a_row == timing.kick_after_expiries and others:
             await self.notifier.offer_kick(KickOffer(
-                game_id=info.row.id, channel_id=info.row.channel_id, seat=job.seat,
-                text=presenters.kick_offer(seat.name, in_a_row)))
+                game_id=info.row.id, version=played.version, channel_id=info.row.channel_id,
+                seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row)))
 
     async def _computer(self, job: Job, info: GameInfo) -> None:
         player = info.seats[job.seat].controller

@@ -6,7 +6,10 @@ engine, commit the log row and snapshot in one transaction, and only then
 answer. Publishing (channel post, DMs) runs after the lock is released but
 under a second per-game lock taken *before* the first is released, so boards
 are posted in the order the actions happened while the next action may
-already be applied.
+already be applied. With a shared database that second lock is also the
+database's (``Storage.hold_publishing``): one process publishes a game at a
+time. A publish that fails is kept and tried again, in order, before the
+game's next one (``_publish_unsent``).
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ import engine
 import engine.events as engine_events
 from bot import i18n, metrics, presenters
 from bot.clock import Clock, SystemClock
+from bot.diskspace import log_failure
 from bot.preferences import GameSettings
 from bot.render.highlight import LastMove
+from bot.standings import results_of
 from bot.storage import (
     ACTIVE,
     COMPUTER_LEVELS,
@@ -78,6 +83,9 @@ MID_TURN = ("second_draw", "choose_tickets")
 CACHE_SIZE = 512
 # Actions the bot plays in a row for one seat's turn (draw, draw; claim, tunnel; ...).
 MAX_AUTO_STEPS = 8
+# Failed publishes a game keeps for a retry; older ones are dropped (a restart still posts
+# what was never marked posted, from the stored log).
+MAX_UNSENT = 50
 
 
 async def _safe_choice(state: GameState, seat: int) -> Action:
@@ -475,6 +483,20 @@ def _log_accepted(game: Game, seat: int, action: Action, seconds: float) -> None
     metrics.ACTION_SECONDS.observe(seconds)
 
 
+@dataclass
+class PostLock:
+    """A game's right to publish, held: this process's lock and the database's."""
+
+    local: asyncio.Lock
+    shared: Callable[[], Awaitable[None]]
+
+    async def release(self) -> None:
+        try:
+            await self.shared()
+        finally:
+            self.local.release()
+
+
 class GameService:
     def __init__(self, storage: Storage, publisher: Publisher | None = None, *,
                  clock: Clock | None = None):
@@ -488,6 +510,9 @@ class GameService:
         self._games: OrderedDict[int, Game] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._post_locks: dict[int, asyncio.Lock] = {}
+        # Per game, the updates whose publishing failed, oldest first: each is published
+        # again (the same keys: nothing twice) before anything newer of that game.
+        self._unsent: dict[int, list[Update]] = {}
 
     # -- locks and loading ------------------------------------------------------------
 
@@ -514,6 +539,11 @@ class GameService:
             self._games.move_to_end(game_id)
             self._evict()
             return game
+        if self.storage.shared:
+            # What is unposted is read below: a publish of this game still going on, here
+            # or in another process, must have marked what it posted first (else its
+            # lines would be told again with the next update).
+            await (await self._take_post_lock(game_id)).release()
         row = await self.storage.game(game_id)
         if row is None:
             raise Refusal(i18n._("That game does not exist (any more)."))
@@ -674,7 +704,7 @@ class GameService:
         self, game_id: int, user_id: int | None, action: Action | Pick, *,
         expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
-        seat: int | None = None, note: str | None = None,
+        seat: int | None = None, note: str | None = None, timed_out: bool = False,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
@@ -683,7 +713,8 @@ class GameService:
         action is stored, before the channel hears of it. A ``Pick`` always needs
         its version: its index means something only in the state it was drawn for.
         The bot plays for a seat (timer, computer player) with ``seat`` instead of a
-        user; ``note`` then heads the channel post that follows.
+        user; ``note`` then heads the channel post that follows, and ``timed_out`` says
+        the turn timer played it (turns timed out count in the statistics).
         """
         by_person = seat is None
         async with self._locked(game_id):
@@ -745,7 +776,10 @@ class GameService:
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
                     after=state.version, state=snapshot_json(state),
-                    finished=state.phase == "game_over", user_id=user_id, plan=plan)
+                    finished=state.phase == "game_over", user_id=user_id, plan=plan,
+                    timed_out=timed_out, results=results_of(
+                        game_id, game.seats, engine.public_view(state))
+                    if state.phase == "game_over" else ())
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
@@ -795,7 +829,7 @@ class GameService:
             if update is not None:
                 await self._publish(update, post_lock)
             else:
-                post_lock.release()
+                await post_lock.release()
         return outcome
 
     @staticmethod
@@ -888,11 +922,12 @@ class GameService:
     async def play_for(
         self, game_id: int, seat: int, version: int,
         choose: Callable[[GameState, int], Awaitable[Action]], *, note: str | None = None,
+        timed_out: bool = False,
     ) -> Outcome | None:
-        """Take ``seat``'s decision for them (a timer ran out, a computer plays the seat):
-        the rest of their turn, each action through ``act`` like a player's. ``choose``
-        gets a copy of the state. Nothing happens (None) if the game is no longer at
-        ``version`` waiting for ``seat``: the job that called was stale."""
+        """Take ``seat``'s decision for them (a timer ran out: ``timed_out``, a computer
+        plays the seat): the rest of their turn, each action through ``act`` like a
+        player's. ``choose`` gets a copy of the state. Nothing happens (None) if the game
+        is no longer at ``version`` waiting for ``seat``: the job that called was stale."""
         last: Outcome | None = None
         for _ in range(MAX_AUTO_STEPS):
             async with self._locked(game_id):
@@ -905,7 +940,7 @@ class GameService:
             action = await choose(copy, seat)
             try:
                 last = await self.act(game_id, None, action, seat=seat, expect_version=version,
-                                      note=note)
+                                      note=note, timed_out=timed_out and last is None)
             except Refusal as exc:
                 # The game moved on meanwhile (stale), or the chooser erred: the safe move.
                 log.warning("game %s: seat %s could not play %s: %s", game_id, seat, action, exc)
@@ -928,21 +963,62 @@ class GameService:
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
 
-    async def _take_post_lock(self, game_id: int) -> asyncio.Lock:
+    async def _take_post_lock(self, game_id: int) -> PostLock:
+        """The game's right to publish (taken with the game's lock held, so versions go out
+        in the order they were applied): this process's, then among processes."""
         lock = self._post_locks.setdefault(game_id, asyncio.Lock())
         await lock.acquire()
-        return lock
-
-    async def _publish(self, update: Update, post_lock: asyncio.Lock) -> None:
         try:
-            if self.publisher is not None:
-                await self.publisher.publish(update)
-            if not update.refresh:
-                await self.storage.mark_posted(update.game_id, update.version)
-        except Exception:
-            log.exception("game %s: publishing version %s failed", update.game_id, update.version)
+            shared = await self.storage.hold_publishing(game_id)
+        except BaseException:
+            lock.release()
+            raise
+        return PostLock(lock, shared)
+
+    async def _publish(self, update: Update, post_lock: PostLock) -> None:
+        """Publish ``update`` (with its game's post lock, released here), after the game's
+        earlier updates that failed: the channel hears every version, in order."""
+        try:
+            unsent = self._unsent.setdefault(update.game_id, [])
+            unsent.append(update)
+            await self._publish_unsent(update.game_id)
         finally:
-            post_lock.release()
+            await post_lock.release()
+
+    async def _publish_unsent(self, game_id: int) -> None:
+        """Publish the game's waiting updates in order (its post lock held), up to the first
+        that fails: that one waits for the next publish or ``retry_unsent``. A version is
+        marked posted only once it and every one before it went out."""
+        unsent = self._unsent.get(game_id, [])
+        while unsent:
+            update = unsent[0]
+            try:
+                if self.publisher is not None:
+                    await self.publisher.publish(update)
+                if not update.refresh:
+                    await self.storage.mark_posted(update.game_id, update.version)
+            except Exception as exc:
+                log_failure(log, exc, "game %s: publishing version %s failed (kept for a "
+                            "retry)", update.game_id, update.version)
+                if update.refresh:  # only the buttons of a step: the next update has them
+                    unsent.pop(0)
+                del unsent[:-MAX_UNSENT]
+                break
+            unsent.pop(0)
+        if not unsent:
+            self._unsent.pop(game_id, None)
+
+    def has_unsent(self) -> bool:
+        return bool(self._unsent)
+
+    async def retry_unsent(self) -> None:
+        """Publish again what failed to publish (the scheduler calls it now and then)."""
+        for game_id in list(self._unsent):
+            post_lock = await self._take_post_lock(game_id)
+            try:
+                await self._publish_unsent(game_id)
+            finally:
+                await post_lock.release()
 
     async def _update(self, game: Game, lines: list[str], *, dm_seats: Sequence[int],
                       events: Sequence[Event] = (), board: bool = False,

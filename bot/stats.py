@@ -1,19 +1,18 @@
 """Statistics and ratings, derived from finished games only.
 
-A finished game's final scores (``PublicView.final``) and claimed routes become
-one ``game_results`` row per seat (``bot.storage``). That table is a cache: it
-is filled on demand for games not in it yet (``sync``), and ``rebuild``
-empties and refills it from the games' snapshots (or their logs). Games ended
-early or abandoned are not finished, so they count neither in statistics nor
-in ratings.
+A finished game's final scores (``PublicView.final``) and claimed routes become one
+``game_results`` row per seat (``bot.storage``), stored with the game's last action and
+folded in the same transaction into the standings (``bot.standings``: ratings, tallies,
+routes claimed, turn times), which is all that ``/ttr leaderboard`` and ``/ttr stats``
+read. Games ended early or abandoned are not finished, so they count neither in
+statistics nor in ratings.
 
-Ratings are openskill's Plackett-Luce model (free-for-all, 2-5 players, ties
-allowed), played through the games in the order they ended. A seat a member
-holds is rated as that member; a seat without a member as its computer player's
-level ('computer:hard'). If one computer level plays several seats of a game,
-only its best-placed seat is rated in that game.
+Both are derived, never the source of truth: ``rebuild`` empties them and derives them
+again from the games' snapshots (or their logs), in the order the games ended, giving
+the same tables as the games' ends did. A database from before the standings existed
+gets them at the next start (``build_if_stale``), from its stored results.
 
-``python -m bot.stats [--db PATH]`` rebuilds the derived table of a database (by default
+``python -m bot.stats [--db PATH]`` rebuilds them in a database (by default
 ``TTR_DB_PATH``), with the bot running or stopped.
 """
 
@@ -23,58 +22,37 @@ import argparse
 import asyncio
 import logging
 import os
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce, PlackettLuceRating
-
 import engine
+from bot.database import open_storage
 from bot.service import GameService
-from bot.storage import ResultRow, SeatRow, SqliteStorage
-from engine import PublicView
+from bot.standings import (
+    EVERY_MAP,
+    SERVER,
+    Rating,
+    Record,
+    Standings,
+    is_computer,
+    median_seconds,
+    results_of,
+)
+from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
 TOP_ROUTES = 3
-
-
-def player_key(seat: SeatRow) -> tuple[str, int | None]:
-    """Who a seat's result belongs to: ('user:<id>', id), or for a seat without a member
-    ('computer:<level>', None), 'computer:auto' if only the automatic move played it."""
-    if seat.user_id > 0:
-        return f"user:{seat.user_id}", seat.user_id
-    level = seat.controller.partition(":")[2] or seat.controller
-    return f"computer:{level}", None
-
-
-def is_computer(player: str) -> bool:
-    return player.startswith("computer:")
-
-
-def results_of(game_id: int, seats: Sequence[SeatRow], view: PublicView) -> list[ResultRow]:
-    """One row per seat of a finished game, from its public view."""
-    final = view.final
-    if final is None:
-        raise ValueError(f"game {game_id} has no final scores")
-    routes: dict[int, list[int]] = {}
-    for route, seat in sorted(view.claimed.items()):
-        routes.setdefault(seat, []).append(route)
-    out = []
-    for p in final.players:
-        player, user_id = player_key(seats[p.seat])
-        out.append(ResultRow(
-            game_id=game_id, seat=p.seat, player=player, user_id=user_id,
-            name=seats[p.seat].name, score=p.total, rank=p.rank,
-            tickets_completed=p.tickets_completed,
-            tickets_failed=len(p.tickets) - p.tickets_completed,
-            longest_path=p.longest_path, routes=tuple(routes.get(p.seat, ())),
-            map_id=view.map_id))
-    return out
+LEADERS = 15
+# ``bot_state`` key: 'built' once the standings were built from the stored results (a
+# database from before the standings has no such row).
+BUILT_KEY = "standings"
+REBUILD_TRIES = 5
 
 
 async def sync(service: GameService) -> int:
-    """Derive the results of finished games not in ``game_results`` yet; how many."""
+    """Derive the results of finished games not in ``game_results`` yet, in the order they
+    ended, and fold them into the standings; how many."""
     done = 0
     for game_id in await service.storage.unscored_games():
         info = await service.info(game_id)
@@ -88,46 +66,67 @@ async def sync(service: GameService) -> int:
 
 
 async def rebuild(service: GameService) -> int:
-    """Throw the derived results away and derive them again from every finished game."""
+    """Throw the results and standings away and derive them again from every finished
+    game."""
     await service.storage.clear_results()
     return await sync(service)
 
 
+async def build_standings(storage: Storage) -> int:
+    """The standings built afresh from the stored results (every finished game folded in
+    the order they ended); how many games. Built outside any transaction, they replace
+    the stored ones only if no game ended meanwhile (else built again)."""
+    for _ in range(REBUILD_TRIES):
+        games = await storage.finished_games()
+        standings = Standings()
+        for game in games:
+            standings.add(game)
+        if await storage.replace_standings(
+                standings, results=sum(len(g.results) for g in games)):
+            return len(games)
+    raise RuntimeError(f"games kept ending while the standings were built ({REBUILD_TRIES} "
+                       "tries): try again")
+
+
+async def build_if_stale(service: GameService) -> None:
+    """At start-up: a database from before the standings gets them, once, from its stored
+    results and any finished game not derived yet (a new database: at once, from none)."""
+    storage = service.storage
+    if await storage.bot_state(BUILT_KEY) == "built":
+        return
+    derived = await sync(service)
+    built = await build_standings(storage)
+    await storage.set_bot_state(BUILT_KEY, "built")
+    log.info("standings built from %d finished games (%d derived from their snapshots)",
+             built, derived)
+
+
+# -- what the commands show ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnSpeed:
+    """A member's time to act (median, in seconds; None before any turn) and the turns
+    the timer played for them."""
+
+    median: float | None
+    timeouts: int
+
+
 @dataclass(frozen=True)
 class Summary:
-    """Statistics over some results (one player's, or a whole server's)."""
+    """Statistics of a member's (or a whole server's) finished games."""
 
     games: int
     wins: int  # results ranked first
     per_map: dict[str, tuple[int, int]]  # map id -> (games, wins)
     average: float
-    best: ResultRow
+    best: Record
     tickets_completed: int
     tickets_failed: int
-    longest: ResultRow  # the longest continuous path
+    longest: Record  # the longest continuous path
     routes: list[tuple[str, int, int]]  # (map id, route id, times claimed), most claimed first
-
-
-def summarize(results: Sequence[ResultRow]) -> Summary | None:
-    if not results:
-        return None
-    per_map: dict[str, tuple[int, int]] = {}
-    for map_id in sorted({r.map_id for r in results}):
-        rows = [r for r in results if r.map_id == map_id]
-        per_map[map_id] = (len({r.game_id for r in rows}), sum(r.rank == 1 for r in rows))
-    claimed = Counter((r.map_id, route) for r in results for route in r.routes)
-    routes = sorted(claimed.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_ROUTES]
-    return Summary(
-        games=len({r.game_id for r in results}),
-        wins=sum(r.rank == 1 for r in results),
-        per_map=per_map,
-        average=sum(r.score for r in results) / len(results),
-        best=max(results, key=lambda r: (r.score, -r.game_id)),
-        tickets_completed=sum(r.tickets_completed for r in results),
-        tickets_failed=sum(r.tickets_failed for r in results),
-        longest=max(results, key=lambda r: (r.longest_path, -r.game_id)),
-        routes=[(m, route, n) for (m, route), n in routes],
-    )
+    turns: TurnSpeed | None  # a member's; None for the server
 
 
 @dataclass(frozen=True)
@@ -135,49 +134,49 @@ class Rated:
     """A player's rating after all their rated games."""
 
     player: str
-    name: str  # the name of their latest game
-    mu: float
-    sigma: float
-    games: int
-    wins: int
-
-    @property
-    def ordinal(self) -> float:
-        """The shown rating: a cautious estimate of skill (mu - 3 sigma), as openskill's."""
-        return self.mu - 3 * self.sigma
+    rating: Rating
+    turns: TurnSpeed | None  # None for a computer player
 
     @property
     def computer(self) -> bool:
         return is_computer(self.player)
 
 
-def ratings(results: Sequence[ResultRow]) -> list[Rated]:
-    """Everyone's rating, best first, from results in the order the games ended."""
-    model = PlackettLuce()
-    current: dict[str, PlackettLuceRating] = {}
-    names: dict[str, str] = {}
-    games: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    by_game: dict[int, list[ResultRow]] = {}
-    for r in results:
-        by_game.setdefault(r.game_id, []).append(r)
-    for rows in by_game.values():
-        best: dict[str, ResultRow] = {}
-        for r in sorted(rows, key=lambda r: (r.rank, r.seat)):
-            best.setdefault(r.player, r)  # one seat per player: the best placed
-        if len(best) < 2:
-            continue
-        players = sorted(best.values(), key=lambda r: r.seat)
-        teams = [[current.get(r.player) or model.rating()] for r in players]
-        rated = model.rate(teams, ranks=[float(r.rank) for r in players])
-        for r, (new,) in zip(players, rated, strict=True):
-            current[r.player] = new
-            names[r.player] = r.name
-            games[r.player] += 1
-            wins[r.player] += r.rank == 1
-    out = [Rated(p, names[p], rating.mu, rating.sigma, games[p], wins[p])
-           for p, rating in current.items()]
-    return sorted(out, key=lambda x: (-x.ordinal, -x.games, x.name))
+def _scope(map_id: str | None) -> str:
+    return EVERY_MAP if map_id is None else map_id
+
+
+async def summary(storage: Storage, guild_id: int, map_id: str | None,
+                  user_id: int | None = None) -> Summary | None:
+    """A member's statistics on a server (of one map), or the server's (no member)."""
+    player = SERVER if user_id is None else f"user:{user_id}"
+    scope = _scope(map_id)
+    tallies = await storage.tallies(guild_id, player, map_id)
+    tally = tallies.get(scope)
+    if tally is None:
+        return None
+    turns = None
+    if user_id is not None:
+        times = await storage.turn_times(guild_id, scope, [player])
+        turns = TurnSpeed(median_seconds(times.get(player, {})), tally.timeouts)
+    return Summary(
+        games=tally.games, wins=tally.wins,
+        per_map={m: (t.games, t.wins) for m, t in tallies.items() if m != EVERY_MAP},
+        average=tally.average, best=tally.best, tickets_completed=tally.tickets_completed,
+        tickets_failed=tally.tickets_failed, longest=tally.longest,
+        routes=await storage.top_routes(guild_id, scope, player, TOP_ROUTES), turns=turns)
+
+
+async def leaderboard(storage: Storage, guild_id: int, map_id: str | None,
+                      limit: int = LEADERS) -> list[Rated]:
+    """The best rated players of a server (of one map), best first."""
+    scope = _scope(map_id)
+    leaders = await storage.leaders(guild_id, scope, limit)
+    members = [p for p, _r, _t in leaders if not is_computer(p)]
+    times = await storage.turn_times(guild_id, scope, members)
+    return [Rated(p, rating, None if is_computer(p) else
+                  TurnSpeed(median_seconds(times.get(p, {})), timeouts))
+            for p, rating, timeouts in leaders]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -185,11 +184,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m bot.stats",
         description="Derive the statistics of every finished game again.")
     parser.add_argument("--db", default=os.environ.get("TTR_DB_PATH") or "./ttr.sqlite3",
-                        help="the bot's SQLite database (default: TTR_DB_PATH or ./ttr.sqlite3)")
+                        help="the bot's database: an SQLite file or a PostgreSQL URL "
+                             "(default: TTR_DB_PATH or ./ttr.sqlite3)")
     args = parser.parse_args(argv)
 
     async def run() -> int:
-        storage = await SqliteStorage.open(args.db)
+        storage = await open_storage(args.db)
         try:
             return await rebuild(GameService(storage))
         finally:

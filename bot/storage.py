@@ -17,9 +17,9 @@ import json
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
 
@@ -29,6 +29,16 @@ from pydantic import BaseModel
 from bot.clock import Clock, SystemClock
 from bot.i18n import Language
 from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
+from bot.standings import (
+    FinishedGame,
+    Key,
+    Rating,
+    Record,
+    ResultRow,
+    Standings,
+    Tally,
+    turn_records,
+)
 from engine.errors import Text
 from engine.players import LEVELS
 
@@ -50,8 +60,9 @@ INTERACTION_MEMORY_SECONDS = 24 * 3600
 # ... and the older ones dropped at most this often (each process).
 INTERACTION_SWEEP_SECONDS = 600
 # A claimed job is its worker's this long; then another process may take it over (the
-# worker died). Longer than any job takes: a computer's turn is seconds.
-JOB_LEASE_SECONDS = 300.0
+# worker died). A running job's worker renews its claim a few times per lease
+# (``renew_claim``), so a job may take longer; a dead worker's job waits at most this.
+JOB_LEASE_SECONDS = 60.0
 # How long SQLite's writer waits for another process's lock (a backup) before it fails.
 BUSY_TIMEOUT_MS = 5000
 
@@ -267,6 +278,62 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     ) WITHOUT ROWID;
     """,
+    """
+    -- Standings kept as games finish (bot.standings): what /ttr leaderboard and /ttr stats
+    -- show, read without going through the history. Derived like game_results (rebuilt by
+    -- bot.stats). Per server and scope: map_id '' for every map; player '' for the server.
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        map_id   TEXT NOT NULL,
+        player   TEXT NOT NULL,  -- 'user:<id>' or 'computer:<level>'
+        name     TEXT NOT NULL,  -- the name in their latest rated game
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        ordinal  REAL NOT NULL,  -- mu - 3 sigma: the leaderboard's order
+        games    INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_order ON ratings (guild_id, map_id, ordinal DESC, games DESC, name);
+    CREATE TABLE tallies (
+        guild_id          INTEGER NOT NULL,
+        map_id            TEXT NOT NULL,
+        player            TEXT NOT NULL,  -- a member ('user:<id>'), or '' (the server)
+        games             INTEGER NOT NULL,
+        wins              INTEGER NOT NULL,
+        seats             INTEGER NOT NULL,
+        score_sum         INTEGER NOT NULL,
+        best_score        INTEGER NOT NULL,
+        best_game         INTEGER NOT NULL,
+        best_name         TEXT NOT NULL,
+        tickets_completed INTEGER NOT NULL,
+        tickets_failed    INTEGER NOT NULL,
+        longest_path      INTEGER NOT NULL,
+        longest_game      INTEGER NOT NULL,
+        longest_name      TEXT NOT NULL,
+        timeouts          INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player)
+    ) WITHOUT ROWID;
+    CREATE TABLE route_counts (
+        guild_id  INTEGER NOT NULL,
+        map_id    TEXT NOT NULL,
+        player    TEXT NOT NULL,
+        route_map TEXT NOT NULL,
+        route     INTEGER NOT NULL,
+        n         INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player, route_map, route)
+    ) WITHOUT ROWID;
+    CREATE INDEX route_counts_top ON route_counts (guild_id, map_id, player, n DESC);
+    -- Turn times as a histogram (bot.standings.turn_bucket): turns per bucket.
+    CREATE TABLE turn_times (
+        guild_id INTEGER NOT NULL,
+        map_id   TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        bucket   INTEGER NOT NULL,
+        n        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player, bucket)
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -322,25 +389,6 @@ class HistoryRow:
     user_id: int | None
     detail: dict[str, object]
     created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """One seat's result in a finished game (the derived ``game_results`` table)."""
-
-    game_id: int
-    seat: int
-    player: str  # 'user:<id>' or 'computer:<level>'
-    user_id: int | None
-    name: str
-    score: int
-    rank: int
-    tickets_completed: int
-    tickets_failed: int
-    longest_path: int
-    routes: tuple[int, ...]
-    map_id: str = ""
-    finished_at: float = 0.0
 
 
 JobKind = Literal["remind", "timeout", "computer"]
@@ -411,11 +459,42 @@ _GAME_COLUMNS = (
 )
 
 
+_RESULT_COLUMNS = (
+    "r.game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank, r.tickets_completed, "
+    "r.tickets_failed, r.longest_path, r.routes, g.map_id, g.updated_at")
+
+
 def _result(r: Sequence[Any]) -> ResultRow:
     return ResultRow(
         game_id=r[0], seat=r[1], player=r[2], user_id=r[3], name=r[4], score=r[5], rank=r[6],
         tickets_completed=r[7], tickets_failed=r[8], longest_path=r[9],
         routes=tuple(json.loads(r[10])), map_id=r[11], finished_at=r[12])
+
+
+# The standings (``bot.standings``), emptied by a rebuild.
+STANDINGS_TABLES = ("ratings", "tallies", "route_counts", "turn_times")
+_RATING_COLUMNS = "name, mu, sigma, games, wins"
+_TALLY_COLUMNS = (
+    "games, wins, seats, score_sum, best_score, best_game, best_name, tickets_completed, "
+    "tickets_failed, longest_path, longest_game, longest_name, timeouts")
+# An action's events only where they start someone's turn (``bot.standings.turn_records``).
+_TURN_EVENTS = "CASE WHEN events LIKE '%TurnStarted%' THEN events END"
+
+
+def _rating(r: Sequence[Any]) -> Rating:
+    return Rating(str(r[0]), float(r[1]), float(r[2]), int(r[3]), int(r[4]))
+
+
+def _tally(r: Sequence[Any]) -> Tally:
+    return Tally(
+        games=int(r[0]), wins=int(r[1]), seats=int(r[2]), score_sum=int(r[3]),
+        best=Record(int(r[4]), int(r[5]), str(r[6])), tickets_completed=int(r[7]),
+        tickets_failed=int(r[8]), longest=Record(int(r[9]), int(r[10]), str(r[11])),
+        timeouts=int(r[12]))
+
+
+def _marks(values: Sequence[object]) -> str:
+    return ", ".join("?" * len(values))
 
 
 def _game(row: Sequence[object] | None) -> GameRow | None:
@@ -474,6 +553,8 @@ class Storage(ABC):
     _HISTORY_ORDER: ClassVar[str] = "rowid"
     # Appended to the SELECT that claims a job.
     _SKIP_LOCKED: ClassVar[str] = ""
+    # Appended to a name in an ORDER BY: names in code point order, as Python sorts them.
+    _BY_CODE_POINT: ClassVar[str] = ""
 
     @abstractmethod
     async def check(self) -> None:
@@ -498,6 +579,14 @@ class Storage(ABC):
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Held around every change to one game (``GameService`` takes it inside its own
         in-memory lock): no other process changes the game meanwhile."""
+
+    async def hold_publishing(self, game_id: int) -> Callable[[], Awaitable[None]]:
+        """Take the right to publish ``game_id`` among the processes sharing the database
+        (the service takes it before it lets go of the game's lock and keeps it until the
+        update is out, so a game's versions go out one at a time, in order, and no two
+        processes send the same post); returns what gives it back. One process per
+        database: the service's in-memory lock is enough."""
+        return _nothing_held
 
     @abstractmethod
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
@@ -524,6 +613,10 @@ class Storage(ABC):
 
     @abstractmethod
     async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]: ...
+
+    async def _few(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
+        """A read of a few indexed rows, which a backend may answer on the event loop."""
+        return await self._all(sql, args)
 
     # -- games and seats ----------------------------------------------------------
 
@@ -715,9 +808,12 @@ class Storage(ABC):
     async def record_action(
         self, game_id: int, *, seat: int, action: str, events: str, before: int, after: int,
         state: str, finished: bool, user_id: int | None = None, plan: JobPlan | None = None,
+        timed_out: bool = False, results: Sequence[ResultRow] = (),
     ) -> None:
         """Append one accepted action and its snapshot atomically, with the jobs ``plan``
-        gives the new version (``plan_jobs``).
+        gives the new version (``plan_jobs``). ``timed_out``: the turn timer played it
+        (a 'timeout' history row). ``results``: the game's, when the action finished it,
+        stored and folded into the standings in the same transaction.
 
         ``before`` is the version the action was applied to: if another writer got
         there first the transaction fails and nothing is stored.
@@ -743,6 +839,10 @@ class Storage(ABC):
             )
             if plan is not None:
                 await self._plan(db, game_id, after, plan)
+            if timed_out:
+                await self._history(db, game_id, "timeout", seat=seat, detail={})
+            if results:
+                await self._save_results(db, game_id, results)
         await self._transact(body)
 
     async def snapshot(self, game_id: int) -> tuple[int, str] | None:
@@ -932,50 +1032,219 @@ class Storage(ABC):
         return [(GameRow(*r[:-1]), float(r[-1])) for r in rows]  # type: ignore[arg-type]
 
     async def unscored_games(self) -> list[int]:
-        """Finished games whose results are not in ``game_results`` yet."""
+        """Finished games whose results are not in ``game_results`` yet, in the order they
+        ended."""
         rows = await self._all(
             "SELECT id FROM games WHERE status = 'finished' AND NOT EXISTS "
-            "(SELECT 1 FROM game_results r WHERE r.game_id = games.id) ORDER BY id")
+            "(SELECT 1 FROM game_results r WHERE r.game_id = games.id) "
+            "ORDER BY updated_at, id")
         return [int(str(r[0])) for r in rows]
 
     async def save_results(self, game_id: int, results: Sequence[ResultRow]) -> None:
+        """Store a finished game's results and fold them into the standings, unless they
+        are stored already (``bot.stats.sync``: the game's end stored them meanwhile)."""
         async def body(db: Tx) -> None:
-            await db.execute("DELETE FROM game_results WHERE game_id = ?", (game_id,))
-            await db.executemany(
-                "INSERT INTO game_results (game_id, seat, player, user_id, name, score, rank, "
-                "tickets_completed, tickets_failed, longest_path, routes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank,
-                  r.tickets_completed, r.tickets_failed, r.longest_path, json.dumps(r.routes))
-                 for r in results])
+            await self._save_results(db, game_id, results)
         await self._transact(body)
+
+    async def _save_results(self, db: Tx, game_id: int, results: Sequence[ResultRow]) -> None:
+        if await db.fetchone("SELECT 1 FROM game_results WHERE game_id = ?", (game_id,)):
+            return
+        await db.executemany(
+            "INSERT INTO game_results (game_id, seat, player, user_id, name, score, rank, "
+            "tickets_completed, tickets_failed, longest_path, routes) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank,
+              r.tickets_completed, r.tickets_failed, r.longest_path, json.dumps(r.routes))
+             for r in results])
+        row = await db.fetchone("SELECT guild_id, map_id FROM games WHERE id = ?", (game_id,))
+        if row is None or row[0] is None:
+            return  # a game outside a server is in no server's standings
+        actions = await db.fetchall(
+            f"SELECT seat, user_id, created_at, {_TURN_EVENTS} FROM actions "
+            "WHERE game_id = ? ORDER BY version", (game_id,))
+        timed_out = await db.fetchall(
+            "SELECT seat FROM history WHERE game_id = ? AND kind = 'timeout'", (game_id,))
+        game = FinishedGame(game_id, int(row[0]), str(row[1]), tuple(results),
+                            turn_records(actions, [int(r[0]) for r in timed_out]))
+        await self._lock_standings(db)
+        standings = await self._load_standings(db, *Standings.keys(game))
+        standings.add(game)
+        await self._save_standings(db, standings)
+
+    async def _lock_standings(self, db: Tx) -> None:  # noqa: B027 (SQLite: nothing to do)
+        """Held until the transaction ends: one game at a time is folded into the
+        standings (SQLite's single writer does that already)."""
+
+    async def _load_standings(self, db: Tx, ratings: Sequence[Key],
+                              tallies: Sequence[Key]) -> Standings:
+        """Standings holding the stored rows of ``ratings`` and ``tallies`` (all of one
+        server), and no counts."""
+        loaded = Standings()
+        for keys, table, columns, into in (
+                (ratings, "ratings", _RATING_COLUMNS, loaded.ratings),
+                (tallies, "tallies", _TALLY_COLUMNS, loaded.tallies)):
+            if not keys:
+                continue
+            scopes = sorted({k[1] for k in keys})
+            players = sorted({k[2] for k in keys})
+            rows = await db.fetchall(
+                f"SELECT map_id, player, {columns} FROM {table} WHERE guild_id = ? "
+                f"AND map_id IN ({_marks(scopes)}) AND player IN ({_marks(players)})",
+                (keys[0][0], *scopes, *players))
+            for r in rows:
+                key = (keys[0][0], str(r[0]), str(r[1]))
+                if key in keys:
+                    into[key] = _rating(r[2:]) if table == "ratings" else _tally(r[2:])  # type: ignore[assignment]
+        return loaded
+
+    async def _save_standings(self, db: Tx, standings: Standings) -> None:
+        """Write ``standings``' rows over the stored ones, and add its counts to theirs."""
+        await db.executemany(
+            f"INSERT INTO ratings (guild_id, map_id, player, {_RATING_COLUMNS}, ordinal) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, map_id, player) DO "
+            "UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+            "games = excluded.games, wins = excluded.wins, ordinal = excluded.ordinal",
+            [(*key, r.name, r.mu, r.sigma, r.games, r.wins, r.ordinal)
+             for key, r in standings.ratings.items()])
+        await db.executemany(
+            f"INSERT INTO tallies (guild_id, map_id, player, {_TALLY_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, map_id, player) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in _TALLY_COLUMNS.split(", ")),
+            [(*key, t.games, t.wins, t.seats, t.score_sum, t.best.value, t.best.game_id,
+              t.best.name, t.tickets_completed, t.tickets_failed, t.longest.value,
+              t.longest.game_id, t.longest.name, t.timeouts)
+             for key, t in standings.tallies.items()])
+        await db.executemany(
+            "INSERT INTO route_counts (guild_id, map_id, player, route_map, route, n) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, map_id, player, route_map, route) "
+            "DO UPDATE SET n = route_counts.n + excluded.n",
+            [(*key, n) for key, n in standings.routes.items()])
+        await db.executemany(
+            "INSERT INTO turn_times (guild_id, map_id, player, bucket, n) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, map_id, player, bucket) "
+            "DO UPDATE SET n = turn_times.n + excluded.n",
+            [(*key, n) for key, n in standings.turn_times.items()])
+
+    async def finished_games(self) -> list[FinishedGame]:
+        """Every finished game of a server with its stored results and turns, in the
+        order they ended (a rebuild of the standings folds them in that order)."""
+        games: dict[int, FinishedGame] = {}
+        for r in await self._all(
+                f"SELECT {_RESULT_COLUMNS}, g.guild_id FROM game_results r "
+                "JOIN games g ON g.id = r.game_id WHERE g.status = 'finished' "
+                "AND g.guild_id IS NOT NULL ORDER BY g.updated_at, g.id, r.seat"):
+            result = _result(r)
+            game = games.setdefault(result.game_id, FinishedGame(
+                result.game_id, int(str(r[-1])), result.map_id, ()))
+            games[result.game_id] = replace(game, results=(*game.results, result))
+        actions: dict[int, list[tuple[Any, ...]]] = {}
+        for r in await self._all(
+                f"SELECT a.game_id, a.seat, a.user_id, a.created_at, {_TURN_EVENTS} "
+                "FROM actions a JOIN games g ON g.id = a.game_id WHERE g.status = 'finished' "
+                "AND g.guild_id IS NOT NULL ORDER BY a.game_id, a.version"):
+            actions.setdefault(int(str(r[0])), []).append(tuple(r[1:]))
+        timed_out: dict[int, list[int]] = {}
+        for game_id, seat in await self._all(
+                "SELECT game_id, seat FROM history WHERE kind = 'timeout'"):
+            timed_out.setdefault(int(str(game_id)), []).append(int(str(seat)))
+        return [replace(g, turns=turn_records(actions.get(i, ()), timed_out.get(i, ())))
+                for i, g in games.items()]
+
+    async def replace_standings(self, standings: Standings, *, results: int) -> bool:
+        """Put ``standings`` in place of the stored ones, built from ``results`` stored
+        results: False (nothing changed) if that is no longer how many there are (a game
+        ended meanwhile)."""
+        async def body(db: Tx) -> bool:
+            counted = await db.fetchone(
+                "SELECT count(*) FROM game_results r JOIN games g ON g.id = r.game_id "
+                "WHERE g.status = 'finished' AND g.guild_id IS NOT NULL")
+            if counted is None or int(counted[0]) != results:
+                return False
+            await self._lock_standings(db)
+            for table in STANDINGS_TABLES:
+                await db.execute(f"DELETE FROM {table}")
+            await self._save_standings(db, standings)
+            return True
+        return await self._transact(body)
 
     async def winners(self, game_ids: Sequence[int]) -> dict[int, list[str]]:
         """The names of the winners of those of ``game_ids`` with derived results."""
         if not game_ids:
             return {}
-        marks = ", ".join("?" * len(game_ids))
         rows = await self._all(
-            f"SELECT game_id, name FROM game_results WHERE rank = 1 AND game_id IN ({marks}) "
-            "ORDER BY game_id, seat", tuple(game_ids))
+            f"SELECT game_id, name FROM game_results WHERE rank = 1 AND game_id IN "
+            f"({_marks(game_ids)}) ORDER BY game_id, seat", tuple(game_ids))
         out: dict[int, list[str]] = {}
         for game_id, name in rows:
             out.setdefault(int(str(game_id)), []).append(str(name))
         return out
 
     async def clear_results(self) -> None:
-        await self._write("DELETE FROM game_results")
+        """Forget every game's results and the standings built from them."""
+        async def body(db: Tx) -> None:
+            for table in ("game_results", *STANDINGS_TABLES):
+                await db.execute(f"DELETE FROM {table}")
+        await self._transact(body)
 
     async def results(self, guild_id: int, map_id: str | None = None) -> list[ResultRow]:
         """A server's finished games' results (of one map), in the order the games ended."""
         rows = await self._all(
-            "SELECT r.game_id, r.seat, r.player, r.user_id, r.name, r.score, r.rank, "
-            "r.tickets_completed, r.tickets_failed, r.longest_path, r.routes, g.map_id, "
-            "g.updated_at FROM game_results r JOIN games g ON g.id = r.game_id "
+            f"SELECT {_RESULT_COLUMNS} FROM game_results r JOIN games g ON g.id = r.game_id "
             "WHERE g.guild_id = ? AND g.status = 'finished' "
             "AND (CAST(? AS TEXT) IS NULL OR g.map_id = ?) "
             "ORDER BY g.updated_at, g.id, r.seat", (guild_id, map_id, map_id))
         return [_result(r) for r in rows]
+
+    # What ``/ttr leaderboard`` and ``/ttr stats`` read: a few rows each, on the event
+    # loop (``_few``), never the server's history.
+
+    async def leaders(self, guild_id: int, map_id: str, limit: int
+                      ) -> list[tuple[str, Rating, int]]:
+        """The best rated players of a server in a scope, best first: (player, rating,
+        turns the timer played)."""
+        rows = await self._few(
+            f"SELECT r.player, {', '.join(f'r.{c}' for c in _RATING_COLUMNS.split(', '))}, "
+            "coalesce(t.timeouts, 0) FROM ratings r LEFT JOIN tallies t ON "
+            "t.guild_id = r.guild_id AND t.map_id = r.map_id AND t.player = r.player "
+            "WHERE r.guild_id = ? AND r.map_id = ? "
+            f"ORDER BY r.ordinal DESC, r.games DESC, r.name{self._BY_CODE_POINT} LIMIT ?",
+            (guild_id, map_id, limit))
+        return [(str(r[0]), _rating(r[1:6]), int(str(r[6]))) for r in rows]
+
+    async def tallies(self, guild_id: int, player: str, map_id: str | None = None
+                      ) -> dict[str, Tally]:
+        """A member's (or the server's) tallies by scope: of ``map_id``, else of every
+        map together (``EVERY_MAP``) and of each map played."""
+        scope = "" if map_id is None else "AND map_id = ?"
+        rows = await self._few(
+            f"SELECT map_id, {_TALLY_COLUMNS} FROM tallies WHERE guild_id = ? "
+            f"AND player = ? {scope} ORDER BY map_id",
+            (guild_id, player, *(() if map_id is None else (map_id,))))
+        return {str(r[0]): _tally(r[1:]) for r in rows}
+
+    async def top_routes(self, guild_id: int, map_id: str, player: str, limit: int
+                         ) -> list[tuple[str, int, int]]:
+        """The routes claimed most: (map, route, times), most first."""
+        rows = await self._few(
+            "SELECT route_map, route, n FROM route_counts WHERE guild_id = ? AND map_id = ? "
+            f"AND player = ? ORDER BY n DESC, route_map{self._BY_CODE_POINT}, route LIMIT ?",
+            (guild_id, map_id, player, limit))
+        return [(str(m), int(str(route)), int(str(n))) for m, route, n in rows]
+
+    async def turn_times(self, guild_id: int, map_id: str, players: Sequence[str]
+                         ) -> dict[str, dict[int, int]]:
+        """Players' turn-time histograms (bucket -> turns) in a scope."""
+        if not players:
+            return {}
+        rows = await self._few(
+            "SELECT player, bucket, n FROM turn_times WHERE guild_id = ? AND map_id = ? "
+            f"AND player IN ({_marks(players)})", (guild_id, map_id, *players))
+        out: dict[str, dict[int, int]] = {}
+        for player, bucket, n in rows:
+            out.setdefault(str(player), {})[int(str(bucket))] = int(str(n))
+        return out
 
     async def mark_posted(self, game_id: int, version: int) -> None:
         # Lost in a crash, the version is published again at start-up: what was sent is
@@ -1229,6 +1498,11 @@ class Storage(ABC):
                     (then.kind, then.game_id, then.seat, then.version, then.due_at, then.attempt))
         await self._transact(body)
 
+    async def renew_claim(self, job: Job, now: float, worker: str) -> None:
+        """``worker`` still runs ``job``: its lease starts again at ``now``."""
+        await self._write("UPDATE jobs SET claimed_at = ? WHERE id = ? AND claimed_by = ? "
+                          "AND done_at IS NULL", (now, job.id, worker))
+
     async def postpone_job(self, job: Job, due_at: float) -> None:
         """Give a claimed job back, due later (a reminder in the player's quiet hours)."""
         await self._write(
@@ -1325,6 +1599,10 @@ def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
         return cast(T, done.value)
     coroutine.close()
     raise RuntimeError("a transaction's body awaited something other than its database")
+
+
+async def _nothing_held() -> None:
+    pass
 
 
 async def _nothing(db: Tx) -> None:
@@ -1584,6 +1862,12 @@ class SqliteStorage(Storage):
 
     async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
         return await self._call(lambda db: [tuple(r) for r in db.execute(sql, args).fetchall()])
+
+    async def _few(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
+        # On the reader, as ``_one``: the writer's thread stays free for commits.
+        if self._reader is not None:
+            return list(self._reader.execute(sql, args).fetchall())
+        return await self._all(sql, args)
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:

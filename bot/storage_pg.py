@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
@@ -36,6 +36,10 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
 # Advisory lock spaces (the first key of pg_advisory_lock(int, int)).
 _GAME_LOCKS = 0x7474  # one lock per game id
 _MIGRATION_LOCK = 0x7475  # one process migrates at a time
+_STANDINGS_LOCK = 0x7476  # one game at a time is folded into the standings
+_PUBLISH_LOCKS = 0x7477  # one per game id: one process publishes it at a time
+# While another process publishes a game, look again this often (seconds).
+PUBLISH_LOCK_POLL = 0.02
 
 # PostgreSQL's counterpart of each entry of ``bot.storage.MIGRATIONS``, at the same index:
 # a database at version N has the same tables and columns on either backend
@@ -205,6 +209,59 @@ PG_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        map_id   TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        name     TEXT NOT NULL,
+        mu       DOUBLE PRECISION NOT NULL,
+        sigma    DOUBLE PRECISION NOT NULL,
+        ordinal  DOUBLE PRECISION NOT NULL,
+        games    INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player)
+    );
+    CREATE INDEX ratings_order ON ratings (guild_id, map_id, ordinal DESC, games DESC,
+                                           name COLLATE "C");
+    CREATE TABLE tallies (
+        guild_id          BIGINT NOT NULL,
+        map_id            TEXT NOT NULL,
+        player            TEXT NOT NULL,
+        games             INTEGER NOT NULL,
+        wins              INTEGER NOT NULL,
+        seats             INTEGER NOT NULL,
+        score_sum         BIGINT NOT NULL,
+        best_score        INTEGER NOT NULL,
+        best_game         BIGINT NOT NULL,
+        best_name         TEXT NOT NULL,
+        tickets_completed INTEGER NOT NULL,
+        tickets_failed    INTEGER NOT NULL,
+        longest_path      INTEGER NOT NULL,
+        longest_game      BIGINT NOT NULL,
+        longest_name      TEXT NOT NULL,
+        timeouts          INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player)
+    );
+    CREATE TABLE route_counts (
+        guild_id  BIGINT NOT NULL,
+        map_id    TEXT NOT NULL,
+        player    TEXT NOT NULL,
+        route_map TEXT NOT NULL,
+        route     INTEGER NOT NULL,
+        n         INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player, route_map, route)
+    );
+    CREATE INDEX route_counts_top ON route_counts (guild_id, map_id, player, n DESC);
+    CREATE TABLE turn_times (
+        guild_id BIGINT NOT NULL,
+        map_id   TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        bucket   INTEGER NOT NULL,
+        n        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, map_id, player, bucket)
+    );
+    """,
 )
 
 
@@ -245,12 +302,18 @@ class PostgresStorage(Storage):
     _INTEGRITY_ERRORS = (asyncpg.IntegrityConstraintViolationError,)
     _HISTORY_ORDER = "rowid"
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    _BY_CODE_POINT = ' COLLATE "C"'
 
     def __init__(self, pool: asyncpg.Pool[Any], *,
                  migrations: Sequence[str] = PG_MIGRATIONS):
         super().__init__()
         self._pool = pool
         self._migrations = migrations
+        # The connection that holds this process's publish locks (``hold_publishing``),
+        # one statement at a time: taken from the pool once, not one per publish (a
+        # publish holding one while it waits for another could drain the pool).
+        self._publishing: PoolConnectionProxy[Any] | None = None
+        self._publishing_use = asyncio.Lock()
         # The connection holding this task's game lock: every query of the change runs
         # on it (a task the change starts has its own, from the pool).
         self._held: ContextVar[tuple[_Conn, asyncio.Task[Any] | None]
@@ -276,7 +339,29 @@ class PostgresStorage(Storage):
                                "TTR_DATABASE_URL at the primary")
 
     async def close(self) -> None:
+        if self._publishing is not None:
+            await self._pool.release(self._publishing)
+            self._publishing = None
         await self._pool.close()
+
+    async def hold_publishing(self, game_id: int) -> Callable[[], Awaitable[None]]:
+        # Tried and tried again, not waited for on the connection: every game's lock of
+        # this process is on it. Advisory locks count per session, so this process's own
+        # takes nest; its in-memory lock keeps its publishers of one game apart.
+        while not await self._on_publishing(
+                "SELECT pg_try_advisory_lock($1, $2)", _PUBLISH_LOCKS, game_id):
+            await asyncio.sleep(PUBLISH_LOCK_POLL)
+
+        async def release() -> None:
+            await self._on_publishing("SELECT pg_advisory_unlock($1, $2)", _PUBLISH_LOCKS,
+                                      game_id)
+        return release
+
+    async def _on_publishing(self, sql: str, *args: object) -> bool:
+        async with self._publishing_use:
+            if self._publishing is None or self._publishing.is_closed():
+                self._publishing = await self._pool.acquire()
+            return bool(await self._publishing.fetchval(sql, *args))
 
     async def backup(self, target: str) -> None:
         raise StorageError("the database is PostgreSQL: back it up with pg_dump (or the "
@@ -317,6 +402,9 @@ class PostgresStorage(Storage):
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
         async with self._connection() as conn, conn.transaction():
             return await body(_PgTx(conn))
+
+    async def _lock_standings(self, db: Tx) -> None:
+        await db.execute("SELECT pg_advisory_xact_lock(?, 0)", (_STANDINGS_LOCK,))
 
     async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
         async with self._connection() as conn:

@@ -233,8 +233,11 @@ class FakeDiscord:
 
     # -- wiring -------------------------------------------------------------------------
 
-    async def connect(self, client: discord.Client, token: str = "fake-token") -> None:
-        """Route the client's HTTP into this fake and log in (runs ``setup_hook``)."""
+    async def connect(self, client: discord.Client, token: str = "fake-token", *,
+                      catch_up: bool = True) -> None:
+        """Route the client's HTTP into this fake and log in (runs ``setup_hook``); then,
+        with ``catch_up``, wait for what the bot does in the background after a start
+        (``TTRBot.caught_up``)."""
 
         async def request(route: Route, *, files: Sequence[discord.File] | None = None,
                           form: Sequence[Payload] | None = None, **kwargs: Any) -> Any:
@@ -244,6 +247,9 @@ class FakeDiscord:
         client.http.request = request  # type: ignore[method-assign,assignment]
         async_context.set(self.adapter)
         await client.login(token)
+        caught_up = getattr(client, "caught_up", None)
+        if catch_up and caught_up is not None:
+            await caught_up()
 
     # -- REST ---------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ and stops with the file, item and reason when the source breaks the schema.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -400,7 +401,19 @@ def convert(map_id: str, source: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    src_dir = Path(argv[0]) if argv else DEFAULT_SOURCE
+    parser = argparse.ArgumentParser(
+        prog="python -m maps.convert", description=__doc__.splitlines()[0],
+        epilog="maps/data/ is committed: only a change of the shared board data needs this.")
+    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT_SOURCE,
+                        metavar="SHARED_MAPS_DIR",
+                        help=f"the folder of the shared map files (default: {DEFAULT_SOURCE})")
+    src_dir: Path = parser.parse_args(argv).source
+    missing = [m for m in RULES if not (src_dir / f"{m}.json").is_file()]
+    if missing:  # e.g. a clone without the shared folder beside it
+        print(f"maps.convert: no board data at {src_dir} (missing {missing[0]}.json): name "
+              f"the folder of the shared map files; maps/data/ already holds the converted "
+              f"maps", file=sys.stderr)
+        return 2
     DATA_DIR.mkdir(exist_ok=True)
     for map_id in RULES:
         path = src_dir / f"{map_id}.json"

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import dataclasses
 import logging
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,8 +20,10 @@ import aiohttp
 import discord
 import pytest
 
+import engine
 from bot.client import RESTARTING, TTRBot
 from bot.config import ConfigError, Settings
+from bot.diskspace import FullDisk
 from bot.lifecycle import (
     StartupError,
     backup,
@@ -75,6 +80,18 @@ def test_dotenv_is_read_without_a_shell_and_the_environment_wins(env, tmp_path):
     s = Settings.from_env(env_file=dotenv)
     assert (s.token, s.log_level, s.dev_guild_id) == ("from.the.file", "DEBUG", None)
     assert s.db_path == str(tmp_path / "env.sqlite3")
+
+
+def test_dotenv_means_what_docker_env_file_means(env, tmp_path):
+    """`docker run --env-file .env` passes quotes through: the bot's own reading of the
+    same file must too (one file, one meaning), so a quoted token is refused in both."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text('# a comment\n  DISCORD_TOKEN="abc.def.ghi"\nTTR_LOG_LEVEL=debug\n'
+                      "TTR_DB_PATH=/data/it's here.sqlite3\nNOT_A_LINE\n")
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN: remove the quotes"):
+        Settings.from_env(env_file=dotenv)
+    dotenv.write_text("DISCORD_TOKEN=abc.def.ghi\nTTR_DB_PATH='/data/x.sqlite3'\n")
+    assert Settings.from_env(env_file=dotenv).db_path == "'/data/x.sqlite3'"
 
 
 async def test_the_database_and_the_shards_come_from_the_settings(env, tmp_path):
@@ -160,6 +177,78 @@ async def test_a_corrupt_page_is_found_by_quick_check(tmp_path):
         await open_database(str(path))
 
 
+def disk_full_error() -> sqlite3.OperationalError:
+    """A real SQLITE_FULL from SQLite (a database allowed no more pages)."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (x BLOB)")
+    conn.execute("PRAGMA max_page_count = 2")
+    try:
+        conn.execute("INSERT INTO t VALUES (zeroblob(100000))")
+    except sqlite3.OperationalError as exc:
+        return exc
+    finally:
+        conn.close()
+    raise AssertionError("SQLite stored more pages than allowed")
+
+
+@pytest.mark.parametrize("error", ["full", "io"])
+async def test_a_full_disk_at_start_up_is_not_taken_for_damage(tmp_path, monkeypatch, error):
+    """A full disk is "no space left" in one line naming the folder, not a damaged
+    database (whose advice, restoring a backup, would lose what was committed since)."""
+    path = tmp_path / "ttr.sqlite3"
+    await _filled(path)
+    exc = disk_full_error() if error == "full" else sqlite3.OperationalError("disk I/O error")
+
+    async def refused(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(SqliteStorage, "open", refused)
+    free = {"bytes": 4096}
+    monkeypatch.setattr("bot.diskspace.shutil.disk_usage",
+                        lambda folder: shutil._ntuple_diskusage(1 << 30, 1 << 30, free["bytes"]))
+    with pytest.raises(StartupError) as err:
+        await open_database(str(path))
+    message = str(err.value)
+    assert f"no space left on the disk of {tmp_path} (" in message, message
+    assert "is damaged" not in message and "restore a backup" in message and "\n" not in message
+    if error == "io":  # with room to spare, an I/O error is no full disk
+        free["bytes"] = 1 << 30
+        with pytest.raises(StartupError, match="damaged"):
+            await open_database(str(path))
+
+
+async def test_a_disk_that_fills_while_running_is_one_log_line_and_a_clear_answer(
+        table, caplog, monkeypatch):
+    """Writes refused for lack of space: players hear the bot cannot save right now, the
+    log says why once (no traceback per click), and the game carries on once there is
+    room, nothing lost."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    storage = table.bot.service.storage
+    full = disk_full_error()  # SQLite's own error (SQLITE_FULL)
+    transact = storage._transact
+
+    async def no_room(body):
+        raise full
+
+    storage._transact = no_room  # every write is refused
+    monkeypatch.setattr("bot.diskspace.FULL_DISK", FullDisk())  # none seen before
+    caplog.set_level(logging.INFO)
+    seat = engine.waiting_for(state)[0]
+    answers = [(await table.play(state, seat, table.choose(state, seat, ""))).text]
+    for name in ("Ana", "Ben", "Ana"):
+        answers.append((await table.slash(name, "settings", reminders=False)).text)
+    assert all("I cannot save anything right now (my disk is full)" in a
+               for a in answers), answers
+    assert (await table.stored_state()).version == state.version
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None, [r.getMessage() for r in errors]
+    assert "cannot save: the disk is full (database or disk is full" in errors[0].getMessage()
+    storage._transact = transact  # room again
+    state = await table.step()
+    state = await table.step()
+
+
 async def test_a_newer_schema_and_a_missing_folder_are_named(tmp_path):
     path = tmp_path / "ttr.sqlite3"
     conn = sqlite3.connect(path)
@@ -213,6 +302,48 @@ def test_read_only_database_or_folder_is_reported_at_start_up(tmp_path, writable
     assert line.startswith(expected), line
 
 
+def _catches_sigterm(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status").read_text()
+    caught = int(next(line for line in status.splitlines()
+                      if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught & (1 << (signal.SIGTERM - 1)))
+
+
+def test_a_sigterm_while_starting_is_a_clean_stop(tmp_path):
+    """`docker stop` seconds after the start (imports and checks take ~6 s under load): the
+    stop is remembered from the first moment, logged, and clean (exit 0), not Python's
+    default silent death (exit 143)."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), TTR_DB_PATH=str(tmp_path / "ttr.sqlite3"),
+               DISCORD_TOKEN="fake.token.here")
+    proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 1.5  # the start is far from done by then
+        while not _catches_sigterm(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "SIGTERM received while starting" in err and "stopped cleanly" in err
+
+
+def test_check_creates_no_database(tmp_path):
+    """`python -m bot check` in the wrong folder (or with a wrong TTR_DB_PATH) says there is
+    no database there instead of making an empty one and answering "ok"."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, "-m", "bot", "check"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        f"ttr-bot: no database yet at {tmp_path / 'ttr.sqlite3'}; `python -m bot` creates it "
+        f"(or set TTR_DB_PATH to the bot's database)"]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_damaged_database_ends_the_process_at_once_with_one_line(tmp_path):
     db = tmp_path / "ttr.sqlite3"
     db.write_bytes(b"\0garbage" * 1000)
@@ -263,6 +394,20 @@ async def test_backup_is_a_consistent_copy_while_the_bot_writes(tmp_path):
     with pytest.raises(StartupError, match="exists already"):
         await backup(str(path), str(tmp_path / "copy.sqlite3"))
     await store.close()
+
+
+async def test_backup_into_a_folder_that_does_not_exist_yet(tmp_path):
+    """The README's line, `python -m bot backup backups/ttr-<date>.sqlite3`, on a fresh
+    install: the folder is made."""
+    path = tmp_path / "ttr.sqlite3"
+    store = await SqliteStorage.open(str(path))
+    await store.close()
+    target = tmp_path / "backups" / "ttr-2026-05-04.sqlite3"
+    assert "consistent copy" in await backup(str(path), str(target))
+    assert target.is_file()
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    with pytest.raises(StartupError, match=r"cannot create the folder .*blocked"):
+        await backup(str(path), str(tmp_path / "blocked" / "x.sqlite3"))
 
 
 async def test_backup_only_reads_the_live_database(tmp_path):
@@ -385,6 +530,47 @@ async def test_a_stopping_bot_takes_no_new_interaction(table):
     assert (await table.stored_state()).version == version
 
 
+async def test_a_restart_is_on_discord_at_once_and_posts_what_was_pending_meanwhile(table):
+    """The pending posts of a restart wait for the renderer (its workers warm up for a
+    minute under load): the bot connects and answers first, and posts them meanwhile."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+
+    class Crash:
+        async def publish(self, update):
+            raise ConnectionResetError("the process dies before the post")
+
+    table.bot.service.publisher = Crash()
+    seat = state.current
+    for _ in range(2):
+        await table.bot.service.act(table.game_id, table.seat_user(state, seat),
+                                    engine.DrawBlind())
+    await table.bot.close()
+    drawing = threading.Event()  # the render workers are still warming up
+    fast = json_renderer()
+
+    def later(draw):
+        def slow(*args):
+            drawing.wait(30)
+            return draw(*args)
+        return slow
+
+    table.bot = make_bot(table.database or table.db_path, clock=table.clock,
+                         renderer=dataclasses.replace(fast, board=later(fast.board),
+                                                      hand=later(fast.hand)))
+    posts = len(table.fake.channel_messages())
+    await asyncio.wait_for(table.fake.connect(table.bot, catch_up=False), 5.0)
+    catching_up = asyncio.ensure_future(table.bot.caught_up())
+    ex = await asyncio.wait_for(table.slash("Ana", "rules"), 5.0)  # answered meanwhile
+    assert "2–5 players" in ex.reply.content and not catching_up.done()
+    drawing.set()
+    await asyncio.wait_for(catching_up, 30.0)
+    line = f"{state.config.players[seat]} drew 2 cards"
+    assert any(line in s.content for s in table.fake.channel_messages()[posts:])
+
+
 def _bot_process(script: str, tmp_path: Path, **env_extra: str) -> subprocess.Popen[str]:
     """Run ``script`` (beside this file) as a bot process with its database in
     ``tmp_path`` (modules beside this file importable, e.g. a fork server's preload)."""
@@ -439,6 +625,23 @@ def test_a_stop_while_the_render_workers_start_exits_at_once(tmp_path):
     assert "stopped cleanly" in err and "render workers not started" in err
     fork_server = int(pid_file.read_text())
     assert not _alive(fork_server, within=10.0)
+
+
+def test_the_render_workers_end_when_the_bot_is_killed(tmp_path):
+    """A SIGKILL of the bot (no clean-up in it) leaves no worker or fork server behind
+    (~1 GB per crash under a shell loop, supervisord or nohup)."""
+    proc = _bot_process("serve_workers.py", tmp_path)
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 3 and all(_alive(p, within=0.0) for p in pids)
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)  # not its pipes' end: a worker left behind holds them
+    left = [p for p in pids if _alive(p, within=10.0)]
+    for pid in left:  # the test's own processes: not left running when it fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
 
 
 def _alive(pid: int, *, within: float) -> bool:

@@ -4,6 +4,7 @@ every game replays to the state it had, and the bot plays on there."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,39 @@ async def test_a_sqlite_database_moves_whole_and_the_bot_plays_on_in_postgres(
     for _ in range(5):
         await table.step()
     assert (await table.stored_state()).version == state.version + 5
+
+
+async def test_compose_order_up_then_migrate_works(empty_postgres, table):
+    """docker-compose.yml's order: the bot starts on the empty PostgreSQL database (and
+    writes its own rows, e.g. the synced commands' hash), then the SQLite file is
+    migrated into it."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    await table.step()
+    await table.bot.close()
+    async with table.store() as lite:
+        await lite.set_bot_state("synced_commands", "from-sqlite")
+    fresh = await PostgresStorage.open(empty_postgres)  # the new bot's first start
+    try:
+        await fresh.set_bot_state("synced_commands", "from-the-first-start")
+        assert await fresh.first_delivery(123)
+    finally:
+        await fresh.close()
+    copied = await migrate_to_postgres(str(table.db_path), empty_postgres)
+    assert copied.games_checked == 1
+    pg = await PostgresStorage.open(empty_postgres)
+    try:
+        assert await pg.bot_state("synced_commands") == "from-sqlite"
+    finally:
+        await pg.close()
+
+
+def test_compose_requires_the_postgres_password():
+    """No silent default password: compose stops with a line naming POSTGRES_PASSWORD,
+    which .env.example has a place for."""
+    compose = (ROOT / "docker-compose.yml").read_text()
+    uses = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", compose)
+    assert len(uses) == 2 and all(u.startswith(":?") for u in uses), uses
+    assert re.search(r"^POSTGRES_PASSWORD=$", (ROOT / ".env.example").read_text(), re.M)
 
 
 async def test_a_game_whose_log_does_not_replay_copies_nothing(empty_postgres, table):

@@ -4,12 +4,15 @@ the health and metrics endpoint (``bot.health``) behind Docker's HEALTHCHECK."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import re
 import threading
 import time
 import urllib.request
+import warnings
+from concurrent.futures import Executor, Future
 
 import engine
 from bot import metrics
@@ -65,7 +68,9 @@ async def test_health_and_metrics_endpoint(table):
     await table.open_game(["Ana", "Ben"], "usa")
     await table.step()
     server = HealthServer(table.bot, "127.0.0.1", 0)
-    port = await server.start()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # aiohttp's, in every run
+        port = await server.start()
     try:
         table.bot.dispatch("connect")
         await asyncio.sleep(0)
@@ -135,3 +140,29 @@ async def test_last_round_actions_are_applied_off_the_event_loop(table, monkeypa
     table.bot.service._games[table.game_id].state.turns_left = 4  # the last round began
     await table.step()
     assert threads == [(-1, True), (4, False)]
+
+
+async def test_health_and_the_log_show_the_render_workers_warming_up(table, caplog):
+    """Their fork server builds every map first (45-120 s under load): /health says so
+    while it lasts, and how long it took."""
+    started = threading.Event()
+
+    class Starting(Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            future = Future()
+            threading.Thread(target=lambda: (started.wait(30),
+                                              future.set_result(fn(*args)))).start()
+            return future
+
+    table.bot.renderer = dataclasses.replace(table.bot.renderer, pool=Starting())
+    server = HealthServer(table.bot, "127.0.0.1", 0)
+    caplog.set_level(logging.INFO)
+    table.bot.renderer.start()
+    assert "render workers warming up" in caplog.text
+    assert (await server.facts())["render_workers"].startswith("warming up (")
+    started.set()
+    for _ in range(200):
+        if "render workers ready in" in caplog.text:
+            break
+        await asyncio.sleep(0.01)
+    assert (await server.facts())["render_workers"].startswith("ready (warmed up in ")

@@ -122,6 +122,58 @@ async def test_a_turn_committed_but_never_posted_is_posted_at_start_up(table):
     assert len(table.fake.channel_messages()) == posts + len(new)
 
 
+class Down:
+    """A Discord that cannot be reached: every publish fails."""
+
+    async def publish(self, update):
+        raise ConnectionResetError("Discord cannot be reached")
+
+
+async def _first_turn(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    return state
+
+
+async def test_a_publish_that_failed_is_published_before_the_next_turn(table):
+    """Discord (or the disk) fails while a turn is published: the turn is not lost; it
+    reaches the channel before the next one, without a restart, and once."""
+    state = await _first_turn(table)
+    service = table.bot.service
+    real = service.publisher
+    names = []
+    for turn in range(2):  # the first turn's post fails, the second's goes out
+        service.publisher = Down() if turn == 0 else real
+        seat = state.current
+        names.append(state.config.players[seat])
+        for _ in range(2):
+            await service.act(table.game_id, table.seat_user(state, seat), engine.DrawBlind())
+        state = await table.stored_state()
+    told = [s.content for s in table.fake.channel_messages()]
+    first = [i for i, text in enumerate(told) if f"{names[0]} drew 2 cards" in text]
+    second = [i for i, text in enumerate(told) if f"{names[1]} drew 2 cards" in text]
+    assert first and second and first[0] <= second[0], told
+    await table.restart()  # both are marked posted: a restart posts neither again
+    assert len(table.fake.channel_messages()) == len(told)
+
+
+async def test_a_publish_that_failed_is_tried_again_by_the_scheduler(table):
+    state = await _first_turn(table)
+    service = table.bot.service
+    real = service.publisher
+    service.publisher = Down()
+    seat = state.current
+    for _ in range(2):
+        await service.act(table.game_id, table.seat_user(state, seat), engine.DrawBlind())
+    service.publisher = real
+    line = f"{state.config.players[seat]} drew 2 cards"
+    assert not any(line in s.content for s in table.fake.channel_messages())
+    await table.advance(seconds=30)
+    assert sum(line in s.content for s in table.fake.channel_messages()) == 1
+
+
 async def test_restart_while_a_share_choice_waits_then_its_dm_button_works(table):
     await table.open_game(["Ana", "Ben"], "pennsylvania")
     state = await _play_until(table, "choose_share")

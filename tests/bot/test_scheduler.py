@@ -124,6 +124,28 @@ async def test_a_restart_neither_loses_nor_repeats_a_reminder(table):
     assert len(reminders(table, "Ana")) == len(reminders(table, "Ben")) == 2
 
 
+async def test_a_reminder_sent_just_before_a_crash_is_not_sent_again(table):
+    """The process dies after a reminder went out and before its job was marked done:
+    the restart runs the job again (same game version), and sends nothing twice."""
+    await table.open_game(["Ana", "Ben"], "usa", refuse_dms=("Ben",))
+
+    async def dies(*args, **kwargs):
+        raise ConnectionResetError("the process dies before the job is marked done")
+
+    for _ in range(2):  # Ana's reminder by DM; Ben's, a mention in the channel
+        table.bot.service.storage.finish_job = dies
+        with pytest.raises(ConnectionResetError):
+            await table.advance(12 if _ == 0 else 0)
+        await table.restart()
+    await table.advance(1)
+    ben = table.users["Ben"]
+    assert len(reminders(table, "Ana")) == 1
+    assert len(channel_lines(table, f"<@{ben}>, game #")) == 1
+    await table.advance(24)  # the next reminders come at their pace (from the rerun)
+    assert len(reminders(table, "Ana")) == 2
+    assert len(channel_lines(table, f"<@{ben}>, game #")) == 2
+
+
 async def test_a_player_refusing_dms_is_mentioned_in_the_channel(table):
     await table.open_game(["Ana", "Ben"], "usa", refuse_dms=("Ben",))
     sent = await table.advance(12)

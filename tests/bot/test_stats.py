@@ -6,19 +6,34 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import statistics
 from collections import Counter
 
 import pytest
 from openskill.models import PlackettLuce
 
 import engine
-from bot import presenters, stats
+from bot import presenters, record_texts, stats
 from bot.service import event_to_json
-from bot.storage import ResultRow, SeatRow, SqliteStorage
+from bot.standings import (
+    EVERY_MAP,
+    SERVER,
+    FinishedGame,
+    Record,
+    ResultRow,
+    Standings,
+    TurnRecord,
+    median_seconds,
+    player_key,
+    turn_bucket,
+    turn_records,
+)
+from bot.storage import STANDINGS_TABLES, SeatRow, SqliteStorage
 from bot.testing import Mention
 from engine import GameConfig, GameState
 from engine.agents import random_action
 from maps import load_map
+from tests.bot.conftest import BACKENDS
 
 GUILD = 1_100_000_000_000_000_003  # FakeDiscord.GUILD_ID
 OTHER_GUILD = 77
@@ -95,6 +110,8 @@ async def seeded(table):
         await store.end_game(ended, "ended", by_user=ana, detail={})
     finally:
         await store.close()
+    # Stored behind the bot's back: derived as at a start after an upgrade.
+    assert await stats.sync(table.bot.service) == 4
     return table, expected
 
 
@@ -153,8 +170,8 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     # Ratings: openskill over the three games in the order they ended.
     want = _expected_ratings(expected)
     service = table.bot.service
-    got = {r.player: (r.mu, r.sigma) for r in stats.ratings(
-        await service.storage.results(GUILD))}
+    got = {r.player: (r.rating.mu, r.rating.sigma)
+           for r in await stats.leaderboard(service.storage, GUILD, None)}
     assert got == want
     ex = await table.slash("Cy", "leaderboard")
     order = sorted(want, key=lambda p: -(want[p][0] - 3 * want[p][1]))
@@ -169,16 +186,21 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     ex = await table.slash("Cy", "leaderboard", map="nordic")
     assert len(ex.text.splitlines()) == 3 and "Computer" not in ex.text
 
-    # The derived results can be thrown away and derived again, with the same figures.
+    # The results and standings can be thrown away and derived again, the same.
     before = await service.storage.results(GUILD)
+    kept = await standings_tables(service.storage)
     assert await stats.rebuild(service) == 4  # both servers' finished games
     assert await service.storage.results(GUILD) == before
+    assert await standings_tables(service.storage) == kept
+    assert await stats.build_standings(service.storage) == 4
+    assert await standings_tables(service.storage) == kept
 
     # The same from the command line, on the database file.
     await service.storage.clear_results()
     assert await service.storage.results(GUILD) == []
     assert await asyncio.to_thread(stats.main, ["--db", str(table.db_path)]) == 0
     assert await service.storage.results(GUILD) == before
+    assert await standings_tables(service.storage) == kept
 
     # /ttr games says who won the finished ones.
     ex = await table.slash("Ana", "games")
@@ -190,8 +212,8 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
 
 async def test_stats_refusals(seeded):
     table, _ = seeded
-    ex = await table.slash("Ana", "leaderboard")  # derives the results: the answer waits
-    assert ex.callback_types == [5] and "Leaderboard" in ex.text
+    ex = await table.slash("Ana", "leaderboard")  # read, not derived: answered at once
+    assert ex.callback_types == [4] and "Leaderboard" in ex.text
     ex = await table.slash("Ana", "stats", member=Mention(table.users["Di"]))
     assert ex.reply.ephemeral and "Di has no finished games on this server yet" in ex.text
     ex = await table.slash("Ana", "stats", member=Mention(table.users["Cy"]), map="usa")
@@ -208,53 +230,194 @@ async def test_nothing_finished_yet(table):
     assert "No finished games on this server yet" in ex.text
 
 
+async def standings_tables(store) -> dict[str, list[tuple]]:
+    """Every row of the standings tables, in a fixed order."""
+    return {t: sorted(tuple(r) for r in await store._all(f"SELECT * FROM {t}"))
+            for t in STANDINGS_TABLES}
+
+
 def _row(game: int, seat: int, player: str, score: int, rank: int, **extra) -> ResultRow:
     fields = {"tickets_completed": 0, "tickets_failed": 0, "longest_path": 0, "routes": (),
               "map_id": "usa", "user_id": None, "name": player} | extra
     return ResultRow(game_id=game, seat=seat, player=player, score=score, rank=rank, **fields)
 
 
+def _folded(*games: list[ResultRow], turns: dict | None = None) -> Standings:
+    folded = Standings()
+    for rows in games:
+        folded.add(FinishedGame(rows[0].game_id, 1, rows[0].map_id, tuple(rows),
+                                (turns or {}).get(rows[0].game_id, {})))
+    return folded
+
+
 def test_ratings_by_hand():
     """Ties share a place; a computer level with two seats in a game is rated once, on its
     best-placed seat; a game left with one rated player changes nothing."""
-    rows = [
-        _row(1, 0, "user:1", 90, 1), _row(1, 1, "user:2", 90, 1), _row(1, 2, "user:3", 40, 3),
-        _row(2, 0, "computer:easy", 70, 2), _row(2, 1, "user:1", 80, 1),
-        _row(2, 2, "computer:easy", 60, 3),
-        _row(3, 0, "computer:easy", 10, 1), _row(3, 1, "computer:easy", 5, 2),
+    games = [
+        [_row(1, 0, "user:1", 90, 1), _row(1, 1, "user:2", 90, 1), _row(1, 2, "user:3", 40, 3)],
+        [_row(2, 0, "computer:easy", 70, 2), _row(2, 1, "user:1", 80, 1),
+         _row(2, 2, "computer:easy", 60, 3)],
+        [_row(3, 0, "computer:easy", 10, 1), _row(3, 1, "computer:easy", 5, 2)],
     ]
     model = PlackettLuce()
     a, b, c = (model.rating() for _ in range(3))
     [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1.0, 1.0, 3.0])
     [[e], [a]] = model.rate([[model.rating()], [a]], ranks=[2.0, 1.0])
-    got = {r.player: (r.mu, r.sigma, r.games, r.wins) for r in stats.ratings(rows)}
+    folded = _folded(*games)
+    got = {p: (r.mu, r.sigma, r.games, r.wins) for (_g, scope, p), r in folded.ratings.items()
+           if scope == EVERY_MAP}
     assert got == {"user:1": (a.mu, a.sigma, 2, 2), "user:2": (b.mu, b.sigma, 1, 1),
                    "user:3": (c.mu, c.sigma, 1, 0), "computer:easy": (e.mu, e.sigma, 1, 0)}
-    assert [r.player for r in stats.ratings(rows)] == sorted(
-        got, key=lambda p: -(got[p][0] - 3 * got[p][1]))
+    # Each map is rated apart: here all games are on USA, so the same.
+    assert {p: (r.mu, r.sigma, r.games, r.wins) for (_g, scope, p), r in folded.ratings.items()
+            if scope == "usa"} == got
 
 
-def test_summary_by_hand():
-    rows = [
-        _row(1, 0, "user:1", 50, 2, tickets_completed=2, tickets_failed=1, longest_path=9,
-             routes=(3, 4)),
-        _row(2, 1, "user:1", 71, 1, tickets_completed=3, tickets_failed=0, longest_path=12,
-             routes=(4, 5), map_id="europe"),
-        _row(3, 0, "user:1", 71, 1, tickets_completed=1, tickets_failed=2, longest_path=12,
-             routes=(4,)),
+def test_tallies_by_hand():
+    games = [
+        [_row(1, 0, "user:1", 50, 2, tickets_completed=2, tickets_failed=1, longest_path=9,
+              routes=(3, 4), user_id=1), _row(1, 1, "computer:easy", 60, 1, routes=(7,))],
+        [_row(2, 1, "user:1", 71, 1, tickets_completed=3, tickets_failed=0, longest_path=12,
+              routes=(4, 5), map_id="europe", user_id=1)],
+        [_row(3, 0, "user:1", 71, 1, tickets_completed=1, tickets_failed=2, longest_path=12,
+              routes=(4,), user_id=1)],
     ]
-    s = stats.summarize(rows)
-    assert s is not None
-    assert (s.games, s.wins, s.per_map) == (3, 2, {"europe": (1, 1), "usa": (2, 1)})
-    assert s.average == 64.0 and (s.best.score, s.best.game_id) == (71, 2)
-    assert (s.tickets_completed, s.tickets_failed) == (6, 3)
-    assert (s.longest.longest_path, s.longest.game_id) == (12, 2)
-    assert s.routes == [("usa", 4, 2), ("europe", 4, 1), ("europe", 5, 1)]
-    assert stats.summarize([]) is None
+    folded = _folded(*games, turns={1: {0: TurnRecord((30.0, 90.0), 2)},
+                                    3: {0: TurnRecord((), 1)}})
+    mine = folded.tallies[(1, EVERY_MAP, "user:1")]
+    assert (mine.games, mine.wins, mine.seats, mine.average) == (3, 2, 3, 64.0)
+    assert mine.best == Record(71, 2, "user:1") and mine.longest == Record(12, 2, "user:1")
+    assert (mine.tickets_completed, mine.tickets_failed, mine.timeouts) == (6, 3, 3)
+    usa = folded.tallies[(1, "usa", "user:1")]
+    assert (usa.games, usa.wins, usa.best, usa.timeouts) == (2, 1, Record(71, 3, "user:1"), 3)
+    server = folded.tallies[(1, EVERY_MAP, SERVER)]
+    assert (server.games, server.seats, server.score_sum) == (3, 4, 252)
+    assert server.best == Record(71, 2, "user:1")
+    assert (1, EVERY_MAP, "computer:easy") not in folded.tallies  # members and the server
+    routes = {k[2:]: n for k, n in folded.routes.items() if k[1] == EVERY_MAP}
+    assert routes == {("user:1", "usa", 3): 1, ("user:1", "usa", 4): 2,
+                      ("user:1", "europe", 4): 1, ("user:1", "europe", 5): 1,
+                      (SERVER, "usa", 3): 1, (SERVER, "usa", 4): 2, (SERVER, "usa", 7): 1,
+                      (SERVER, "europe", 4): 1, (SERVER, "europe", 5): 1}
+    assert dict(folded.turn_times) == {
+        (1, scope, "user:1", b): 1 for scope in (EVERY_MAP, "usa")
+        for b in (turn_bucket(30.0), turn_bucket(90.0))}
+
+
+def test_turn_times_by_hand():
+    # Four buckets per doubling: 60 s lies in [2^(23/4), 2^(24/4)) = [53.8, 64).
+    assert turn_bucket(60) == 23 and turn_bucket(64) == 24 and turn_bucket(0.2) == 0
+    assert median_seconds({}) is None
+    assert median_seconds({23: 1}) == pytest.approx(58.69, abs=0.01)
+    assert median_seconds({10: 1, 23: 2, 40: 1}) == pytest.approx(58.69, abs=0.01)
+    assert median_seconds({10: 2, 23: 2}) == pytest.approx(2 ** (10.5 / 4))
+    rng = random.Random(5)
+    for _ in range(50):
+        waits = [rng.lognormvariate(8, 2) for _ in range(rng.randint(1, 40))]
+        got = median_seconds(Counter(turn_bucket(w) for w in waits))
+        want = statistics.median_low(waits)
+        assert abs(got / max(want, 1.0) - 1) < 0.1  # within a bucket's half width
+    events = [{"type": "CardDrawn", "seat": 0}]
+    log = [(0, 10, 100.0, None), (1, 11, 105.0, None),  # set-up: no turn has started
+           (0, 10, 110.0, json.dumps([{"type": "TurnStarted", "seat": 1, "turn": 1}])),
+           (1, 11, 170.0, json.dumps(events)),  # Ben acts 60 s after his turn began
+           (1, 11, 175.0, json.dumps([{"type": "TurnStarted", "seat": 0, "turn": 2}])),
+           (0, None, 4000.0, json.dumps([{"type": "TurnStarted", "seat": 1, "turn": 3}])),
+           (1, 11, 4030.0, None)]
+    assert turn_records(log, [0]) == {0: TurnRecord((), 1), 1: TurnRecord((60.0, 30.0), 0)}
 
 
 def test_who_a_seat_is_rated_as():
-    assert stats.player_key(SeatRow(0, 42, "Ana", "human")) == ("user:42", 42)
-    assert stats.player_key(SeatRow(0, 42, "Ana", "computer:hard")) == ("user:42", 42)
-    assert stats.player_key(SeatRow(1, -2, "Robo", "computer:easy")) == ("computer:easy", None)
-    assert stats.player_key(SeatRow(1, -2, "Left", "auto")) == ("computer:auto", None)
+    assert player_key(SeatRow(0, 42, "Ana", "human")) == ("user:42", 42)
+    assert player_key(SeatRow(0, 42, "Ana", "computer:hard")) == ("user:42", 42)
+    assert player_key(SeatRow(1, -2, "Robo", "computer:easy")) == ("computer:easy", None)
+    assert player_key(SeatRow(1, -2, "Left", "auto")) == ("computer:auto", None)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+async def test_a_game_played_through_the_bot_keeps_the_standings(table):
+    """A game played through Discord, one of Ana's turns timed out: its end folds it into
+    the standings (turn speed and timeouts included); rebuilt from the stored games they
+    are the same."""
+    await table.open_game(["Ana", "Ben"], "usa", timer=24)
+    ana, ben = table.users["Ana"], table.users["Ben"]
+    table.rng = random.Random(4)
+    waits = random.Random(5)
+    timed_out = False
+    for _ in range(3000):
+        state = await table.stored_state()
+        if state.phase == "game_over":
+            break
+        if (not timed_out and state.phase == "turn" and state.turn > 3
+                and table.seat_user(state, state.current) == ana):
+            await table.advance(24)  # the bot plays Ana's turn for her
+            table.last_private.clear()
+            table.draws.clear()
+            timed_out = True
+            continue
+        table.clock.advance(waits.uniform(1, 3 * 3600))
+        await table.step()
+    assert state.phase == "game_over" and timed_out
+
+    # Each member's times to act, found again from the log through the engine: a turn
+    # begins when the seat to play or the turn number changes after set-up.
+    async with table.store() as store:
+        log = await store._all("SELECT seat, user_id, created_at, action FROM actions "
+                               "WHERE game_id = ? ORDER BY version", (table.game_id,))
+        config = GameConfig.model_validate_json(str((await store.game(table.game_id)).config))
+    replay = engine.new_game(config)
+    samples: dict[int, list[float]] = {}
+    began: dict[int, float] = {}
+    for seat, user_id, when, action in log:
+        since = began.pop(seat, None)
+        if since is not None and user_id is not None:
+            samples.setdefault(seat, []).append(when - since)
+        before = (replay.current, replay.turn)
+        engine.apply(replay, seat, engine.ACTION_ADAPTER.validate_json(action))
+        if replay.turn >= 1 and (replay.current, replay.turn) != before:
+            began[replay.current] = when
+    seat_of = {table.seat_user(state, s): s for s in range(2)}
+
+    def median(user: int) -> str:
+        middle = statistics.median_low(samples[seat_of[user]])
+        return record_texts.duration(2 ** ((turn_bucket(middle) + 0.5) / 4))
+
+    ex = await table.slash("Ben", "stats", member=Mention(ana))
+    assert f"Turns: median time to act {median(ana)}, 1 turn timed out" in ex.text
+    ex = await table.slash("Ana", "stats", member=Mention(ben))
+    assert f"Turns: median time to act {median(ben)}, 0 turns timed out" in ex.text
+    board = (await table.slash("Ana", "leaderboard")).text.splitlines()
+    (ana_line,) = [line for line in board if "**Ana**" in line]
+    (ben_line,) = [line for line in board if "**Ben**" in line]
+    assert ana_line.endswith(f" · ⏱ {median(ana)} · 1 timed out")
+    assert ben_line.endswith(f" · ⏱ {median(ben)}")
+    table.fake.locales[ben] = "de"
+    ex = await table.slash("Ben", "stats", member=Mention(ana))
+    assert "Züge:" in ex.text and "1 Zug abgelaufen" in ex.text
+
+    # What the game's end stored is what a rebuild from the stored games gives.
+    storage = table.bot.service.storage
+    kept = await standings_tables(storage)
+    assert kept["tallies"] and kept["turn_times"] and kept["ratings"]
+    assert await stats.build_standings(storage) == 1
+    assert await standings_tables(storage) == kept
+    assert await stats.rebuild(table.bot.service) == 1
+    assert await standings_tables(storage) == kept
+
+
+async def test_an_upgraded_database_gets_its_standings_at_start(seeded):
+    """A database from before the standings (results stored, no standings, no mark that
+    they were built) gets them at the next start, from its stored results, once."""
+    table, _ = seeded
+    storage = table.bot.service.storage
+    kept = await standings_tables(storage)
+    want = (await table.slash("Ana", "leaderboard")).text
+    for name in STANDINGS_TABLES:  # as the migration leaves an older database
+        await storage._write(f"DELETE FROM {name}")
+    await storage._write("DELETE FROM bot_state WHERE key = ?", (stats.BUILT_KEY,))
+    assert "No finished games" in (await table.slash("Ana", "leaderboard")).text
+    await table.restart()
+    assert (await table.slash("Ana", "leaderboard")).text == want
+    async with table.store() as store:
+        assert await standings_tables(store) == kept
+        assert await store.bot_state(stats.BUILT_KEY) == "built"

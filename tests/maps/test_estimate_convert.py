@@ -131,3 +131,15 @@ def test_printed_festival_data_in_the_source_is_used() -> None:
     ]
     source["extra"]["festival_cards_per_group"] = None
     assert convert._festivals(source)["piles"] == []  # left to maps.estimate
+
+
+def test_the_converter_explains_itself_and_a_missing_source(tmp_path, capsys):
+    """On a fresh clone (no shared folder beside it): one line, not a traceback; and
+    ``--help`` is help, not a folder."""
+    with pytest.raises(SystemExit) as done:
+        convert.main(["--help"])
+    assert done.value.code == 0 and "SHARED_MAPS_DIR" in capsys.readouterr().out
+    assert convert.main([str(tmp_path / "nowhere")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"maps.convert: no board data at {tmp_path / 'nowhere'} (missing ")
+

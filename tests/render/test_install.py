@@ -9,6 +9,7 @@ installed package, never from ``assets/`` beside the sources or the system.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,7 +69,22 @@ def test_wheel_in_a_fresh_venv_renders_with_its_own_fonts(tmp_path: Path) -> Non
     elsewhere.mkdir()
     out = _run(python, "-c", PROBE, cwd=elsewhere)
     assert "rendered" in out and str(env) in out
-    # The entry point: settings, database and one image drawn, from that directory too.
+    # The entry point: settings, database and one image drawn, from that directory too
+    # (`check` makes no database: an empty file is a new one to SQLite).
+    (elsewhere / "ttr.sqlite3").touch()
     out = _run(env / "bin" / "ttr-bot", "check", cwd=elsewhere,
                TTR_DB_PATH=str(elsewhere / "ttr.sqlite3"))
     assert out.startswith("ok: database") and "renderer ok" in out, out
+
+
+def test_the_repositorys_install_files_agree_with_it() -> None:
+    """From a fresh clone: every test file pyproject names exists, building leaves nothing
+    git would pick up (build/, dist/), and the pins cover Python 3.13 too (where discord.py
+    needs audioop-lts)."""
+    named = re.findall(r"tests/[\w/]+\.py", (ROOT / "pyproject.toml").read_text())
+    assert named and [n for n in named if not (ROOT / n).is_file()] == []
+    ignored = subprocess.run(["git", "check-ignore", "build/lib/x.py", "dist/x.whl"],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert ignored.stdout.split() == ["build/lib/x.py", "dist/x.whl"], ignored.stderr
+    pins = (ROOT / "constraints.txt").read_text()
+    assert re.search(r'^audioop-lts==[\d.]+ ; python_version >= "3\.13"$', pins, re.M)
