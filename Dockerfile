@@ -14,6 +14,7 @@ COPY pyproject.toml README.md ./
 COPY maps ./maps
 COPY engine ./engine
 COPY bot ./bot
+COPY assets ./assets
 RUN pip wheel --no-deps --no-build-isolation -w /dist .
 
 # 2. The image: dependencies in their own layer (rebuilt only when pyproject.toml or

@@ -67,6 +67,7 @@ import asyncpg
 
 import engine
 from bench.calibration import calibration_line
+from bot import collector
 from bot.client import TTRBot
 from bot.config import Settings
 from bot.database import is_postgres, open_storage
@@ -233,6 +234,7 @@ async def bench_actions(concurrent: int, actions: int, database: str,
         if renderer.pool is not None:
             jobs = [renderer.pool.submit(int) for _ in range(cores())]
             await asyncio.wait_for(asyncio.gather(*map(asyncio.wrap_future, jobs)), 600)
+        collector.freeze()  # as ``bot.lifecycle.serve`` does once the bot is prepared
         storage = bot.service.storage
         trips_before = storage.trips if isinstance(storage, SqliteStorage) else 0
         workers_before = workers_cpu(renderer)

@@ -25,7 +25,7 @@ import aiohttp
 import asyncpg
 import discord
 
-from bot import stop_signals
+from bot import collector, stop_signals
 from bot.config import Settings
 from bot.database import describe, is_postgres, open_storage
 from bot.diskspace import no_space_left
@@ -231,6 +231,7 @@ SWITCH_INTERVAL = 0.0005
 
 def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
+    collector.tune()
 
 
 async def serve(settings: Settings, *, force_sync: bool = False,
@@ -253,6 +254,7 @@ async def serve(settings: Settings, *, force_sync: bool = False,
     health = None
     try:
         await bot.prepare()
+        collector.freeze()  # what start-up built stays out of every later collection
         log.info("%s", await check_renderer(bot.renderer))
         bot.renderer.start()
         if settings.health_port is not None:

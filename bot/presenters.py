@@ -16,6 +16,7 @@ from discord.utils import escape_markdown, escape_mentions
 from pydantic import ValidationError
 
 from bot import i18n
+from bot.endings import end_reason
 from bot.i18n import N_, Language, _, _n
 from bot.preferences import Invalid
 from engine.actions import Action, DraftPick, TakeFestival
@@ -487,11 +488,8 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
         case TurnSkipped():
             return _("{who} cannot do anything and passes.", who=who)
         case GameEnded():
-            if e.reason != "trains":
-                return _("🏁 The game is over (nobody could move).")
-            if two_decks(map_id):
-                return _("🏁 The game is over (a player ran out of pieces).")
-            return _("🏁 The game is over (a player ran out of trains).")
+            return _("🏁 The game is over ({reason}).", reason=end_reason(e.reason,
+                                                                   two_decks(map_id)))
         case MarketReset() | DeckReshuffled() | FestivalCardPlaced():
             return _side_line(map_id, e)
     return None

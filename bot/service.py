@@ -778,7 +778,7 @@ class GameService:
                     after=state.version, state=snapshot_json(state),
                     finished=state.phase == "game_over", user_id=user_id, plan=plan,
                     timed_out=timed_out, results=results_of(
-                        game_id, game.seats, engine.public_view(state))
+                        game_id, game.seats, game.public_view())
                     if state.phase == "game_over" else ())
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it

@@ -1,7 +1,9 @@
-"""``python -m engine.play``: a full computer-driven game on a chosen map, then its scores.
+"""``python -m engine.play``: a full game of computer players on a chosen map, then its scores.
 
-Until the Discord bot runs a game, this is the quickest way to see the
-engine play: every action goes through ``apply`` with all its checks.
+The quickest way to see the engine play without Discord: the bot's computer players
+(``--level``, default normal) play every seat, and every action goes through ``apply``
+with all its checks. ``--level random`` plays uniformly random legal actions instead (the
+engine's stress test: scores go negative, tickets fail).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import sys
 
 from engine import GameConfig, apply, new_game, public_view, waiting_for
 from engine.agents import random_action
-from engine.events import GameEnded, LastRound, RouteClaimed, StationBuilt
+from engine.events import Event, GameEnded, LastRound, RouteClaimed, StationBuilt
 from engine.modules import playable_maps
+from engine.players import LEVELS, choose_action
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
 
@@ -23,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--map", default="usa", choices=playable_maps())
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="normal", choices=[*LEVELS, "random"],
+                        help="the computer players' level (random: random legal actions)")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
     args = parser.parse_args(argv)
     try:
@@ -33,9 +38,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     board = state.board
     rng = random.Random(args.seed)
+    history: list[Event] = []
     while state.phase != "game_over":
         seat = waiting_for(state)[0]
-        for event in apply(state, seat, random_action(state, seat, rng)):
+        action = (random_action(state, seat, rng) if args.level == "random" else
+                  choose_action(args.level, state, seat, history=history, seed=args.seed))
+        events = apply(state, seat, action)
+        history += events
+        for event in events:
             if args.quiet:
                 continue
             who = state.config.players[event.seat]
@@ -57,17 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     final = public_view(state).final
     assert final is not None
     print(f"\n{board.map.name}, seed {args.seed}: final scores")
-    print(
-        f"{'':6}{'routes':>7}{'tickets':>9}{'done':>6}{'path':>6}{'bonus':>7}{'stations':>10}"
-        f"{'total':>7}"
-    )
+    stations = board.map.rules.stations is not None  # the column only where there are any
+    print(f"{'':6}{'routes':>7}{'tickets':>9}{'done':>6}{'path':>6}{'bonus':>7}"
+          + (f"{'stations':>10}" if stations else "") + f"{'total':>7}")
     for p in sorted(final.players, key=lambda p: p.rank):
         tickets = sum(t.points for t in p.tickets)
         bonus = p.longest_path_bonus + p.most_tickets_bonus
-        print(
-            f"{p.rank}. {p.name:<4}{p.routes:7}{tickets:9}{p.tickets_completed:6}"
-            f"{p.longest_path:6}{bonus:7}{p.unused_stations_bonus:10}{p.total:7}"
-        )
+        print(f"{p.rank}. {p.name:<4}{p.routes:7}{tickets:9}{p.tickets_completed:6}"
+              f"{p.longest_path:6}{bonus:7}"
+              + (f"{p.unused_stations_bonus:10}" if stations else "") + f"{p.total:7}")
     for p in final.players:
         if p.extras:
             print(f"   {p.name}: " + ", ".join(f"{e} {e.points:+}" for e in p.extras))

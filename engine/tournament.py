@@ -2,13 +2,15 @@
 
     python -m engine.tournament --map usa --seats hard,hard,hard,hard --games 200 --seed 1
 
-Each seat is a level (easy, normal, hard), a reference opponent (racer: long
-routes first; greedy: shortest-path tickets) or ``package.module:factory``, a
-callable returning a ``engine.players.Player`` for a seat. Seats rotate from
-game to game so nobody keeps the first turn. Every action goes through
+Each seat is a level (easy, normal, hard), a reference opponent (racer, greedy,
+planner, rusher, expert: see docs/computer-players.md), ``hard@N`` (*hard* searching N
+worlds per decision, not against the clock: quick, reproducible screening) or
+``package.module:factory``, a callable returning a ``engine.players.Player`` for a
+seat. Seats rotate from game to game so nobody keeps the first turn. Every action goes through
 ``engine.apply``. Per level (its seats pooled): win rate (a shared win counts
 as a fraction), mean score, tickets completed and kept per game, and the CPU
 time per decision (building the observation included) in milliseconds.
+Games are seeded ``seed * 100003 + game``, so runs with other seeds are other samples.
 """
 
 from __future__ import annotations
@@ -27,13 +29,22 @@ from engine import GameConfig, apply, new_game, waiting_for
 from engine.events import Event
 from engine.modules import playable_maps
 from engine.players import FACTORIES, PlayerFactory, observe
+from engine.players.search import searching
 from engine.scoring import final_scores
 
 
 def load_factory(spec: str) -> PlayerFactory:
-    """A seat spec: a name in ``FACTORIES`` or ``package.module:factory``."""
+    """A seat spec: a name in ``FACTORIES``, ``hard@N`` (*hard* searching N worlds per
+    decision instead of against the clock: quick, reproducible screening) or
+    ``package.module:factory``."""
     if spec in FACTORIES:
         return FACTORIES[spec]
+    name, at, worlds = spec.partition("@")
+    if name == "hard" and at:
+        if not worlds.isdigit() or int(worlds) < 1:
+            raise ValueError(f"hard@N needs a whole number of worlds N >= 1, not {worlds!r}")
+        n = int(worlds)
+        return lambda seat: searching(n)
     module, sep, name = spec.partition(":")
     if not sep:
         raise ValueError(
@@ -102,6 +113,7 @@ def tournament(map_id: str, specs: Sequence[str], games: int, seed: int) -> dict
             "tickets_completed": round(statistics.fmean(s["completed"] for s in seats), 2),
             "tickets_kept": round(statistics.fmean(s["kept"] for s in seats), 2),
             "decision_ms_median": round(statistics.median(times), 2),
+            "decision_ms_p99": round(sorted(times)[int(0.99 * (len(times) - 1))], 1),
             "decision_ms_max": round(max(times), 1),
         }
     return {
@@ -121,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seats",
         default="hard,hard,hard,hard",
-        help="comma-separated: easy, normal, hard, racer, greedy or package.module:factory",
+        help="comma-separated: easy, normal, hard, hard@N, racer, greedy, planner, rusher, "
+        "expert or package.module:factory",
     )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)

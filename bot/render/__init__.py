@@ -21,14 +21,16 @@ from engine.views import PrivateView, PublicPlayer, PublicView
 from maps.model import MapData
 
 from .board import Box, base_for, city_boxes, draw_map, route_boxes
-from .demo import empty_view, hand_view
-from .final import draw_final
-from .fonts import font
+from .demo import empty_view, final_view, hand_view
+from .final import WIDTH as FINAL_WIDTH
+from .final import draw_scores
 from .hand import draw_hand, hand_rows
 from .highlight import LastMove, highlight
 from .palette import CARD_ORDER, PANEL_BG, player_fill
 from .panel import (
     HEADING_H,
+    PHASE_H,
+    TITLE_H,
     acting,
     key_line,
     legend_block,
@@ -40,22 +42,29 @@ from .panel import (
     players_block,
     players_heading,
     stacks_block,
+    status_block,
     table_shape,
     title_block,
-    title_reach,
 )
 from .png import encode_indexed, encode_rows
 from .shares import companies, company_fill
 
-__all__ = ["MAX_BYTES", "render_board", "render_board_png", "render_final", "render_hand"]
+__all__ = ["MAX_BYTES", "draw_scores", "render_board", "render_board_png", "render_final",
+           "render_hand"]
 
 Format = Literal["PNG", "WEBP"]
 MAX_BYTES = 1_500_000
-HEADER_H = 214
+# The header above a landscape map, in three columns: the title, whose move and the players
+# table (A); the market, the deck and the key (B); the last move's inset (C).
+HEADER_H = 400
 STACKS_H = 40  # a row of share stacks under the header (maps with shares)
+COL_A_W = 748
+COL_B_X = 24 + COL_A_W + 28
+TABLE_Y = 14 + TITLE_H + PHASE_H + 6  # where the players table starts in column A
+STATUS_Y = 132  # the deck's line and banners under the market
+KEY_Y = 232  # the key's lines under them
 SIDE_W = 500
-KEY_Y = 150  # the key's lines under the market on a landscape panel
-TITLE_SLACK = 6  # px the title column reaches past its text's width (its box ends at 13)
+INSET_H = 340  # the inset's slot at the bottom of a side panel
 
 
 def encode(img: Image.Image, fmt: str = "PNG", palette: Image.Image | None = None) -> bytes:
@@ -98,19 +107,19 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
         top = header_height(view.map_id)
         img = Image.new("RGB", (lay.width, top), PANEL_BG)
         market_w = market_width(view)
-        px = players_x(m.name)
-        title_w = px - 50
-        title_block(img, 24, 18, title_w, view, m)
-        players_block(img, px, 18, lay.width - px - market_w - 70, view, m)
-        market_block(img, lay.width - market_w - 24, 18, market_w, view, m)
+        title_block(img, 24, 14, COL_A_W, view, m)
+        players_block(img, 24, TABLE_Y, COL_A_W, view, m)
+        y = market_block(img, COL_B_X, 14, market_w, view, m)
+        status_block(img, COL_B_X, max(y, STATUS_Y), market_w, view, m)
         if view.tunnel is None:
-            key_line(img, lay.width - market_w - 24, KEY_Y, market_w, m)
+            key_line(img, COL_B_X, KEY_Y, market_w, m)
         if shares:
             stacks_block(img, 24, HEADER_H - 4, lay.width - 48, view, m)
         return img, (0, 0), (0, top)
     img = Image.new("RGB", (SIDE_W, lay.height), PANEL_BG)
     x, w = 28, SIDE_W - 52
-    y = title_block(img, x, 28, w, view, m) + 24
+    y = title_block(img, x, 20, w, view, m, most=2) + 6
+    y = status_block(img, x, y, w, view, m) + 18
     y = players_block(img, x, y, w, view, m) + 28
     y = market_block(img, x, y, w, view, m) + 28
     if shares:
@@ -120,10 +129,15 @@ def panel_image(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[i
     return img.crop((0, 0, SIDE_W, min(lay.height, y + 28))), (lay.width, 0), (0, 0)
 
 
-def players_x(map_name: str) -> int:
-    """Where the players table starts on a landscape panel: after the title column (a
-    long map name widens it rather than being cut short)."""
-    return 24 + max(330, min(430, round(font(24, "title").getlength(map_name)) + 126)) + 26
+@functools.cache
+def inset_slot(map_id: str) -> Box:
+    """Where the last move's inset goes on the board: the header's third column above a
+    landscape map, the bottom of the side panel beside a portrait one; never on the map."""
+    lay = base_for(map_id).layout
+    if lay.width >= lay.height:
+        return (COL_B_X + market_width(empty_view(map_id)) + 28, 14, lay.width - 24,
+                HEADER_H - 14)
+    return (lay.width + 28, lay.height - 24 - INSET_H, lay.width + SIDE_W - 24, lay.height - 24)
 
 
 # Parts of a board's panel already reduced to the board palette, by everything they show:
@@ -191,12 +205,16 @@ def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
         assert end is not None
         return end + gap
 
-    y = put(0, None, lambda c, dx, dy: title_block(c, x + dx, 28 + dy, w, view, m), 24)
+    def top(c: Image.Image, dx: int, dy: int) -> int:
+        y = title_block(c, x + dx, 20 + dy, w, view, m, most=2) + 6
+        return status_block(c, x + dx, y, w, view, m)
+
+    y = put(0, None, top, 18)
     _name_w, compact, row_h = table_shape(view, m, w)
     if not compact:
-        top = y
+        at = y
         y = put(y, ("heading", w),
-                lambda c, dx, dy: players_heading(c, x + dx, top + dy, w, view, m), 0)
+                lambda c, dx, dy: players_heading(c, x + dx, at + dy, w, view, m), 0)
     for p in view.players:
         y = put(y, ("row", row_h, *_row_shows(p, view, m)),
                 functools.partial(_row, x=x, y=y, w=w, row_h=row_h, p=p, view=view, m=m), 0)
@@ -214,56 +232,53 @@ def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
 
 def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
     """``panel_image`` reduced to the board palette, pixel for pixel, put together from
-    its parts (``_part``). Above a landscape map: columns for the title, the players table
-    (a part per row) and the market over the key, and the share stacks under them."""
+    its parts (``_part``). Above a landscape map: column A's title and whose move, and its
+    players table (a part per row); column B's market, deck line and key; the share
+    stacks under them."""
     base = base_for(view.map_id)
     m, lay = base.map, base.layout
-    px = players_x(m.name)
     if lay.width < lay.height:
         return _side_rows(view)
-    # A title that runs into the players table (they overlap there) is drawn whole, to
-    # keep its pixels.
-    if title_reach(view, m, px - 50) > px - 50 + TITLE_SLACK:
-        panel, panel_at, map_at = panel_image(view)
-        return _indexed(panel, view.map_id), panel_at, map_at
     map_id = view.map_id
     top = header_height(map_id)
     img = Image.new("P", (lay.width, top), panel_index(map_id))
     shares = m.rules.shares is not None
     main = HEADER_H - 4 if shares else top  # the share stacks' row below
     market_w = market_width(view)
-    mx = lay.width - market_w - 24
-    pw = mx - 46 - px  # the table's width; its rows' frames reach 6 px left, 4 right
+    a_end, b_end = COL_B_X - 14, COL_B_X + market_w + 14  # the columns' parts' edges
 
     def put(box: Box, key: tuple[object, ...] | None,
             draw: Callable[[Image.Image, int, int], int | None]) -> None:
         img.paste(_part(map_id, box, key, draw)[0], box[:2])
 
-    put((0, 0, px - 13, main), None,
-        lambda c, dx, dy: title_block(c, 24 + dx, 18 + dy, px - 50, view, m))
-    _name_w, compact, row_h = table_shape(view, m, pw)
-    first = 18 if compact else 18 + HEADING_H
+    put((0, 0, a_end, TABLE_Y), None,
+        lambda c, dx, dy: title_block(c, 24 + dx, 14 + dy, COL_A_W, view, m))
+    _name_w, compact, row_h = table_shape(view, m, COL_A_W)
+    first = TABLE_Y if compact else TABLE_Y + HEADING_H
     labels = tuple(label for label, _v, _t in player_stats(view.players[0], view, m)
                    ) if view.players else ()
-    put((px - 13, 0, mx - 23, first), ("heading", px, pw, labels),
-        lambda c, dx, dy: players_heading(c, px + dx, 18 + dy, pw, view, m))
+    put((0, TABLE_Y, a_end, first), ("heading", labels),
+        lambda c, dx, dy: players_heading(c, 24 + dx, TABLE_Y + dy, COL_A_W, view, m))
     y = first
     for p in view.players:
         if y >= main:
             break
-        put((px - 13, y, mx - 23, min(main, y + row_h)),
-            ("row", px, pw, row_h, *_row_shows(p, view, m)),
-            functools.partial(_row, x=px, y=y, w=pw, row_h=row_h, p=p, view=view, m=m))
+        put((0, y, a_end, min(main, y + row_h)), ("row", row_h, *_row_shows(p, view, m)),
+            functools.partial(_row, x=24, y=y, w=COL_A_W, row_h=row_h, p=p, view=view, m=m))
         y += row_h
-    tunnel = view.tunnel
-    if tunnel is None:
-        put((mx - 23, 0, lay.width, KEY_Y), ("market", mx, tuple(view.market)),
-            lambda c, dx, dy: market_block(c, mx + dx, 18 + dy, market_w, view, m))
-        put((mx - 23, KEY_Y, lay.width, main), ("key", mx, market_w),
-            lambda c, dx, dy: key_line(c, mx + dx, KEY_Y + dy, market_w, m))
+    if view.tunnel is None:
+        put((a_end, 0, b_end, STATUS_Y), ("market", tuple(view.market)),
+            lambda c, dx, dy: market_block(c, COL_B_X + dx, 14 + dy, market_w, view, m))
+        put((a_end, STATUS_Y, b_end, KEY_Y), None,
+            lambda c, dx, dy: status_block(c, COL_B_X + dx, STATUS_Y + dy, market_w, view, m))
+        put((a_end, KEY_Y, b_end, main), ("key", market_w),
+            lambda c, dx, dy: key_line(c, COL_B_X + dx, KEY_Y + dy, market_w, m))
     else:
-        put((mx - 23, 0, lay.width, main), None,
-            lambda c, dx, dy: market_block(c, mx + dx, 18 + dy, market_w, view, m))
+        def market_and_status(c: Image.Image, dx: int, dy: int) -> int:
+            y = market_block(c, COL_B_X + dx, 14 + dy, market_w, view, m)
+            return status_block(c, COL_B_X + dx, max(y, STATUS_Y + dy), market_w, view, m)
+
+        put((a_end, 0, b_end, main), None, market_and_status)
     if shares:
         put((0, main, lay.width, top), None,
             lambda c, dx, dy: stacks_block(c, 24 + dx, main + dy, lay.width - 48, view, m))
@@ -352,11 +367,21 @@ def board_image(view: PublicView, last: LastMove | None = None) -> Image.Image:
     last turn built) glows, with a zoomed inset."""
     panel, panel_at, map_at = panel_image(view)
     mp = draw_map(view)
+    inset = None
     if last is not None:
         mp = mp.convert("RGBA")
-        for box, patch in highlight(mp, base_for(view.map_id), view, last):
+        slot = inset_slot(view.map_id)
+        patches, inset = highlight(mp, base_for(view.map_id), view, last, _size(slot))
+        for box, patch in patches:
             mp.paste(patch, box[:2])
-    return _compose(view, panel, panel_at, mp.convert("RGB"), map_at)
+    img = _compose(view, panel, panel_at, mp.convert("RGB"), map_at)
+    if inset is not None:
+        img.paste(inset, slot[:2])
+    return img
+
+
+def _size(box: Box) -> tuple[int, int]:
+    return box[2] - box[0], box[3] - box[1]
 
 
 # Map layers already reduced to the board palette, by ``MapKey``: while a game's map
@@ -445,8 +470,12 @@ def board_rows(view: PublicView, last: LastMove | None = None) -> Image.Image:
     mp = map_layer(view)
     img = _compose(view, panel, panel_at, mp, map_at, left=1)
     if last is not None:
-        for box, patch in highlight(mp, base_for(view.map_id), view, last):
+        slot = inset_slot(view.map_id)
+        patches, inset = highlight(mp, base_for(view.map_id), view, last, _size(slot))
+        for box, patch in patches:
             img.paste(_indexed(patch, view.map_id), (1 + map_at[0] + box[0], map_at[1] + box[1]))
+        if inset is not None:
+            img.paste(_indexed(inset, view.map_id), (1 + slot[0], slot[1]))
     return img
 
 
@@ -538,7 +567,63 @@ def render_hand(view: PrivateView, map_id: str, fmt: Format | str = "PNG") -> by
     return encode(draw_hand(view, map_id), fmt, hand_palette(map_id))
 
 
+# Of the final image's 256 colours, those chosen from a sample of its scores part; the
+# rest are the map's.
+FINAL_OWN_COLOURS = 64
+
+
+@functools.cache
+def final_palette(map_id: str) -> tuple[Image.Image, list[int]]:
+    """The final image's 256 colours ("P" image) and, per board palette index, the final
+    palette's index nearest to that colour: the final map is the board's map layer, its
+    indices mapped through that table (~1 ms), neither drawn again nor reduced again.
+
+    The colours are the board palette reduced to make room for the scores' own (sample
+    scores with 5 players, the map's points), so the bars and marks keep their colours."""
+    from .final import exact_colours
+
+    board = board_palette(map_id)
+    sample = final_view(map_id, seed=1, players=5)
+    scores = draw_scores(sample)
+    exact = exact_colours(base_for(map_id).map)
+    own = scores.quantize(FINAL_OWN_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE).getpalette() or []
+    # The board's colours squeezed into the rest, by their use on a sample final map.
+    layer = map_layer(sample).convert("RGB")
+    kept = layer.quantize(256 - FINAL_OWN_COLOURS, method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE).getpalette() or []
+    colours = (kept[:3 * (256 - FINAL_OWN_COLOURS)]
+               + own[:3 * (FINAL_OWN_COLOURS - len(exact))]
+               + [v for rgb in exact for v in rgb])
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    strip = Image.new("P", (256, 1))
+    strip.putpalette(board.getpalette() or [])
+    strip.putdata(range(256))
+    lut = list(strip.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+               .tobytes())
+    return palette, lut
+
+
+def final_image(view: PublicView) -> Image.Image:
+    """The final scores over the final map, in the map's final palette ("P"), with a zero
+    column on the left (``png.encode_rows``). The map is the game's board layer (the
+    worker that drew the game's boards has it cached), not drawn again or scaled."""
+    mp = map_layer(view)
+    palette, lut = final_palette(view.map_id)
+    scores = draw_scores(view).quantize(palette=palette, dither=Image.Dither.NONE)
+    img = Image.new("P", (1 + FINAL_WIDTH, scores.height + mp.height), 0)
+    img.putpalette(palette.getpalette() or [])
+    img.paste(scores.getpixel((0, 0)) or 0, (1, 0, img.width, img.height))
+    img.paste(scores, (1, 0))
+    img.paste(mp.point(lut), (1 + (FINAL_WIDTH - mp.width) // 2, scores.height))
+    return img
+
+
 def render_final(view: PublicView, fmt: Format | str = "PNG") -> bytes:
     if view.final is None:
         raise ValueError("render_final needs a view of a finished game (view.final is None)")
-    return encode(draw_final(view), fmt)
+    img = final_image(view)
+    if str(fmt).upper() == "PNG":
+        return encode_rows(img)
+    return encode(img.crop((1, 0, img.width, img.height)), fmt)

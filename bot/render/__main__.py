@@ -2,8 +2,8 @@
 (``--language de``: their words in German).
 
 Without ``--seed`` the mid-game and final pictures come from hand-made views;
-with ``--seed N [--turns K]`` a random engine game is played and pictured
-after K turns and at its end.
+with ``--seed N [--turns K]`` a game of computer players is played and pictured
+after a claim from turn K on (the claim highlighted) and at its end.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from bot import i18n
@@ -24,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--map", default="europe", help=f"one of {', '.join(map_ids())}, or all")
     parser.add_argument("--out", default="out", type=Path)
-    parser.add_argument("--seed", type=int, help="play a random engine game with this seed")
+    parser.add_argument("--seed", type=int, help="play a game of computer players with this seed")
     parser.add_argument("--turns", type=int, default=40, help="picture the game after this turn")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--format", default="PNG", choices=["PNG", "WEBP"])
@@ -42,8 +44,9 @@ def _render(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     ext = args.format.lower()
     for map_id in maps:
+        last = None
         if args.seed is not None:
-            mid, hand, end = engine_views(map_id, args.seed, args.turns, args.players)
+            mid, hand, end, last = engine_views(map_id, args.seed, args.turns, args.players)
         else:
             mid, hand, end = (
                 mid_view(map_id, 1, args.players),
@@ -51,14 +54,14 @@ def _render(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 final_view(map_id, 1, args.players),
             )
         fmt = args.format
-        jobs = {
-            "empty": (render_board, empty_view(map_id, args.players)),
-            "mid": (render_board, mid),
-            "final": (render_final, end),
+        jobs: dict[str, Callable[[], bytes]] = {
+            "empty": partial(render_board, empty_view(map_id, args.players), fmt),
+            "mid": partial(render_board, mid, fmt, last=last),
+            "final": partial(render_final, end, fmt),
         }
-        for name, (render, view) in jobs.items():
+        for name, render in jobs.items():
             start = time.perf_counter()
-            data = render(view, fmt)
+            data = render()
             _save(args.out / f"{map_id}_{name}.{ext}", data, start)
         start = time.perf_counter()
         _save(args.out / f"{map_id}_hand.{ext}", render_hand(hand, map_id, fmt), start)

@@ -23,6 +23,8 @@ from engine.views import (
 from maps import load_map
 from maps.model import MapData
 
+from .highlight import LastMove
+
 NAMES = ("Ana", "Benedikt", "Cy", "Dagmar", "Eli")
 SUITS = ("purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive")
 
@@ -334,23 +336,46 @@ def hand_view(map_id: str, seed: int = 1, seat: int = 0, offered: bool = True) -
 
 def engine_views(
     map_id: str, seed: int, turns: int, players: int = 4
-) -> tuple[PublicView, PrivateView, PublicView]:
-    """Play a random game: the views after ``turns`` turns, and at the end.
+) -> tuple[PublicView, PrivateView, PublicView, LastMove | None]:
+    """Play a game of the bot's computer players (normal level): the views after ``turns``
+    turns (the first turn from then that follows a claim) and at the end, and that claim.
 
     Raises whatever the engine raises for a map it cannot play yet.
     """
     from engine import GameConfig, apply, new_game, private_view, public_view, waiting_for
-    from engine.agents import random_action
+    from engine.events import Event
+    from engine.players import choose_action
 
     state = new_game(GameConfig(map_id=map_id, players=list(NAMES[:players]), seed=seed))
-    rng = random.Random(seed)
+    history: list[Event] = []
     mid: tuple[PublicView, PrivateView] | None = None
+    last: LastMove | None = None
+    before: dict[int, int] = {}
+    turn = -1
     while state.phase != "game_over":
-        if mid is None and state.turn >= turns and state.phase == "turn":
-            mid = (public_view(state), private_view(state, state.current))
+        if mid is None and state.phase == "turn" and state.turn != turn:
+            turn = state.turn
+            view = public_view(state)
+            claimed = {r: s for r, s in view.claimed.items() if r not in before}
+            if turn >= turns and claimed:
+                mid = (view, private_view(state, state.current))
+                last = _claim(map_id, view, claimed)
+            before = dict(view.claimed)
         seat = waiting_for(state)[0]
-        apply(state, seat, random_action(state, seat, rng))
+        history += apply(state, seat, choose_action("normal", state, seat, history=history,
+                                                    seed=seed))
     end = public_view(state)
     if mid is None:
         mid = (end, private_view(state, 0))
-    return mid[0], mid[1], end
+    return mid[0], mid[1], end, last
+
+
+def _claim(map_id: str, view: PublicView, claimed: dict[int, int]) -> LastMove:
+    """The routes just claimed as the bot highlights them (one player's, in a turn)."""
+    m = load_map(map_id)
+    names = {c.id: c.name for c in m.cities}
+    routes = {r.id: r for r in m.routes}
+    seat = next(iter(claimed.values()))
+    mine = tuple(r for r, s in claimed.items() if s == seat)
+    what = ", ".join("–".join(names[c] for c in (routes[r].a, routes[r].b)) for r in mine)
+    return LastMove(seat=seat, routes=mine, caption=f"{view.players[seat].name}: {what}")

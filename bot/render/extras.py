@@ -13,7 +13,7 @@ from bot.i18n import _n
 from engine.extras import ExtraPoints
 from maps.model import MapData
 
-from .board import paste
+from .board import blend
 from .fonts import font
 from .icons import FESTIVAL, SEA_INK, anchor_badge, tent_sprite
 from .palette import PANEL_BG, PANEL_DIM, PANEL_FG, RGB, hex_rgb, player_fill, shade
@@ -91,10 +91,10 @@ def draw_chips(img: Image.Image, x0: int, y: int, width: int, chips: list[Chip],
         )
         tx = x + 10
         if c.icon == "tent":
-            paste(img, tent_sprite(24), x + 4, y + 2)
+            blend(img, tent_sprite(24), x + 4, y + 2)
             tx = x + 30
         elif c.icon == "anchor":  # in the owner's colour, as on the board
-            paste(img, anchor_badge(22, player_fill(seat)), x + 4, y + 3)
+            blend(img, anchor_badge(22, player_fill(seat)), x + 4, y + 3)
             tx = x + 30
         d.text((tx, y + CHIP_H / 2), c.text, font=font(15, "bold"), fill=PANEL_FG, anchor="lm")
         d.text(

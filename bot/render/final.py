@@ -1,14 +1,16 @@
-"""The final scores image: winner, a breakdown table, score bars and the final map."""
+"""The final scores image: winner, a breakdown table, score bars (the final map goes under
+them, ``bot.render.final_image``)."""
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.endings import end_reason
 from bot.i18n import N_, _, _n
 from engine.views import FinalScores, PlayerScore, PublicView
 from maps.model import MapData
 
-from .board import base_for, draw_map, paste
+from .board import base_for, blend
 from .extras import CHIP_H, ROW_GAP, chips_of, draw_chips, extras_note, rows_needed
 from .fonts import font
 from .palette import (
@@ -23,7 +25,7 @@ from .palette import (
     player_shape,
     shade,
 )
-from .panel import fit_font, fit_text, section_heading
+from .panel import fit_font, fit_text, section_heading, wrap
 from .shapes import mark_sprite
 from .shares import companies, company_fill, draw_tag, place_text
 
@@ -34,12 +36,25 @@ GRID_ROW = 34
 GOOD: RGB = hex_rgb("#3fb16a")
 BAD: RGB = hex_rgb("#e0564a")
 MEDALS: dict[int, RGB] = {1: hex_rgb("#f5c542"), 2: hex_rgb("#c9ced6"), 3: hex_rgb("#cd8a4f")}
-MAX_HEIGHT = 2150  # the map shrinks to keep the whole image under this (if it can)
-REASONS = {"trains": N_("a player ran low on trains"), "stalled": N_("no one could make a move"),
-           "pieces": N_("a player ran low on pieces")}
+BAR_H = 24
+SWATCH_STRIPE = 8  # px per player in the routes' legend swatch
+TICKETS_X = 260  # where the ticket lines under the bars start, right of the names
+TICKETS_W = WIDTH - 2 * PAD - TICKETS_X
+TICKET_SIZE = 14
+TICKET_LINE = 19
+TICKET_SEP = "    "
 
 
 SHARES: RGB = hex_rgb("#a77bdb")  # the share points' part of a score bar
+
+
+def exact_colours(m: MapData) -> list[RGB]:
+    """The flat colours of the scores part, kept exactly in the final image's palette."""
+    flat = [PANEL_BG, PANEL_FG, PANEL_DIM, ACCENT, INK, GOOD, BAD, SHARES, *MEDALS.values(),
+            shade(PANEL_BG, 1.15), shade(PANEL_BG, 1.18), shade(PANEL_BG, 1.4)]
+    flat += [player_fill(seat) for seat in range(5)]
+    flat += [company_fill(m, c.id) for c in companies(m)]
+    return list(dict.fromkeys(flat))
 
 
 def _extras_title(m: MapData) -> str:
@@ -176,12 +191,6 @@ def _share_grid(img: Image.Image, y: int, order: list[PlayerScore], m: MapData) 
     return y
 
 
-def _reason(reason: str, m: MapData) -> str:
-    if reason == "trains" and m.rules.rails_and_sails is not None:
-        reason = "pieces"
-    return _(REASONS[reason]) if reason in REASONS else reason
-
-
 CHIPS_X = 260  # where the chips start, right of the player names
 
 
@@ -238,27 +247,33 @@ def _medal(d: ImageDraw.ImageDraw, cx: int, cy: int, rank: int) -> None:
     d.text((cx, cy), str(rank), font=font(17, "bold"), fill=INK, anchor="mm")
 
 
-def draw_final(view: PublicView) -> Image.Image:
+def _ticket_lines(p: PlayerScore, city: dict[str, str]) -> list[str]:
+    """A player's tickets, each whole, wrapped under the score bar."""
+    tickets = TICKET_SEP.join(
+        ("✓ " if t.points > 0 else "✗ ") + "–".join(city.get(c, c) for c in t.cities)
+        + f" {t.points:+d}" for t in p.tickets)
+    return wrap(tickets, TICKET_SIZE, TICKETS_W, sep=TICKET_SEP) if tickets else []
+
+
+def _bar_row_h(lines: int) -> int:
+    return BAR_H + 8 + lines * TICKET_LINE + 12
+
+
+def draw_scores(view: PublicView) -> Image.Image:
+    """The final image but its map (RGB, ``WIDTH`` wide): title and winner, the
+    breakdown table, the map's points and the score bars with each player's tickets."""
     final = view.final
     assert final is not None
     base = base_for(view.map_id)
     order = sorted(final.players, key=lambda p: (p.rank, p.seat))
     cols = _columns(final, base.map)
     city = {c.id: c.name for c in base.map.cities}
-    bars_h = len(order) * 56 + 40
+    tickets = {p.seat: _ticket_lines(p, city) for p in order}
+    bars_h = sum(_bar_row_h(len(tickets[p.seat])) for p in order) + 40
     table_h = 40 + len(order) * ROW_H
-    mp = draw_map(view)
     grid_h = _share_grid_height(final, base.map) + _extra_chips_height(order, base.map)
-    above = PAD + 110 + table_h + grid_h + 30 + bars_h + 20
-    map_w = WIDTH - 2 * PAD
-    map_h = round(mp.height * map_w / mp.width)
-    # Keep the picture from getting too tall (a portrait map, or a long table above it).
-    cap = max(700, min(1100, MAX_HEIGHT - above - PAD))
-    if map_h > cap:
-        map_h = cap
-        map_w = round(mp.width * map_h / mp.height)
-    height = above + map_h + PAD
-    img = Image.new("RGBA", (WIDTH, height), (*PANEL_BG, 255))
+    above = PAD + 110 + table_h + grid_h + 30 + bars_h
+    img = Image.new("RGB", (WIDTH, above), PANEL_BG)
     d = ImageDraw.Draw(img)
 
     # Title and winner.
@@ -267,7 +282,7 @@ def draw_final(view: PublicView) -> Image.Image:
     names = [p.name for p in order if p.seat in final.winners]
     x = PAD
     for seat in final.winners:
-        paste(img, mark_sprite(player_shape(seat), player_fill(seat), 32), x, PAD + 52)
+        blend(img, mark_sprite(player_shape(seat), player_fill(seat), 32), x, PAD + 52)
         x += 38
     if len(names) == 1:
         line = _n("{name} wins with {n} point", "{name} wins with {n} points", order[0].total,
@@ -278,7 +293,8 @@ def draw_final(view: PublicView) -> Image.Image:
     d.text((x + 6, PAD + 52), line, font=font(26, "bold"), fill=ACCENT)
     d.text(
         (x + 6 + font(26, "bold").getlength(line) + 16, PAD + 60),
-        _("(the game ended: {reason})", reason=_reason(final.reason, base.map)),
+        _("(the game ended: {reason})",
+          reason=end_reason(final.reason, base.map.rules.rails_and_sails is not None)),
         font=font(16),
         fill=PANEL_DIM,
     )
@@ -305,7 +321,7 @@ def draw_final(view: PublicView) -> Image.Image:
                 width=2,
             )
         _medal(d, PAD + 16, y + ROW_H // 2 - 2, p.rank)
-        paste(
+        blend(
             img,
             mark_sprite(player_shape(p.seat), player_fill(p.seat), 28),
             PAD + 60,
@@ -340,21 +356,25 @@ def draw_final(view: PublicView) -> Image.Image:
     y = _share_grid(img, y, order, base.map)
     y = _extra_chips(img, y, order, base.map)
 
-    # Score bars: what each total is made of (failed tickets go left of zero).
+    # Score bars: what each total is made of (failed tickets go left of zero). The routes'
+    # part is in each player's colour: its legend swatch shows them all.
     y += 30
-    parts_legend: list[tuple[str, RGB]] = [
-        (_("routes"), player_fill(order[0].seat)),
-        (_("tickets"), GOOD),
-        (_("bonuses"), ACCENT),
-        (_("failed"), BAD),
+    parts_legend: list[tuple[str, list[RGB]]] = [
+        (_("routes"), [player_fill(p.seat) for p in sorted(order, key=lambda p: p.seat)]),
+        (_("tickets"), [GOOD]),
+        (_("bonuses"), [ACCENT]),
+        (_("failed"), [BAD]),
     ]
     if any(p.extras for p in order):
-        parts_legend.insert(3, (_extras_title(base.map), SHARES))
+        parts_legend.insert(3, (_extras_title(base.map), [SHARES]))
     lx = PAD
     for label, swatch in parts_legend:
-        d.rounded_rectangle((lx, y + 2, lx + 16, y + 16), radius=3, fill=swatch)
-        d.text((lx + 22, y), label, font=font(15), fill=PANEL_DIM)
-        lx += 40 + int(font(15).getlength(label))
+        sw = max(16, SWATCH_STRIPE * len(swatch))
+        for i, colour in enumerate(swatch):
+            d.rectangle((lx + i * sw // len(swatch), y + 2,
+                         lx + (i + 1) * sw // len(swatch) - 1, y + 16), fill=colour)
+        d.text((lx + sw + 6, y), label, font=font(15), fill=PANEL_DIM)
+        lx += sw + 24 + int(font(15).getlength(label))
     y += 32
     parts = {p.seat: _bar_parts(p) for p in order}
     most = max([1] + [sum(parts[p.seat][:4]) for p in order])
@@ -364,7 +384,7 @@ def draw_final(view: PublicView) -> Image.Image:
     zero = PAD + 260 + least * k
     for p in order:
         d.text(
-            (PAD, y + 12),
+            (PAD, y + BAR_H // 2),
             fit_text(p.name, 17, "bold", 240),
             font=font(17, "bold"),
             fill=PANEL_FG,
@@ -379,27 +399,15 @@ def draw_final(view: PublicView) -> Image.Image:
             (extra, SHARES),
         ):
             if value > 0:
-                d.rectangle((x0, y, x0 + value * k, y + 24), fill=col)
+                d.rectangle((x0, y, x0 + value * k, y + BAR_H), fill=col)
                 x0 += value * k
         if lost:
-            d.rectangle((zero - lost * k, y, zero, y + 24), fill=BAD)
-        d.text((x0 + 8, y + 12), str(p.total), font=font(17, "bold"), fill=PANEL_FG, anchor="lm")
-        tickets = "   ".join(
-            ("✓ " if t.points > 0 else "✗ ")
-            + "–".join(city.get(c, c) for c in t.cities)
-            + f" {t.points:+d}"
-            for t in p.tickets
-        )
-        d.text(
-            (zero, y + 28),
-            fit_text(tickets, 12, "regular", WIDTH - PAD - zero),
-            font=font(12),
-            fill=PANEL_DIM,
-        )
-        y += 56
-    d.line((zero, y - len(order) * 56 - 4, zero, y - 16), fill=PANEL_DIM, width=1)
-
-    # The final map.
-    y += 20
-    img.paste(mp.resize((map_w, map_h), Image.Resampling.LANCZOS), ((WIDTH - map_w) // 2, y))
-    return img.convert("RGB")
+            d.rectangle((zero - lost * k, y, zero, y + BAR_H), fill=BAD)
+        d.text((x0 + 8, y + BAR_H // 2), str(p.total), font=font(17, "bold"), fill=PANEL_FG,
+               anchor="lm")
+        for i, text in enumerate(tickets[p.seat]):
+            d.text((PAD + TICKETS_X, y + BAR_H + 8 + i * TICKET_LINE), text,
+                   font=font(TICKET_SIZE), fill=PANEL_DIM)
+        d.line((zero, y - 4, zero, y + BAR_H + 4), fill=PANEL_DIM, width=1)
+        y += _bar_row_h(len(tickets[p.seat]))
+    return img

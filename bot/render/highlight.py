@@ -1,8 +1,9 @@
 """What the last turn built, drawn so the picture tells it at Discord's inline size.
 
 ``LastMove`` is built by the bot from public events only (a claim, a station, a
-harbor); the board marks it with a glow in the player's colour and a zoomed inset
-of that spot with a caption, readable when the image is shown ~550 px wide.
+harbor); the board marks it with a glow and a zoomed inset of that spot with a caption,
+readable when the image is shown ~550 px wide. The inset goes on the panel
+(``bot.render.inset_slot``), never over the map.
 """
 
 from __future__ import annotations
@@ -14,22 +15,18 @@ from PIL import Image, ImageDraw
 from engine.views import PublicView
 
 from .board import Base, Box, _draw_spaces, claimed_style
-from .fonts import font
 from .layout import Point, Space
 from .palette import INK, ink_on, player_fill
+from .panel import fit_font, fit_text
 
 GLOW = (255, 221, 0)  # the band under the pieces just placed
 GLOW_EDGE = (40, 30, 0)
-INSET_SHARE = 0.34  # of the map's width
 INSET_ZOOM_MAX = 2.4
 INSET_MARGIN = 100  # px of map around the spot
 INSET_MIN_SPAN = 330
-INSET_RATIO = 0.62  # height / width
 CAPTION_SIZE = 30
+CAPTION_SMALLEST = 22
 BORDER = 6
-PAD = 14
-SHADOW = 6  # px the inset's shadow is offset by
-SHADE = (0, 0, 0, 90)
 
 
 @dataclass(frozen=True)
@@ -85,7 +82,7 @@ def _glow(work: Image.Image, at: tuple[int, int], box: Box, base: Base, view: Pu
                          [claimed_style(r, view.claimed[rid])] * r.length, *at)
 
 
-def _box(spaces: list[Space], cities: list[Point], width: int, height: int
+def _box(spaces: list[Space], cities: list[Point], width: int, height: int, ratio: float
          ) -> tuple[int, int, int, int] | None:
     xs = [p[0] for s in spaces for p in (s.along(-1), s.along(1))] + [p[0] for p in cities]
     ys = [p[1] for s in spaces for p in (s.along(-1), s.along(1))] + [p[1] for p in cities]
@@ -94,8 +91,8 @@ def _box(spaces: list[Space], cities: list[Point], width: int, height: int
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     # The spot with some country around it, in the inset's proportions.
     w = max(max(xs) - min(xs) + 2 * INSET_MARGIN, INSET_MIN_SPAN)
-    h = max(max(ys) - min(ys) + 2 * INSET_MARGIN, INSET_MIN_SPAN * INSET_RATIO)
-    w, h = max(w, h / INSET_RATIO), max(h, w * INSET_RATIO)
+    h = max(max(ys) - min(ys) + 2 * INSET_MARGIN, INSET_MIN_SPAN * ratio)
+    w, h = max(w, h / ratio), max(h, w * ratio)
     x0 = min(max(0, round(cx - w / 2)), max(0, width - round(w)))
     y0 = min(max(0, round(cy - h / 2)), max(0, height - round(h)))
     return x0, y0, min(width, x0 + round(w)), min(height, y0 + round(h))
@@ -105,78 +102,59 @@ def _shift(box: Box, at: tuple[int, int]) -> Box:
     return box[0] - at[0], box[1] - at[1], box[2] - at[0], box[3] - at[1]
 
 
-def _lit(mp: Image.Image, work: Image.Image, at: tuple[int, int], box: Box) -> Image.Image:
-    """``box`` of the map (RGBA), with the lit region ``work`` (at ``at``) where it reaches:
-    as if the glow were drawn on the whole map."""
-    out = mp.crop(box).convert("RGBA")
-    inner = (max(box[0], at[0]), max(box[1], at[1]), min(box[2], at[0] + work.width),
-             min(box[3], at[1] + work.height))
-    if inner[0] < inner[2] and inner[1] < inner[3]:
-        out.paste(work.crop(_shift(inner, at)), (inner[0] - box[0], inner[1] - box[1]))
-    return out
+def _bar() -> int:
+    return CAPTION_SIZE + 18
 
 
-def _inset(mp: Image.Image, work: Image.Image, at: tuple[int, int], last: LastMove,
-           box: Box) -> list[tuple[Box, Image.Image]]:
-    """A zoomed copy of ``box`` (taken from ``work``, the lit region at ``at``) with a
-    caption, in the map corner farthest from it, and its shadow: the patches (opaque RGB)."""
-    target_w = round(mp.width * INSET_SHARE)
+def _zoom_size(size: tuple[int, int]) -> tuple[int, int]:
+    """The zoomed map's room in an inset of ``size``: inside the border, under the caption."""
+    return size[0] - 2 * BORDER, size[1] - _bar() - 2 * BORDER
+
+
+def _inset(work: Image.Image, at: tuple[int, int], last: LastMove, box: Box,
+           size: tuple[int, int]) -> Image.Image:
+    """A zoomed copy of ``box`` (taken from ``work``, the lit region at ``at``) under a
+    caption, framed in the player's colour: an opaque RGB image of ``size``."""
+    room_w, room_h = _zoom_size(size)
     # The map is opaque: zoomed and framed in RGB, the pixels are those of RGBA, for
     # less work (resizing RGBA premultiplies and divides the alpha back).
     crop = work.crop(_shift(box, at)).convert("RGB")
-    scale = min(INSET_ZOOM_MAX, target_w / crop.width)
+    scale = min(INSET_ZOOM_MAX, room_w / crop.width, room_h / crop.height)
     # Bilinear: at this zoom it looks like bicubic, at ~60 % of the time.
     zoomed = crop.resize((round(crop.width * scale), round(crop.height * scale)),
                          Image.Resampling.BILINEAR)
     colour = player_fill(last.seat)
-    f = font(CAPTION_SIZE, "bold")
-    caption = last.caption
-    while caption and f.getlength(caption) > zoomed.width - 24:
-        caption = caption[:-2] + "…" if len(caption) > 2 else ""
-    bar = CAPTION_SIZE + 18
-    frame = Image.new("RGB", (zoomed.width + 2 * BORDER, zoomed.height + bar + 2 * BORDER),
-                      colour)
-    frame.paste(zoomed, (BORDER, BORDER + bar))
+    # A long caption is set smaller, then cut.
+    f = fit_font(last.caption, CAPTION_SIZE, "bold", size[0] - 24, CAPTION_SMALLEST)
+    caption = fit_text(last.caption, round(f.size), "bold", size[0] - 24)
+    bar = _bar()
+    frame = Image.new("RGB", size, colour)
+    frame.paste(zoomed, (BORDER + (room_w - zoomed.width) // 2,
+                         BORDER + bar + (room_h - zoomed.height) // 2))
     d = ImageDraw.Draw(frame)
     d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=INK, width=2)
     d.text((frame.width / 2, BORDER + bar / 2), caption, font=f, fill=ink_on(colour),
            anchor="mm")
-    # The corner farthest from the spot, so the inset never hides it.
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    x = PAD if cx > mp.width / 2 else mp.width - frame.width - PAD
-    y = PAD if cy > mp.height / 2 else mp.height - frame.height - PAD
-    fw, fh = frame.size
-    patches = [((x, y, x + fw, y + fh), frame)]
-    # A shadow offset by SHADOW down and right: the strips right of and below the frame
-    # (the frame is opaque: only they need the map under them).
-    right = (x + fw, y, min(mp.width, x + fw + SHADOW), min(mp.height, y + fh + SHADOW))
-    below = (x, y + fh, min(mp.width, x + fw), min(mp.height, y + fh + SHADOW))
-    for strip, shade_at, shade_size in ((right, (0, SHADOW), (SHADOW, fh)),
-                                        (below, (SHADOW, 0), (fw - SHADOW, SHADOW))):
-        if strip[0] < strip[2] and strip[1] < strip[3]:
-            under = _lit(mp, work, at, strip)
-            under.alpha_composite(Image.new("RGBA", shade_size, SHADE), shade_at)
-            patches.append((strip, under.convert("RGB")))
-    return patches
+    return frame
 
 
-def highlight(mp: Image.Image, base: Base, view: PublicView, last: LastMove
-              ) -> list[tuple[Box, Image.Image]]:
+def highlight(mp: Image.Image, base: Base, view: PublicView, last: LastMove,
+              inset: tuple[int, int]) -> tuple[list[tuple[Box, Image.Image]], Image.Image | None]:
     """``last`` marked on the map image ``mp`` (any mode; not drawn on): a glow on the
-    pieces and a zoomed, captioned inset of the spot. Returns the patches (box, opaque
-    RGB pixels), inside the map, to paste over it in order; only their regions are
-    converted, not the whole map (~2 ms)."""
+    pieces, and a zoomed, captioned inset of the spot of size ``inset`` (to put beside
+    the map). Returns the glow's patches (box, opaque RGB pixels), inside the map, to
+    paste over it in order (only their regions are converted, not the whole map), and
+    the inset (None when nothing was built)."""
     spaces, cities = _spots(base, last)
     if not spaces and not cities:
-        return []
+        return [], None
     glow = _glow_box(spaces, cities, mp.width, mp.height)
-    box = _box(spaces, cities, mp.width, mp.height)
+    room_w, room_h = _zoom_size(inset)
+    box = _box(spaces, cities, mp.width, mp.height, room_h / room_w)
     region = glow if box is None else (min(glow[0], box[0]), min(glow[1], box[1]),
                                        max(glow[2], box[2]), max(glow[3], box[3]))
     at = region[0], region[1]
     work = mp.crop(region).convert("RGBA")
     _glow(work, at, glow, base, view, last, spaces, cities)
     patches = [(glow, work.crop(_shift(glow, at)).convert("RGB"))]
-    if box is not None:
-        patches += _inset(mp, work, at, last, box)
-    return patches
+    return patches, None if box is None else _inset(work, at, last, box, inset)

@@ -1,9 +1,8 @@
 """Colours, letters and player marks shared by every image.
 
 Suit colours match the cards; every suit also carries a letter so the board
-reads without colour vision. Player colours come from the Okabe-Ito palette
-(distinct under the common colour-vision deficiencies) and each seat also has
-its own shape mark.
+reads without colour vision. Player colours are hues no card has (``PLAYER_FILL``),
+and each seat also has its own shape mark.
 """
 
 from __future__ import annotations
@@ -60,13 +59,17 @@ CARD_ORDER: tuple[str, ...] = (
     "locomotive",
 )
 
-# Okabe-Ito: blue, vermillion, bluish green, reddish purple, yellow.
+# Cyan, magenta, brown, navy, olive: hues no card has, so a claimed route never looks like
+# a free one of a card colour, even ~550 px wide where the shapes are too small to see
+# (CIELAB distance >= 26 to every card colour and score-bar colour; the Okabe-Ito
+# colours used before were 12-24 from the blue, orange, green and yellow cards). Under
+# simulated deuteranopia and protanopia they stay apart as well as those did.
 PLAYER_FILL: tuple[RGB, ...] = (
-    hex_rgb("#0072B2"),
-    hex_rgb("#D55E00"),
-    hex_rgb("#009E73"),
-    hex_rgb("#CC79A7"),
-    hex_rgb("#F0E442"),
+    hex_rgb("#00a6c8"),
+    hex_rgb("#e6399b"),
+    hex_rgb("#7b4a24"),
+    hex_rgb("#23338f"),
+    hex_rgb("#8f8a00"),
 )
 PLAYER_SHAPE: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "star")
 

@@ -75,12 +75,16 @@ def deck_lines(view: PublicView, m: MapData) -> list[str]:
               discards=view.discards, tickets=view.tickets_left)]
 
 
+BANNER_SIZE = 22
+
+
 def _banner(d: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: RGB) -> int:
     """A red or coloured pill with white capitals, like LAST ROUND; returns the y below it."""
-    w = int(font(16, "bold").getlength(text)) + 28
-    d.rounded_rectangle((x, y + 2, x + w, y + 30), radius=8, fill=fill)
-    d.text((x + w / 2, y + 16), text, font=font(16, "bold"), fill=(255, 255, 255), anchor="mm")
-    return y + 36
+    w = int(font(BANNER_SIZE, "bold").getlength(text)) + 28
+    d.rounded_rectangle((x, y + 2, x + w, y + 38), radius=9, fill=fill)
+    d.text((x + w / 2, y + 20), text, font=font(BANNER_SIZE, "bold"), fill=(255, 255, 255),
+           anchor="mm")
+    return y + 44
 
 
 def fit_text(text: str, size: int, face: Face, width: float) -> str:
@@ -112,42 +116,69 @@ def section_heading(
            fill=PANEL_DIM)
 
 
-def _title_line(view: PublicView, m: MapData, w: int) -> tuple[int, str, str]:
-    """The map's name (its size, and the name as it fits) and the turn after it."""
+# Text sizes read at Discord's inline width (~550 px: a landscape board shrinks to ~34 %,
+# a portrait one to ~37 %): the turn, whose move ("Ana to play"), the players' names and
+# scores are 38 px (``LEGIBLE``), so their capitals stay >= 9 px tall there.
+LEGIBLE = 38
+TITLE_SIZES = (44, 40, 36, 32, 28, 24)  # a long map name on a narrow panel: smaller
+TURN_SIZE = LEGIBLE
+PHASE_SIZE = LEGIBLE
+PHASE_SMALLEST = 18  # a long phase text (a draft, a tunnel) is set smaller, down to this
+TITLE_H = 56  # the title's line
+PHASE_H = 48  # a line of the phase text
+
+
+def _title_line(view: PublicView, m: MapData, w: int) -> tuple[int, str, str, bool]:
+    """The map's name (its size, and the name as it fits), the turn after it, and whether
+    the turn goes on a line of its own (a long name on a narrow panel)."""
     turn = _("Turn {n}", n=view.turn) if view.turn > 0 else _("Setup")
-    # The largest title size that fits beside the turn label (120 px kept for it, more
-    # for a long one such as German "Vorbereitung"), then an ellipsis.
-    room = w - max(120, 16 + round(font(20, "bold").getlength(turn)))
-    size = next((n for n in (32, 28, 24, 22, 20) if font(n, "title").getlength(m.name) <= room),
-                20)
-    return size, fit_text(m.name, size, "title", room), turn
+    room = w - 20 - round(font(TURN_SIZE, "bold").getlength(turn))
+    size = next((n for n in TITLE_SIZES if font(n, "title").getlength(m.name) <= room), None)
+    if size is not None:
+        return size, m.name, turn, False
+    size = next((n for n in TITLE_SIZES if font(n, "title").getlength(m.name) <= w),
+                TITLE_SIZES[-1])
+    return size, fit_text(m.name, size, "title", w), turn, True
 
 
-def title_reach(view: PublicView, m: MapData, w: int) -> float:
-    """How far right of its ``x`` the title block's first line reaches (within ``w``:
-    a long turn label makes the map's name smaller)."""
-    size, name, turn = _title_line(view, m, w)
-    return font(size, "title").getlength(name) + 16 + font(20, "bold").getlength(turn)
-
-
-def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
+def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData,
+                most: int = 1) -> int:
+    """The map's name and the turn, then whose move it is (in up to ``most`` lines; a text
+    too long for one line at ``PHASE_SMALLEST`` takes two small ones in its place);
+    returns the y below them."""
     d = ImageDraw.Draw(img)
-    size, name, turn = _title_line(view, m, w)
+    size, name, turn, stacked = _title_line(view, m, w)
     title = font(size, "title")
-    d.text((x, y + (32 - size) // 2), name, font=title, fill=PANEL_FG)
-    d.text((x + title.getlength(name) + 16, y + 28), turn, font=font(20, "bold"), fill=ACCENT,
-           anchor="ls")
-    y += 50
+    base = y + 44  # the title's baseline, whatever its size
+    d.text((x, base), name, font=title, fill=PANEL_FG, anchor="ls")
+    if stacked:
+        base += TITLE_H
+        y += TITLE_H
+    d.text((x + (0 if stacked else title.getlength(name) + 20), base), turn,
+           font=font(TURN_SIZE, "bold"), fill=ACCENT, anchor="ls")
+    y += TITLE_H
     indent = 0
     seat = acting(view)
     if seat is not None:
-        blend(img, mark_sprite(player_shape(seat), player_fill(seat), 22), x, y)
-        indent = 30
-    size, lines = fit_lines(phase_text(view), 18, w - indent, 2, "bold", " ")
+        blend(img, mark_sprite(player_shape(seat), player_fill(seat), 34), x, y + 6)
+        indent = 46
+    text, room = phase_text(view), w - indent
+    size, lines = fit_lines(text, PHASE_SIZE, room, most, "bold", " ", PHASE_SMALLEST)
+    step = PHASE_H
+    if most == 1 and lines[0].endswith("…"):
+        size, lines = fit_lines(text, PHASE_H // 2 - 4, room, 2, "bold", " ", 12)
+        step = PHASE_H // 2
     for line in lines:
-        d.text((x + indent, y + 1), line, font=font(size, "bold"), fill=PANEL_FG)
-        y += 25
-    y += 6
+        d.text((x + indent, y + step // 2 + 1), line, font=font(size, "bold"),
+               fill=PANEL_FG, anchor="lm")
+        y += step
+    return y
+
+
+def status_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
+    """The deck, discards and tickets left, and the banners (LAST ROUND, TICKET DRAFT);
+    returns the y below them."""
+    d = ImageDraw.Draw(img)
     for line in deck_lines(view, m):
         d.text((x, y), fit_text(line, 15, "regular", w), font=font(15), fill=PANEL_DIM)
         y += 22
@@ -160,7 +191,7 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     bx = x
     for text, fill in banners:  # side by side
         bottom = _banner(d, bx, y, text, fill)
-        bx += int(font(16, "bold").getlength(text)) + 28 + 10
+        bx += int(font(BANNER_SIZE, "bold").getlength(text)) + 28 + 10
     return bottom if banners else y
 
 
@@ -186,17 +217,21 @@ def player_stats(p: PublicPlayer, view: PublicView, m: MapData) -> list[tuple[st
     return out
 
 
-NUM_W = 78  # a figure's column in the wide players table
-HEADING_H = 22  # the wide table's column headings
+NUM_W = 84  # a figure's column in the wide players table
+HEADING_H = 28  # the wide table's column headings
+ROW_H = 48  # a row of the wide table
+COMPACT_ROW_H = 90  # a stacked two-line row of the narrow panel
+MARK = 34  # a seat's mark in the table
+STAT_SIZE = 32  # the figures after the score
 
 
 def table_shape(view: PublicView, m: MapData, w: int) -> tuple[int, bool, int]:
     """The players table in ``w`` px: the names' width, whether rows are the stacked
     two-line ones of a narrow panel, and the height of a row."""
     ncols = len(player_stats(view.players[0], view, m)) if view.players else 4
-    name_w = w - 40 - NUM_W * ncols
+    name_w = w - MARK - 12 - NUM_W * ncols
     compact = name_w < 200
-    return name_w, compact, 58 if compact else 32
+    return name_w, compact, COMPACT_ROW_H if compact else ROW_H
 
 
 def players_heading(img: Image.Image, x: int, y: int, w: int, view: PublicView,
@@ -209,10 +244,10 @@ def players_heading(img: Image.Image, x: int, y: int, w: int, view: PublicView,
     d = ImageDraw.Draw(img)
     for i, (label, *_values) in enumerate(
             player_stats(view.players[0], view, m) if view.players else []):
-        cx = x + 40 + name_w + i * NUM_W + NUM_W // 2
-        d.text((cx, y), label, font=fit_font(label, 14, "bold", NUM_W - 4), fill=PANEL_DIM,
+        cx = x + MARK + 12 + name_w + i * NUM_W + NUM_W // 2
+        d.text((cx, y), label, font=fit_font(label, 20, "bold", NUM_W - 4), fill=PANEL_DIM,
                anchor="ma")
-    d.text((x + 40, y), _("Player"), font=font(14, "bold"), fill=PANEL_DIM)
+    d.text((x + MARK + 12, y), _("Player"), font=font(20, "bold"), fill=PANEL_DIM)
     return y + HEADING_H
 
 
@@ -222,50 +257,45 @@ def player_name(p: PublicPlayer) -> str:
 
 def player_row(img: Image.Image, x: int, y: int, w: int, p: PublicPlayer, view: PublicView,
                m: MapData) -> None:
-    """One player's row of the table, ``table_shape``'s row height tall from ``y``."""
+    """One player's row of the table, ``table_shape``'s row height tall from ``y``: the
+    name and score at ``LEGIBLE`` size (a long name is set smaller, then cut)."""
     d = ImageDraw.Draw(img)
     name_w, compact, row_h = table_shape(view, m, w)
-    body, bold = font(18), font(18, "bold")
     if p.seat == acting(view):
         d.rounded_rectangle(
-            (x - 6, y, x + w + 4, y + row_h - 2),
-            radius=8,
+            (x - 6, y + 1, x + w + 4, y + row_h - 3),
+            radius=9,
             fill=shade(PANEL_BG, 1.12),
             outline=ACCENT,
-            width=2,
+            width=3,
         )
-    blend(
-        img,
-        mark_sprite(player_shape(p.seat), player_fill(p.seat), 26),
-        x,
-        y + (row_h - 28) // 2,
-    )
     name = player_name(p)
     stats = player_stats(p, view, m)
+    score = font(LEGIBLE, "bold")
+    line = y + (row_h // 4 if compact else row_h // 2)  # the name's middle
+    blend(img, mark_sprite(player_shape(p.seat), player_fill(p.seat), MARK), x,
+          line - MARK // 2 - 1)
     if compact:
-        d.text((x + 40, y + 6), fit_text(name, 18, "bold", w - 44), font=bold, fill=PANEL_FG)
-        cx = x + 40
-        for i, (_label, _value, text) in enumerate(stats):
-            f = font(16, "bold") if i == 0 else font(15)
-            d.text((cx, y + 31), text, font=f, fill=ACCENT if i == 0 else PANEL_DIM)
-            cx += int(f.getlength(text)) + 14
+        # The name and the score on the first line, the other figures under them.
+        value = stats[0][1]
+        right = x + w - 6
+        room = w - MARK - 12 - 16 - score.getlength(value) - 6
+        f = fit_font(name, LEGIBLE, "bold", room, 26)
+        d.text((x + MARK + 12, line), fit_text(name, round(f.size), "bold", room), font=f,
+               fill=PANEL_FG, anchor="lm")
+        d.text((right, line), value, font=score, fill=ACCENT, anchor="rm")
+        rest = "  ·  ".join(text for _label, _value, text in stats[1:])
+        size, (text, *_more) = fit_lines(rest, 24, w - MARK - 12, 1, "regular", "  ·  ", 16)
+        d.text((x + MARK + 12, y + 3 * row_h // 4 - 2), text, font=font(size),
+               fill=PANEL_FG, anchor="lm")
     else:
-        d.text(
-            (x + 40, y + row_h // 2),
-            fit_text(name, 18, "bold", name_w - 8),
-            font=bold,
-            fill=PANEL_FG,
-            anchor="lm",
-        )
+        f = fit_font(name, LEGIBLE, "bold", name_w - 8, 26)
+        d.text((x + MARK + 12, line), fit_text(name, round(f.size), "bold", name_w - 8),
+               font=f, fill=PANEL_FG, anchor="lm")
         for i, (_label, v, _text) in enumerate(stats):
-            cx = x + 40 + name_w + i * NUM_W + NUM_W // 2
-            d.text(
-                (cx, y + row_h // 2),
-                v,
-                font=bold if i == 0 else body,
-                fill=ACCENT if i == 0 else PANEL_FG,
-                anchor="mm",
-            )
+            cx = x + MARK + 12 + name_w + i * NUM_W + NUM_W // 2
+            f = score if i == 0 else fit_font(v, STAT_SIZE, "regular", NUM_W - 8, 20)
+            d.text((cx, line), v, font=f, fill=ACCENT if i == 0 else PANEL_FG, anchor="mm")
 
 
 def players_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: MapData) -> int:
@@ -443,13 +473,13 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
                anchor="lm")
         y += 30
     letters = "  ".join(SUIT_LETTER[s] + " " + _(s) for s in m.rules.deck.colors)
-    for line in _wrap(letters, 15, w):
+    for line in wrap(letters, 15, w):
         d.text((x, y + 4), line, font=font(15), fill=PANEL_DIM)
         y += 22
     return y
 
 
-def _wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "  ") -> list[str]:
+def wrap(text: str, size: int, width: int, face: Face = "regular", sep: str = "  ") -> list[str]:
     """Greedy line breaking at ``sep``."""
     f = font(size, face)
     lines: list[str] = []
@@ -467,10 +497,10 @@ def fit_lines(text: str, size: int, width: int, most: int, face: Face = "regular
     font size down to ``smallest`` that does it (longer German words are set smaller);
     failing that, the last line ends in an ellipsis."""
     for n in range(size, smallest - 1, -1):
-        lines = _wrap(text, n, width, face, sep)
+        lines = wrap(text, n, width, face, sep)
         if len(lines) <= most and all(font(n, face).getlength(s) <= width for s in lines):
             return n, lines
-    lines = _wrap(text, smallest, width, face, sep)
+    lines = wrap(text, smallest, width, face, sep)
     kept = [*lines[: most - 1], sep.join(lines[most - 1 :])]
     return smallest, [fit_text(line, smallest, face, width) for line in kept]
 

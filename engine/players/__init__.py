@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from engine.actions import Action
 from engine.events import Event
 from engine.players.base import Observation, Player, PlayerFactory, observe
-from engine.players.heuristic import easy, hard, normal, racer, ticket_greedy
+from engine.players.heuristic import (
+    easy,
+    expert,
+    normal,
+    planner,
+    racer,
+    rusher,
+    ticket_greedy,
+)
+from engine.players.search import hard
 from engine.state import GameState
 
 LEVELS = ("easy", "normal", "hard")
@@ -22,8 +31,12 @@ FACTORIES: dict[str, PlayerFactory] = {
     "hard": hard,
     "racer": racer,
     "greedy": ticket_greedy,
+    "planner": planner,
+    "rusher": rusher,
+    "expert": expert,
 }
-"""Players by name: the three levels and the two reference opponents."""
+"""Players by name: the three levels and the reference opponents."""
+REFERENCES = ("racer", "greedy", "planner", "rusher", "expert")
 
 
 def choose_action(
@@ -44,6 +57,7 @@ def choose_action(
 __all__ = [
     "FACTORIES",
     "LEVELS",
+    "REFERENCES",
     "Observation",
     "Player",
     "PlayerFactory",

@@ -59,6 +59,8 @@ class Style:
     block_lead: int = 0
     stations: bool = False  # Europe: a station to bridge a blocked ticket
     long_routes: bool = False  # a racer: long routes first, tickets second
+    # ... and only those touching its own network (once it has one): a long path, fast end
+    network_racer: bool = False
     # With the tickets done: "points" aims at the most valuable routes, "network" claims
     # whatever it can afford next to its own network, "any" whatever it can afford.
     fill: str = "points"
@@ -644,6 +646,8 @@ class _Decision:
         drawn for both."""
         board = self.board
         long = [r for r in claims if board.r_len[r] >= 5]
+        if self.style.network_racer:
+            long = self._touching_network(long) or [r for r in long if r in plan]
         if long:
             r = max(long, key=lambda r: (board.r_len[r], r in plan, -r))
             return self.claim(r, claims[r], plan)
@@ -658,6 +662,15 @@ class _Decision:
                 r = max(short, key=lambda r: (board.r_len[r], -r))
                 return self.claim(r, claims[r], fill)
         return self.draw(second=False, targets=[*plan, *fill[:2]])
+
+    def _touching_network(self, routes: Iterable[int]) -> list[int]:
+        """The routes of ``routes`` next to this seat's own network (all if it has none)."""
+        board, mine = self.board, self.sit.mine
+        nodes = {n for r, m in enumerate(mine) if m for n in (board.r_na[r], board.r_nb[r])}
+        routes = list(routes)
+        if not nodes:
+            return routes
+        return [r for r in routes if board.r_na[r] in nodes or board.r_nb[r] in nodes]
 
     def _fill_targets(self) -> list[int]:
         """Routes worth points to aim at when no ticket needs anything: the longest free ones
@@ -855,6 +868,38 @@ HARD = Style(
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)
+# Stronger references, written to measure *hard* against (docs/computer-players.md).
+PLANNER = Style(
+    name="planner",
+    caution=1.0,
+    more_tickets=True,
+    more_tickets_trains=10,
+    early_tickets=4,
+    turn_cost=1.0,
+    hand_aware=0.3,
+    critical_first=True,
+    endgame=True,
+    block=True,
+    block_lead=15,
+    stations=True,
+    weigh_shares=True,
+    draft_together=True,
+    festival_grab=6,
+    triage=0.4,
+    long_last=True,
+    tunnel_reserve=1,
+)
+RUSHER = Style(
+    name="rusher",
+    keep="cheap",
+    more_tickets=False,
+    long_routes=True,
+    network_racer=True,
+    endgame=True,
+    block=True,
+    block_lead=15,
+    tunnel_reserve=1,
+)
 
 
 def easy(seat: int) -> HeuristicPlayer:
@@ -878,6 +923,26 @@ def hard(seat: int) -> HeuristicPlayer:
 def racer(seat: int) -> HeuristicPlayer:
     """Reference opponent (FDG 2017 'Long Route'): claims the longest routes it can afford."""
     return HeuristicPlayer(RACER)
+
+
+def planner(seat: int) -> HeuristicPlayer:
+    """Reference opponent (FDG 2017 'shortest path' grown up): re-plans every turn on turns
+    and points, keeps the tickets it can finish (a failed one weighs double), claims the
+    route whose loss would hurt most first, blocks, takes more tickets late when its plan is
+    nearly paid for, gives up tickets it would fail."""
+    return HeuristicPlayer(PLANNER)
+
+
+def rusher(seat: int) -> HeuristicPlayer:
+    """Reference opponent (a racer that ends the game fast): keeps the fewest, cheapest
+    tickets, claims the longest routes that extend its network, blocks its rival."""
+    return HeuristicPlayer(RUSHER)
+
+
+def expert(seat: int) -> HeuristicPlayer:
+    """Reference opponent: the heuristic *hard* searches with, playing alone (every habit
+    of *hard* without the look-ahead)."""
+    return HeuristicPlayer(HARD)
 
 
 def ticket_greedy(seat: int) -> HeuristicPlayer:

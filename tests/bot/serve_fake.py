@@ -3,12 +3,14 @@ handling, start-up checks, shutdown) on the fake Discord, with a hand renderer s
 enough that an interaction is still in flight when the test sends a signal.
 
 Prints "in flight" once a game start (which sends every player a DM with a hand image)
-is being handled, and after ``serve`` returns, the DMs the fake recorded.
+is being handled, and after ``serve`` returns, the DMs the fake recorded and the garbage
+collector's settings.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 import time
@@ -43,6 +45,8 @@ async def main() -> None:
     await serve(Settings.from_env(env_file=None), connect=connect, renderer=renderer)
     hands = [s for s in fake.sent if s.kind == "dm" and any(n == "hand.png" for n, _ in s.files)]
     print(f"hands sent: {len(hands)}", flush=True)
+    # What start-up built was frozen out of the collector, whose young generation is large.
+    print(f"gc: frozen {gc.get_freeze_count() > 0}, young {gc.get_threshold()[0]}", flush=True)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import discord
 import pytest
 
 import engine
+from bot import collector
 from bot.client import RESTARTING, TTRBot
 from bot.config import ConfigError, Settings
 from bot.diskspace import FullDisk
@@ -598,6 +599,7 @@ def test_a_signal_finishes_the_work_in_flight_closes_the_database_and_exits_0(tm
     assert f"{sig.name} received: stopping" in err
     assert "waiting for 1 interaction(s) in flight" in err and "stopped cleanly" in err
     assert "hands sent: 2" in out  # the start's DMs went out before the exit
+    assert f"gc: frozen True, young {collector.YOUNG_THRESHOLD}" in out
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT status, version = posted_version FROM games").fetchall() == [

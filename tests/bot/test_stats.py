@@ -186,6 +186,14 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     ex = await table.slash("Cy", "leaderboard", map="nordic")
     assert len(ex.text.splitlines()) == 3 and "Computer" not in ex.text
 
+    # Both read a few rows on the event loop: no trip to SQLite's writer thread, whose
+    # commits would wait behind them.
+    trips = service.storage.trips
+    await table.slash("Cy", "leaderboard")
+    await table.slash("Cy", "stats", member=Mention(ana))
+    await table.slash("Cy", "stats", map="usa")
+    assert service.storage.trips == trips
+
     # The results and standings can be thrown away and derived again, the same.
     before = await service.storage.results(GUILD)
     kept = await standings_tables(service.storage)

@@ -160,6 +160,19 @@ def test_slowest_known_world_network():
     assert longest_trail(list(reversed(world_hard))) == 50
 
 
+def test_slowest_found_world_network():
+    # WORLD_SLOWEST of bench/bench_graph.py: the slowest network its own search found
+    # (World, 30 routes within 60 pieces), some 2x WORLD_HARD's time.
+    world_slowest = [
+        (0, 3, 1), (0, 10, 3), (0, 14, 2), (0, 40, 1), (3, 26, 2), (3, 40, 2), (4, 17, 1),
+        (4, 25, 2), (5, 47, 3), (8, 12, 3), (8, 24, 2), (8, 42, 3), (10, 20, 4), (10, 26, 1),
+        (12, 14, 1), (12, 24, 2), (12, 30, 4), (12, 42, 1), (15, 16, 1), (15, 26, 1),
+        (15, 37, 2), (16, 26, 1), (16, 29, 2), (20, 24, 1), (21, 30, 1), (21, 33, 2),
+        (21, 40, 2), (25, 43, 2), (29, 33, 4), (29, 40, 3),
+    ]  # fmt: skip
+    assert longest_trail(world_slowest) == reference_longest(world_slowest) == 42
+
+
 def test_usa_outside_case():
     portland, slc, helena, las_vegas, los_angeles, denver, kansas_city = range(7)
     routes = [

@@ -32,13 +32,23 @@ from engine import (
 from engine.cards import SHIP, SPECIAL
 from engine.events import Event
 from engine.modules import playable_maps
-from engine.players import FACTORIES, LEVELS, choose_action, observe
+from engine.players import FACTORIES, LEVELS, REFERENCES, choose_action, observe
+from engine.players.determinize import Sampler
 from engine.players.heuristic import HARD, HeuristicPlayer
+from engine.players.search import SearchConfig, SearchPlayer, searching
 from engine.tournament import load_factory, main, tournament
 from engine.views import private_view, public_view
 from maps import load_map
 
-ALL_PLAYERS = (*LEVELS, "racer", "greedy")
+ALL_PLAYERS = (*LEVELS, *REFERENCES)
+
+
+@pytest.fixture(autouse=True)
+def _hard_searches_a_fixed_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """*hard* searches against the clock, so how far it gets depends on the machine's load;
+    here it searches two worlds per decision, so that the same inputs give the same choice
+    and the tests are quick. ``test_hard_stops_at_its_time_budget`` tests the clock."""
+    monkeypatch.setitem(FACTORIES, "hard", lambda seat: searching(2))
 
 
 def _counts(map_id: str) -> range:
@@ -131,7 +141,8 @@ def _reshuffle_secrets(state: GameState, seat: int, rng: random.Random) -> GameS
 
 
 def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, int, list[Event]]]:
-    """Positions of a game between hard players: (state, a waiting seat, history)."""
+    """Positions of a game between players of *hard*'s heuristic without its search
+    ("expert", quick): (state, a waiting seat, history)."""
     state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C", "D", "E"][:players], seed=3))
     history: list[Event] = []
     out = []
@@ -140,7 +151,8 @@ def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, i
         seat = waiting_for(state)[0]
         if step % every == 0 or state.phase not in ("turn", "second_draw"):
             out.append((GameState.from_snapshot(state.to_snapshot()), seat, list(history)))
-        history.extend(apply(state, seat, choose_action("hard", state, seat, history=history)))
+        player = FACTORIES["expert"](seat)
+        history.extend(apply(state, seat, player.choose(observe(state, seat, history=history))))
         step += 1
     return out
 
@@ -176,6 +188,59 @@ def test_choice_is_reproducible_and_refuses_a_seat_with_nothing_to_decide() -> N
             choose_action("hard", state, idle)
     with pytest.raises(ValueError, match="unknown level"):
         choose_action("grandmaster", state, seat)
+
+
+# Search -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("map_id", playable_maps())
+def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str) -> None:
+    """Every world dealt for a seat's decision (a turn, a ticket keep, a share, a festival
+    pile) has the seat's public view and own private view; the hidden parts differ between
+    worlds and are rarely the real ones."""
+    rng = random.Random(map_id)
+    searched = 0
+    for state, seat, history in _positions(map_id, 3, every=7):
+        if state.phase not in ("turn", "choose_tickets", "choose_share", "choose_festival"):
+            continue
+        observation = observe(state, seat, history=history)
+        sampler = Sampler(observation)
+        worlds = [sampler.sample(random.Random(rng.random())) for _ in range(3)]
+        assert sampler.ok, (state.phase, state.turn)
+        for world in worlds:
+            assert world is not None
+            assert public_view(world) == observation.public
+            assert private_view(world, seat) == observation.private
+        others = [s for s in range(state.n_players) if s != seat]
+        hidden = {
+            repr(([w.hands[s] for s in others], [w.tickets[s] for s in others], w.deck))
+            for w in worlds if w is not None
+        }
+        assert len(hidden) > 1 or not state.deck
+        searched += 1
+    assert searched > 10
+
+
+def test_hard_stops_at_its_time_budget() -> None:
+    """Against the clock, *hard* searches as many worlds as its budget allows: none when it
+    has no time (it then plays its heuristic's choice), more with time to spare. Before the
+    end nears, a turn is the heuristic's alone."""
+    positions = _positions("usa", 2, every=3)
+    state, seat, history = next(
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and 2 < min(st.trains) <= 10
+    )
+    observation = observe(state, seat, history=history)
+    hasty = SearchPlayer(config=SearchConfig(budget=0.0))
+    assert hasty.choose(observation) == HeuristicPlayer(HARD).choose(observation)
+    assert hasty.last_worlds == 0
+    patient = SearchPlayer(config=SearchConfig(budget=30.0, max_worlds=3))
+    patient.choose(observation)
+    assert patient.last_worlds == 3
+    early, seat, history = next(
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and min(st.trains) > 30
+    )
+    patient.choose(observe(early, seat, history=history))
+    assert patient.last_worlds == 0
 
 
 # Strength ---------------------------------------------------------------------------------
@@ -506,3 +571,21 @@ def test_hard_keeps_few_initial_tickets_to_take_more_later() -> None:
     assert cities == {("los_angeles", "chicago"), ("montreal", "new_orleans")}
     same = HeuristicPlayer(replace(HARD, first_caution=None)).choose(observation)
     assert isinstance(same, KeepTickets) and len(same.tickets) == 3
+
+
+def test_rusher_claims_the_long_route_that_extends_its_network_and_racer_the_longest(
+    started: Any, own: Any, route: Any, set_hand: Any
+) -> None:
+    """Holding Denver–Santa Fe and cards for Denver–Phoenix (5) and Los Angeles–El Paso (6):
+    the rusher extends its network; the racer takes the longest route wherever it is."""
+    state = started("usa", 2)
+    seat = state.current
+    own(state, seat, ("denver", "santa_fe"))
+    state.tickets[seat] = []
+    _no_more_tickets(state)
+    set_hand(state, seat, {"white": 5, "black": 6})
+    phoenix = route(state, "denver", "phoenix")
+    rusher = FACTORIES["rusher"](seat).choose(observe(state, seat))
+    assert rusher == Claim(route=phoenix, cards={"white": 5})
+    racer = FACTORIES["racer"](seat).choose(observe(state, seat))
+    assert racer == Claim(route=route(state, "el_paso", "los_angeles"), cards={"black": 6})

@@ -193,33 +193,34 @@ def test_a_hand_taller_than_guessed_is_drawn_again_whole(
     assert again.size == drawn.size and again.tobytes() == drawn.tobytes()
 
 
-def test_the_inset_is_its_frame_and_two_shadow_strips_over_the_lit_map() -> None:
-    """The inset comes as opaque pieces (reduced to the palette one by one): the frame,
-    then the strips right of and below it, where the map shows darkened by the shadow."""
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_the_inset_covers_no_map_pixel(map_id: str) -> None:
+    """Issue 27 (3): the last move's zoomed inset sits on the panel, never over the map
+    (it hid 14-17 % of it): on the map only the glow around the claimed route changes;
+    the inset is in its slot beside the map."""
+    from bot.render import inset_slot, map_offset
     from bot.render.board import base_for
-    from bot.render.highlight import SHADE, SHADOW, LastMove, highlight
+    from bot.render.highlight import LastMove, _glow_box, _spots
 
-    view = _views("europe", seed=4, first_turn=30, last_turn=31)[-1]
-    route, seat = next(iter(view.claimed.items()))
-    mp = map_layer(view).convert("RGB")
-    patches = highlight(mp, base_for("europe"), view,
-                        LastMove(seat=seat, routes=(route,), caption="Ana: a claim"))
-    assert [p.mode for _, p in patches] == ["RGB"] * 4  # the glow, the frame, two strips
-    (fx0, fy0, fx1, fy1), _frame = patches[1]
-    right, below = patches[2][0], patches[3][0]
-    assert right == (fx1, fy0, fx1 + SHADOW, fy1 + SHADOW)
-    assert below == (fx0, fy1, fx1, fy1 + SHADOW)
-    lit = mp.copy()
-    for box, patch in patches[:1]:
-        lit.paste(patch, box[:2])
-    keep = 1 - SHADE[3] / 255
-    for box, patch in patches[2:]:
-        x, y = box[2] - 1, box[3] - 1  # in the shadow
-        under, got = lit.getpixel((x, y)), patch.getpixel((x - box[0], y - box[1]))
-        assert isinstance(under, tuple) and isinstance(got, tuple)
-        assert all(abs(g - u * keep) <= 1 for g, u in zip(got, under, strict=True))
-        corner = (box[0], box[1])  # the strips' first corner is out of the shadow
-        assert patch.getpixel((0, 0)) == lit.getpixel(corner)
+    lay = base_for(map_id).layout
+    ox, oy = map_offset(map_id)
+    view = _views(map_id, seed=4, first_turn=30, last_turn=31)[-1]
+    for route, seat in list(view.claimed.items())[:3]:
+        last = LastMove(seat=seat, routes=(route,), caption="Ana: a claim")
+        plain = Image.open(io.BytesIO(render_board(view))).convert("RGB")
+        lit = Image.open(io.BytesIO(render_board(view, last=last))).convert("RGB")
+        gx0, gy0, gx1, gy1 = _glow_box(*_spots(base_for(map_id), last), lay.width, lay.height)
+        sx0, sy0, sx1, sy1 = inset_slot(map_id)
+        assert sx1 <= ox or sx0 >= ox + lay.width or sy1 <= oy or sy0 >= oy + lay.height
+        in_slot = 0
+        for i in _changed(plain, lit):
+            x, y = i % plain.width, i // plain.width
+            if ox <= x < ox + lay.width and oy <= y < oy + lay.height:
+                assert gx0 <= x - ox < gx1 and gy0 <= y - oy < gy1, (route, x, y)
+            else:
+                assert sx0 <= x < sx1 and sy0 <= y < sy1, (route, x, y)
+                in_slot += 1
+        assert in_slot > (sx1 - sx0) * (sy1 - sy0) // 2  # the inset is drawn there
 
 
 @pytest.mark.parametrize("map_id", maps.map_ids())

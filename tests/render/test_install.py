@@ -3,7 +3,8 @@
 The wheel is built from a copy of the sources (offline, no build isolation),
 installed into a fresh virtual environment without the source tree anywhere on
 its path, and run from an unrelated directory: the fonts must come from the
-installed package, never from ``assets/`` beside the sources or the system.
+installed packages (the top-level ``assets`` package holds them), never from the sources
+or the system.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ where = bot.render.__file__
 assert where.startswith(sys.prefix), where  # the installed copy, not the sources
 assert fonts.font(20, "bold").getname() == ("DejaVu Sans", "Bold"), fonts.font(20).getname()
 assert fonts.font(20, "title").getname() == ("DejaVu Serif", "Bold")
+# The fallback chain's fonts come from the installed assets package too.
+assert [fonts.font_file(n, 20).getname()[0] for n in fonts.FALLBACKS] == [
+    "WenQuanYi Micro Hei", "Noto Emoji"], fonts.FALLBACKS
+assert fonts.has_glyph(fonts.font_file(fonts.FALLBACKS[0], 20), "王")
 png = render_board(mid_view("usa", seed=3, players=3, claims=10))
 assert png.startswith(b"\\x89PNG") and len(png) > 50_000, len(png)
 print("rendered", len(png), "bytes from", where)
@@ -46,7 +51,7 @@ def test_wheel_in_a_fresh_venv_renders_with_its_own_fonts(tmp_path: Path) -> Non
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    for package in ("bot", "engine", "maps"):
+    for package in ("bot", "engine", "maps", "assets"):
         shutil.copytree(ROOT / package, src / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     dist = tmp_path / "dist"

@@ -17,13 +17,15 @@ import pytest
 from PIL import Image, ImageDraw
 
 import maps
-from bot import i18n
-from bot.render import final as final_module
+from bot import i18n, presenters
+from bot.endings import end_reason
 from bot.render import panel_image
 from bot.render.demo import empty_view, final_view, hand_view, mid_view
-from bot.render.final import draw_final
+from bot.render.final import draw_scores
 from bot.render.hand import draw_hand
-from engine.views import PendingTunnel
+from bot.render.palette import player_fill
+from engine.events import GameEnded
+from engine.views import PendingTunnel, PublicView, TicketResult
 
 # The modules that draw words (the map layer, cards and symbols are measured elsewhere).
 WORDS = {"bot.render.panel", "bot.render.final", "bot.render.hand", "bot.render.extras",
@@ -36,6 +38,7 @@ class Label:
     text: str
     box: tuple[int, int, int, int]
     image: Any  # the image drawn on (its core object)
+    font: Any = None
 
 
 @pytest.fixture
@@ -51,7 +54,8 @@ def labels(monkeypatch: pytest.MonkeyPatch) -> list[Label]:
             box = self.textbbox(xy, text, font=font, anchor=anchor,
                                 stroke_width=kwargs.get("stroke_width", 0))
             drawn.append(Label(caller.f_code.co_name, str(text),
-                               tuple(round(v) for v in box), self.im))  # type: ignore[arg-type]
+                               tuple(round(v) for v in box), self.im,  # type: ignore[arg-type]
+                               font))
         original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
@@ -82,20 +86,9 @@ PHASES = ["choose_initial_tickets", "turn", "second_draw", "choose_tickets", "ch
           "game_over"]
 
 
-@pytest.fixture
-def blank_maps(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The final image's map drawn blank: only its labels are measured here (quicker)."""
-    def blank(view: Any, *args: Any) -> Image.Image:
-        from bot.render.board import base_for
-        lay = base_for(view.map_id).layout
-        return Image.new("RGBA", (lay.width, lay.height))
-
-    monkeypatch.setattr(final_module, "draw_map", blank)
-
-
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 @pytest.mark.parametrize("map_id", maps.map_ids())
-def test_every_label_fits(labels: list[Label], blank_maps: None, map_id: str,
+def test_every_label_fits(labels: list[Label], map_id: str,
                           lang: i18n.Language) -> None:
     found: list[str] = []
     with i18n.language(lang):
@@ -113,25 +106,9 @@ def test_every_label_fits(labels: list[Label], blank_maps: None, map_id: str,
         draw_hand(hand_view(map_id), map_id)
         found += problems(labels)
         for players in (2, 5):
-            draw_final(final_view(map_id, players=players))
+            draw_scores(final_view(map_id, players=players))
             found += problems(labels)
     assert labels == [] and not found, "\n".join(found)
-
-
-@pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_the_title_line_ends_before_the_players_table(lang: i18n.Language) -> None:
-    """The map's name and the turn label ("Setup", German "Vorbereitung") end before the
-    players table, whose seat marks are pictures (not measured above): a long turn label
-    makes the name smaller."""
-    from bot.render import TITLE_SLACK, players_x, title_reach
-
-    with i18n.language(lang):
-        for map_id in maps.map_ids():
-            m = maps.load_map(map_id)
-            w = players_x(m.name) - 50
-            for turn in (0, 99):
-                view = empty_view(map_id).model_copy(update={"turn": turn})
-                assert title_reach(view, m, w) <= w + TITLE_SLACK, (map_id, turn)
 
 
 def test_the_measure_finds_a_label_that_does_not_fit(labels: list[Label],
@@ -151,3 +128,94 @@ def test_the_measure_finds_a_label_that_does_not_fit(labels: list[Label],
     assert any("'Wagen'" in f and "overlaps" in f and "'Lok'" in f for f in found), found
     assert any("cut short" in f for f in found), found
     assert len(found) == 3, found
+
+
+def _with_tickets(view: PublicView, tickets: list[TicketResult]) -> PublicView:
+    assert view.final is not None
+    players = [p.model_copy(update={"tickets": tickets}) for p in view.final.players]
+    return view.model_copy(update={"final": view.final.model_copy(update={"players": players})})
+
+
+@pytest.mark.parametrize("map_id", ["usa", "world"])
+def test_every_ticket_is_written_out_under_the_score_bars(labels: list[Label],
+                                                          map_id: str) -> None:
+    """Issue 27 (6): fourteen tickets each (World's name several cities) wrap onto more
+    lines under a player's bar; none is cut short."""
+    m = maps.load_map(map_id)
+    many = [TicketResult(id=t.id, cities=t.cities, points=-t.points if i % 3 else t.points)
+            for i, t in enumerate(sorted(m.tickets, key=lambda t: -len(t.cities))[:14])]
+    draw_scores(_with_tickets(final_view(map_id, players=5), many))
+    written = " ".join(a.text for a in labels if a.where == "draw_scores")
+    names = {c.id: c.name for c in m.cities}
+    for t in many:
+        assert "–".join(names[c] for c in t.cities) + f" {t.points:+d}" in written
+    assert not problems(labels)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize(("map_id", "reason"), [("usa", "trains"), ("world", "trains"),
+                                                ("europe", "stalled")])
+def test_the_end_reason_reads_the_same_in_the_channel_and_on_the_image(
+        labels: list[Label], lang: i18n.Language, map_id: str, reason: str) -> None:
+    """Issue 27 (6): the channel's last line and the final image give one reason, in the
+    same words ("ran low": the game ends with up to 2 trains left, not only at none)."""
+    with i18n.language(lang):
+        view = final_view(map_id, players=3)
+        assert view.final is not None
+        view = view.model_copy(update={"final": view.final.model_copy(
+            update={"reason": reason})})
+        line = " ".join(presenters.event_lines(map_id, ["Ana", "Ben", "Cy"],
+                                               [GameEnded(seat=0, reason=reason, winners=(0,))]))
+        phrase = end_reason(reason, map_id == "world")
+        draw_scores(view)
+        assert phrase and phrase in line
+        assert any(phrase in a.text for a in labels), [a.text for a in labels][:5]
+
+
+def test_the_routes_swatch_of_the_score_bars_shows_every_players_colour(
+        labels: list[Label]) -> None:
+    """Issue 26 (18): each bar's routes part is in its player's colour, so the legend's
+    routes swatch shows all of them (it showed the winner's only)."""
+    view = final_view("usa", players=5)
+    img = draw_scores(view).convert("RGB")
+    (routes,) = [a for a in labels if a.where == "draw_scores" and a.text == "routes"]
+    x0, y0, _x1, y1 = routes.box
+    swatch = img.crop((x0 - 60, y0 - 2, x0, y1 + 2))
+    colours = {c for _n, c in swatch.getcolors(10_000) or []}
+    assert {player_fill(seat) for seat in range(5)} <= colours
+
+
+# Discord shows an image ~550 px wide in the chat; capitals 9 px tall read there.
+INLINE_WIDTH = 550
+LEGIBLE_PX = 9
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_scores_turn_and_whose_move_read_at_discords_inline_width(
+        labels: list[Label], map_id: str, lang: i18n.Language) -> None:
+    """Issue 27 (4): with the board scaled to 550 px wide, the players' names and scores,
+    the turn and whose move it is are set with capitals >= 9 px tall (they were ~5)."""
+    from bot.render import board_image
+    from bot.render.panel import phase_text
+
+    with i18n.language(lang):
+        players = maps.load_map(map_id).rules.players_max
+        view = mid_view(map_id, players=players)
+        scale = INLINE_WIDTH / board_image(view).width
+        turn, phase = i18n._("Turn {n}", n=view.turn), phase_text(view)
+    m = maps.load_map(map_id)
+
+    def cap(a: Label) -> float:
+        _left, top, _right, bottom = a.font.getbbox("H")
+        return (bottom - top) * scale
+
+    # Whose move may take two lines on a narrow panel: its labels after the turn's.
+    title = [a for a in labels if a.where == "title_block" and a.text not in (m.name, turn)]
+    assert " ".join(a.text for a in title) == phase
+    wanted = {turn, *(p.name for p in view.players), *(str(p.score) for p in view.players)}
+    for text in wanted:
+        assert any(cap(a) >= LEGIBLE_PX for a in labels if a.text == text), (
+            text, [round(cap(a), 1) for a in labels if a.text == text])
+    for a in title:
+        assert cap(a) >= LEGIBLE_PX, (a.text, round(cap(a), 1))

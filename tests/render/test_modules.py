@@ -257,8 +257,12 @@ def test_world_header_counts_both_decks_and_shows_ship_cards_apart() -> None:
     a, b = board_image(trains_only), board_image(ships)
     # The ship cards' wave bands (a stray anti-aliased pixel or two may come near).
     assert _near(a, WAVE, (0, 0, a.width, top)) < 20 < 150 < _near(b, WAVE, (0, 0, b.width, top))
-    # All six cards lie inside the picture: the last one's right edge is not cut off.
-    last = (b.width - 40, 40, b.width - 20, 90)
+    # All six cards are drawn: the last one's right edge is not cut off.
+    from bot.render import COL_B_X
+    from bot.render.panel import market_width
+
+    end = COL_B_X + market_width(ships)
+    last = (end - 40, 40, end - 20, 90)
     assert _near(b, (0x3E, 0x9B, 0x45), last, tol=20) > 50  # green_ship's colour
     # The deck counts are drawn: changing the ship deck changes the header alone.
     more = board_image(ships.model_copy(update={"ship_deck": ships.ship_deck + 17}))

@@ -7,7 +7,7 @@ import math
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageStat
 
 import maps
 from bot.render import (
@@ -184,9 +184,10 @@ def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
 def test_views_from_a_real_engine_game(map_id: str) -> None:
     from bot.render.demo import engine_views
 
-    mid, hand, end = engine_views(map_id, seed=21, turns=50, players=3)
+    mid, hand, end, last = engine_views(map_id, seed=21, turns=50, players=3)
+    assert last is not None and set(last.routes) <= set(mid.claimed)
     assert end.final is not None and end.claimed
-    _check_size(render_board(mid))
+    _check_size(render_board(mid, last=last))
     _check_size(render_final(end))
     assert _open(render_hand(hand, map_id)).width > 0
     img = board_image(end)
@@ -285,3 +286,26 @@ def test_a_hand_in_the_maps_hand_palette_looks_like_its_drawing(map_id: str) -> 
     assert all(player_fill(seat) in colours for seat in range(5))
     if map_id == "pennsylvania":  # and every company's, for the share chips
         assert all(_company(c.id) in colours for c in maps.load_map(map_id).rules.shares.companies)
+
+
+def test_the_final_map_is_the_boards_map_layer_not_drawn_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: the final image takes the map layer the game's last board left in the
+    worker's cache (10-20x cheaper than drawing and scaling it again), and its colours
+    stay the board's (mapped to the final palette: a small error on average)."""
+    import bot.render as render
+
+    view = final_view("usa", seed=5)
+    render.final_palette("usa")  # built once per process (the fork server's warm-up)
+    render_board(view)
+
+    def no_drawing(*args: object) -> None:
+        raise AssertionError("the final map was drawn again")
+
+    monkeypatch.setattr(render, "draw_map", no_drawing)
+    img = _open(render_final(view)).convert("RGB")
+    layer = render.map_layer(view).convert("RGB")
+    assert img.width == layer.width
+    under = img.crop((0, img.height - layer.height, img.width, img.height))
+    error = ImageStat.Stat(ImageChops.difference(under, layer)).mean
+    assert max(error) < 3, error

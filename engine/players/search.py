@@ -1,0 +1,292 @@
+"""*hard*: a determinized search on top of the heuristic.
+
+For a decision with real alternatives, the heuristic (``HARD`` style, and the other
+styles' views of the same position) proposes a few candidate actions. The search then
+deals worlds consistent with what the seat has seen (``engine.players.determinize``),
+plays each candidate in each world, lets every seat continue by the heuristic for a few
+turns, and scores the end: the points on the board by the final scoring as if the game
+ended there, with each unfinished ticket counted by its chance to be completed (the
+pieces it still needs against the pieces and turns left), relative to the best rival.
+The same worlds serve every candidate (common random numbers), so they are compared on
+equal luck; the heuristic's own choice is kept unless another is clearly better.
+
+The search stops at a wall-clock budget (``budget`` seconds, checked between worlds), or
+after ``worlds`` worlds when a fixed count is asked for (tests and quick screening: the
+same inputs give the same choice). It reads nothing but the ``Observation``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from engine.actions import Action, Claim, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
+from engine.game import apply
+from engine.players.base import Observation, observe
+from engine.players.determinize import Sampler
+from engine.players.heuristic import HARD, PLANNER, HeuristicPlayer, Style
+from engine.players.situation import INF, graph_for, shortest_path
+from engine.scoring import TicketResult, score_position
+from engine.state import GameState
+from engine.turns import waiting_for
+
+SEARCHED_PHASES = ("turn", "choose_tickets", "choose_share", "choose_neutral_share",
+                   "choose_festival")
+"""Decisions the search may weigh (turns only once the end nears, and tickets only if
+``SearchConfig.tickets``: a few turns played on tell little about long plans and tickets,
+which pay off at the end); the others (a second card, a tunnel's extra cards, drafts, a
+piece split) the heuristic takes alone."""
+CAUTION = 0.5  # a failed ticket weighs this much more than a completed one
+CARD_WORTH = 0.4  # points per card in hand at the end of a world's play
+
+ROLLOUT = replace(HARD, name="rollout", plan_noise=0.0, critical_first=False)
+"""How every seat plays on in a world: the heuristic, without the per-game noise and the
+costliest habit (trying each claim's loss)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    # Seconds of wall clock per decision: no world or play-out starts that the longest
+    # so far would not finish within it.
+    budget: float = 0.4
+    worlds: int | None = None  # a fixed number of worlds instead (reproducible)
+    max_worlds: int = 48
+    candidates: int = 8
+    horizon: int = 2  # the seat's own turns played on in a world after the candidate
+    keep_margin: float = 1.0  # points a candidate must beat the heuristic's choice by
+    # Turns are searched from when the fastest player has this many pieces beyond the
+    # end's trigger (the game is then played out to its end in every world); before,
+    # the heuristic plays alone (a few turns played on misjudge its long plans).
+    endgame_pieces: int = 8
+    win_bonus: float = 10.0  # a world won counts this much beyond the score margin
+    # Near the end, also search drawing tickets and which to keep: off, it lost more
+    # tickets than it won on Iberia and gained nothing on USA (bench/HISTORY.md).
+    tickets: bool = False
+    # Turns are searched only at tables of at most this many players: at four, a table
+    # of searching players scored less than one of heuristic players (bench/HISTORY.md).
+    turn_players: int = 3
+
+
+class SearchPlayer:
+    """Searches the decisions in ``SEARCHED_PHASES``; plays the others by ``style``."""
+
+    def __init__(self, style: Style = HARD, config: SearchConfig | None = None) -> None:
+        self.style = style
+        self.heuristic = HeuristicPlayer(style)
+        self.config = config or SearchConfig()
+        self.rollout = HeuristicPlayer(ROLLOUT)
+        self.last_worlds = 0  # worlds the last decision searched (for tests and benchmarks)
+
+    def choose(self, obs: Observation) -> Action:
+        start = time.perf_counter()
+        self.last_worlds = 0
+        own = self.heuristic.choose(obs)
+        if obs.public.phase not in SEARCHED_PHASES or len(obs.options) < 2:
+            return own
+        rules = obs.board.rules
+        near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
+            rules.end_trigger_pieces + self.config.endgame_pieces
+        )
+        if obs.public.phase in ("turn", "choose_tickets") and (
+            not near_end or len(obs.public.players) > self.config.turn_players
+        ):
+            return own
+        if obs.public.phase == "choose_tickets" and not self.config.tickets:
+            return own
+        horizon = 1000 if near_end else self.config.horizon
+        candidates = self._candidates(obs, own)
+        if len(candidates) < 2:
+            return own
+        sampler = Sampler(obs)
+        rng = random.Random(f"{obs.seed}:{obs.seat}:{obs.public.turn}:{obs.public.phase}:search")
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        cfg = self.config
+        limit = cfg.worlds if cfg.worlds is not None else cfg.max_worlds
+        per_world = per_play = 0.0  # the longest world and play-out so far
+        timed = cfg.worlds is None
+        while worlds < limit:
+            if timed and worlds and time.perf_counter() - start + per_world > cfg.budget:
+                break
+            t0 = time.perf_counter()
+            world = sampler.sample(random.Random(rng.getrandbits(64)))
+            if world is None:
+                break
+            seed = rng.getrandbits(32)
+            values = []
+            for action in candidates:
+                t1 = time.perf_counter()
+                if timed and t1 - start + per_play > cfg.budget:
+                    break  # no time for another play-out: this world does not count
+                values.append(self._play_out(world, obs.seat, action, seed, horizon))
+                per_play = max(per_play, time.perf_counter() - t1)
+            if len(values) < len(candidates):
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
+            worlds += 1
+            self.last_worlds = worlds
+            per_world = max(per_world, time.perf_counter() - t0)
+        if not worlds:
+            return own
+        best = max(range(len(candidates)), key=lambda i: (totals[i], i == 0))
+        if (totals[best] - totals[0]) / worlds < cfg.keep_margin:
+            return own
+        return candidates[best]
+
+    # Candidates ---------------------------------------------------------------------------
+
+    def _candidates(self, obs: Observation, own: Action) -> list[Action]:
+        """The heuristic's choice first, then other plausible actions, at most
+        ``config.candidates``: another style's choice, the claims worth most points or on
+        the plan, more tickets, the best card draw; every option of a small decision."""
+        options = obs.options
+        out: list[Action] = [own]
+
+        def add(a: Action | None) -> None:
+            if a is not None and a not in out and len(out) < self.config.candidates:
+                out.append(a)
+
+        if obs.public.phase != "turn":
+            # Tickets to keep: the smaller sets first (late in the game, the safer ones).
+            def size(a: Action) -> int:
+                return len(a.tickets) if isinstance(a, KeepTickets) else 0
+
+            ranked = sorted(options, key=lambda a: (size(a), repr(a)))
+            for a in ranked:
+                add(a)
+            return out
+        add(HeuristicPlayer(PLANNER).choose(obs))
+        board = obs.board
+        if not isinstance(own, DrawFaceUp | DrawBlind):
+            draws: list[Action] = [a for a in options if isinstance(a, DrawBlind)] or [
+                a for a in options if isinstance(a, DrawFaceUp)
+            ]
+            add(draws[0] if draws else None)
+        if self.config.tickets:
+            add(next((a for a in options if isinstance(a, DrawTickets)), None))
+        # The claims worth most, one payment each (the fewest locomotives).
+        by_route: dict[int, Claim] = {}
+        for a in options:
+            if isinstance(a, Claim):
+                r = board.route_index[a.route]
+                held = by_route.get(r)
+                if held is None or a.cards.get("locomotive", 0) < held.cards.get("locomotive", 0):
+                    by_route[r] = a
+        for r in sorted(by_route, key=lambda r: (-board.r_points[r], r)):
+            add(by_route[r])
+        return out
+
+    # A world ------------------------------------------------------------------------------
+
+    def _play_out(
+        self, world: GameState, seat: int, action: Action, seed: int, horizon: int
+    ) -> float:
+        """The candidate played in a copy of ``world`` and the game continued by the
+        heuristic until ``seat`` has played ``horizon`` more turns; the end's value."""
+        state = world.copy()
+        state.rng.seed(seed)
+        apply(state, seat, action)
+        turns_to_go = horizon
+        last_turn = state.turn
+        steps = 0
+        while state.phase != "game_over" and steps < 400:
+            waiting = waiting_for(state)
+            if not waiting:
+                break
+            who = waiting[0]
+            if who == seat and state.phase == "turn" and state.turn != last_turn:
+                turns_to_go -= 1
+                last_turn = state.turn
+                if turns_to_go <= 0:
+                    break
+            obs = observe(state, who, seed=seed)
+            apply(state, who, self.rollout.choose(obs))
+            steps += 1
+        margin = _value(state, seat)
+        return margin + (self.config.win_bonus if margin > 0 else 0.0)
+
+
+def _value(state: GameState, seat: int) -> float:
+    """``seat``'s expected final score less the best rival's: the final scoring as if the
+    game ended now, with each unfinished ticket's penalty turned into its expectation."""
+    final = score_position(state)
+    values = [0.0] * state.n_players
+    for p in final.players:
+        values[p.seat] = p.total + _ticket_hopes(state, p.seat, p.tickets)
+    rivals = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - max(rivals) if rivals else values[seat]
+
+
+def _ticket_hopes(state: GameState, seat: int, tickets: Sequence[TicketResult]) -> float:
+    """What the final scoring's minus for each unfinished ticket becomes as an expectation:
+    its value times the chance to finish it (the pieces and card draws the tickets still
+    need against the pieces and turns left, as the heuristic reckons) less a failure
+    weighted by ``CAUTION``; and a little for the cards in hand, which become points."""
+    board = state.board
+    graph = graph_for(board.map.id)
+    hand = sum(state.hands[seat])
+    open_tickets = [t for t in state.tickets[seat] if not _connected(tickets, board.t_ids[t])]
+    value = CARD_WORTH * hand
+    if not open_tickets:
+        return value
+    costs = [
+        0.0 if o == seat else float(board.r_len[r]) if o < 0 else INF
+        for r, o in enumerate(state.owner)
+    ]
+    pieces = state.trains[seat]
+    turns = _turns_left(state)
+    need = 0.0
+    routes: set[int] = set()
+    for t in sorted(open_tickets, key=lambda t: -board.t_points[t]):
+        cost = 0.0
+        stops = graph.stops[t]
+        path_routes: list[int] = []
+        for a, b in pairwise(stops):
+            c, path = shortest_path(graph, costs, a, b)
+            if c == INF:
+                cost = INF
+                break
+            cost += c
+            path_routes += path
+            for r in path:
+                costs[r] = 0.0
+        points = board.t_points[t]
+        if cost == INF:
+            continue  # it stays at minus its value
+        need += cost
+        routes.update(path_routes)
+        draws = max(0.0, need - 0.5 * hand) / 1.5 + len(routes)
+        p = _logistic((turns - draws - 2) / 2) * _logistic((pieces - need - 2) / 1.5)
+        value += points * (1 + p - (1 - p) * CAUTION)
+    return value
+
+
+def _connected(tickets: Sequence[TicketResult], ticket_id: int) -> bool:
+    return any(t.id == ticket_id and t.points > 0 for t in tickets)
+
+
+def _turns_left(state: GameState) -> float:
+    """About how many more turns each seat gets (the fastest placing ~1.5 pieces a turn)."""
+    if state.turns_left >= 0:
+        return state.turns_left / state.n_players
+    rules = state.board.rules
+    fastest = min(state.trains)
+    return max(1.0, (fastest - rules.end_trigger_pieces) / 1.5 + 1)
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def hard(seat: int) -> SearchPlayer:
+    """*hard*: the ``HARD`` heuristic, its decisions weighed by a determinized search."""
+    return SearchPlayer()
+
+
+def searching(worlds: int) -> SearchPlayer:
+    """*hard* with a fixed number of worlds per decision instead of a time budget."""
+    return SearchPlayer(config=SearchConfig(worlds=worlds))
