@@ -225,7 +225,7 @@ class Table:
         self.game_id = int(m[1])
         for name in names[1:]:
             await self.click(name, lobby, label=self.t("Join"))
-        for level in computers:  # seated by the host; the lobby's newest copy has the buttons
+        for level in computers:  # seated by the host; the newest lobby copy has the buttons
             lobby = (await self.slash(host, "addbot", level=level)).reply
         ex = await self.click(host, lobby, label=self.t("Start"))
         started = i18n.translate(
