@@ -17,10 +17,18 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "slow: a test left out of the fast loop; `pytest --all` runs it")
 
 
+def _slow(item: pytest.Item) -> bool:
+    """Marked slow, or run on the real PostgreSQL server (starting it takes seconds)."""
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("backend") == "postgresql"
+    return (item.get_closest_marker("slow") is not None or on_postgres
+            or "postgres_server" in getattr(item, "fixturenames", ()))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("run_all"):
         return
-    slow = [item for item in items if item.get_closest_marker("slow")]
+    slow = [item for item in items if _slow(item)]
     if slow:
         config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        items[:] = [item for item in items if not _slow(item)]

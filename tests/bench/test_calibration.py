@@ -6,6 +6,8 @@ import ast
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
@@ -36,6 +38,7 @@ def test_every_benchmark_prints_the_calibration_line_and_imports_its_checkout() 
         assert inserts, f"{path.name} does not put its own checkout first on sys.path"
 
 
+@pytest.mark.slow
 def test_the_workload_is_fixed_and_its_figure_a_cpu_time() -> None:
     calibration = _calibration()
     # The figure compares runs only while the work stays the same: this checksum changes

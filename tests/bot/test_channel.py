@@ -8,6 +8,8 @@ import dataclasses
 import json
 import threading
 
+import pytest
+
 import engine
 from bot import presenters
 from bot.preferences import ServerSettings
@@ -27,6 +29,7 @@ def _posts(table):
     return [s for s in table.fake.channel_messages() if not s.edit]
 
 
+@pytest.mark.slow
 async def test_the_table_message_is_edited_in_place_and_takes_the_second_card(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await _turn(table)
@@ -139,6 +142,7 @@ async def test_a_claims_board_is_drawn_while_its_hand_is(table):
         str(claims[0].route)] == seat
 
 
+@pytest.mark.slow
 async def test_names_are_escaped_and_every_post_names_whom_it_pings(table):
     await table.open_game(["<@123456789012345678>", "**Bold**_x"], "usa")
     await table.play_to_end()
@@ -155,6 +159,7 @@ async def test_names_are_escaped_and_every_post_names_whom_it_pings(table):
         assert s.allowed_mentions is None or s.allowed_mentions.get("parse") == []
 
 
+@pytest.mark.slow
 async def test_five_player_pennsylvania_final_text_is_complete(table):
     names = ["Anastasia", "Bartholomew", "Cleopatra", "Demetrius", "Evangeline"]
     await table.open_game(names, "pennsylvania")
@@ -255,6 +260,7 @@ async def test_a_crash_that_loses_the_writes_held_back_repeats_no_post(table):
     assert table.fake.last_board().id == board.id
 
 
+@pytest.mark.slow
 async def test_private_threads_keep_each_hand_up_to_date(table):
     """With the server setting on, each player has a private thread (only them added) whose
     one hand message is edited as the game goes, with buttons that work; DMs are closed

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import engine
 from bot import i18n, presenters
 from bot.client import TTRBot
@@ -109,6 +111,7 @@ async def test_a_claim_by_typed_city_names_with_locomotives(table):
     assert after.version == state.version + 1
 
 
+@pytest.mark.slow
 async def test_real_renderer_images_in_a_short_game(tmp_path):
     """The real renderer behind the bot: PNG boards in the channel, PNG hands by DM."""
     fake = FakeDiscord()

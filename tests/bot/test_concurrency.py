@@ -110,6 +110,7 @@ async def test_many_games_in_parallel_channels(table, monkeypatch):
         assert info.state.version == 2
 
 
+@pytest.mark.slow
 async def test_outsiders_and_waiting_players_are_refused_privately(table):
     await table.open_game(["Ana", "Ben"], "usa")
     eve = table.fake.add_user("Eve")

@@ -3,6 +3,8 @@ prompt shows the hand left after the cards played into the tunnel."""
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot import components
 from bot.service import tunnel_hand
@@ -60,6 +62,7 @@ async def test_refusals_clip_what_was_typed(table):
     assert (await table.stored_state()).version == state.version
 
 
+@pytest.mark.slow
 async def test_the_tunnel_prompt_shows_what_is_left_and_whether_it_can_be_paid(table):
     await table.open_game(["Ana", "Ben"], "europe")
     state = await table.stored_state()

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from engine.extras import ExtraPoints
 
 
+@pytest.mark.slow
 async def test_two_player_usa_game_to_the_end(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await table.play_to_end()
@@ -33,6 +36,7 @@ async def test_two_player_usa_game_to_the_end(table):
     assert table.counts.get("blind_lines_checked", 0) > 0
 
 
+@pytest.mark.slow
 async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
     await table.open_game(["Ana", "Ben", "Cy", "Di"], "europe", refuse_dms=("Cy",))
     cy = table.users["Cy"]
@@ -58,6 +62,7 @@ async def test_four_player_europe_with_tunnels_stations_and_a_refused_dm(table):
     assert len(view["final"]["players"]) == 4
 
 
+@pytest.mark.slow
 async def test_two_player_nordic_game_to_the_end(table):
     """Nordic's own payments (substitutes on ferries) and free face-up locomotives via the bot."""
     await table.open_game(["Ana", "Ben"], "nordic")
@@ -76,6 +81,7 @@ def _final(table):
     return finals[0], json.loads(finals[0].files[0][1][5:])
 
 
+@pytest.mark.slow
 async def test_two_player_pennsylvania_with_shares_and_the_neutral_investor(table):
     await table.open_game(["Ana", "Ben"], "pennsylvania")
     state = await table.play_to_end()
@@ -107,6 +113,7 @@ async def test_two_player_pennsylvania_with_shares_and_the_neutral_investor(tabl
             assert " shares (" in str(extra)
 
 
+@pytest.mark.slow
 async def test_three_player_pennsylvania_has_no_neutral_investor(table):
     await table.open_game(["Ana", "Ben", "Cy"], "pennsylvania")
     state = await table.play_to_end()

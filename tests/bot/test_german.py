@@ -16,6 +16,7 @@ ENGLISH = re.compile(r"\b(claimed|drew|your turn|Final scores|Market|waiting for
                      r"Your tickets|Winner|destination tickets?|locomotives?|points?)\b")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", supported_maps())
 async def test_a_whole_german_game(table, map_id):
     await table.open_game(["Ana", "Ben"], map_id, language="de")
@@ -51,6 +52,7 @@ def _image(data: bytes) -> dict:
     return json.loads(data[4:] if data.startswith(b"HAND") else data[5:])
 
 
+@pytest.mark.slow
 async def test_records_in_the_askers_language_with_the_lines_the_channel_saw(table):
     """History, replay, games, stats and leaderboard answer in the asker's language; a
     history's lines stay as the (German) channel told them."""

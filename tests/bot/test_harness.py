@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from bot import i18n
 from bot.images import Renderer
 from bot.testing import FakeDiscord
@@ -45,6 +47,7 @@ async def test_a_feed_waits_for_its_own_work_only(tmp_path):
         await bot.close()
 
 
+@pytest.mark.slow
 async def test_the_process_pool_renderer_draws_what_the_renderer_draws():
     from bot.images import default_renderer
     from bot.render import render_board, render_hand

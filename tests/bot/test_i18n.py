@@ -33,6 +33,7 @@ def used() -> set[tuple[str | None, object]]:
     return {key for key in catalog.template_ids()}
 
 
+@pytest.mark.slow
 def test_no_message_is_missing_in_german(german, used):
     missing = sorted(map(str, used - german.keys()))
     assert not missing, f"run `python -m bot.catalog` and translate: {missing[:10]}"
@@ -43,6 +44,7 @@ def test_no_german_message_is_unused(german, used):
     assert not unused, f"run `python -m bot.catalog`: {unused[:10]}"
 
 
+@pytest.mark.slow
 def test_no_message_hides_in_an_f_string():
     """Babel's extractor does not look inside f-strings: a ``_("...")`` there would miss
     the catalog (and stay English) without the tests above noticing."""

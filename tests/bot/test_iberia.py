@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 import engine
 from bot.presenters import choice_label
 from bot.service import draft_round
@@ -30,6 +32,7 @@ def _label(table, state, seat, index=0):
     return ticket, choice_label("iberia", ticket)
 
 
+@pytest.mark.slow
 async def test_three_player_iberia_game_to_the_end(table):
     await table.open_game(["Ana", "Ben", "Cy"], "iberia")
     state = await table.play_to_end()
@@ -72,6 +75,7 @@ async def test_three_player_iberia_game_to_the_end(table):
     assert all(f"{label} " in final.content for label in labels)
 
 
+@pytest.mark.slow
 async def test_tickets_wait_for_the_second_draft(table):
     await table.open_game(["Ana", "Ben"], "iberia")
     state = await table.stored_state()
@@ -160,6 +164,7 @@ async def test_two_players_pick_in_the_same_round_at_once(table):
     assert " → " not in post.content and post.custom_ids() == [f"ttr:{table.game_id}:hand"]
 
 
+@pytest.mark.slow
 async def test_two_player_iberia_with_a_player_who_refuses_dms(table):
     """The drafts and festival choices go through "My hand" alone for a player without DMs."""
     await table.open_game(["Ana", "Ben"], "iberia", refuse_dms=("Ben",))

@@ -92,6 +92,7 @@ async def test_end_needs_the_host_or_an_admin_checked_when_it_runs(table):
     await _channel_is_free(table)
 
 
+@pytest.mark.slow
 async def test_an_abandon_vote_needs_a_majority_and_survives_a_restart(table):
     await _started(table)
     ex = await table.slash("Ana", "abandon")
@@ -116,6 +117,7 @@ async def test_an_abandon_vote_needs_a_majority_and_survives_a_restart(table):
     await _channel_is_free(table)
 
 
+@pytest.mark.slow
 async def test_resign_then_replace_and_play_to_the_end(table):
     state = await _started(table, names=("Ana", "Ben"), steps=8)
     routes_before = list(state.owner)
@@ -339,6 +341,7 @@ async def test_undo_an_action_that_revealed_nothing_by_its_player_alone(table):
     assert len(h) == 1 and h[0].user_id == table.users[actor]
 
 
+@pytest.mark.slow
 async def test_undo_of_a_draw_needs_the_table(table):
     await table.open_game(["Ana", "Ben", "Cy"], "usa")
     state = await table.stored_state()

@@ -127,6 +127,7 @@ def test_database_and_shard_mistakes_are_named(env, values, message):
         Settings.from_env(env_file=None, need_token=False)
 
 
+@pytest.mark.slow
 def test_cli_reports_a_settings_mistake_in_one_line_without_a_traceback(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
     done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, capture_output=True,
@@ -281,6 +282,7 @@ def _without_root_powers() -> None:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("writable_folder", [False, True])
 def test_read_only_database_or_folder_is_reported_at_start_up(tmp_path, writable_folder):
     """A real process that may read but not write: one line, exit 1, at once."""
@@ -310,6 +312,7 @@ def _catches_sigterm(pid: int) -> bool:
     return bool(caught & (1 << (signal.SIGTERM - 1)))
 
 
+@pytest.mark.slow
 def test_a_sigterm_while_starting_is_a_clean_stop(tmp_path):
     """`docker stop` seconds after the start (imports and checks take ~6 s under load): the
     stop is remembered from the first moment, logged, and clean (exit 0), not Python's
@@ -331,6 +334,7 @@ def test_a_sigterm_while_starting_is_a_clean_stop(tmp_path):
     assert "SIGTERM received while starting" in err and "stopped cleanly" in err
 
 
+@pytest.mark.slow
 def test_check_creates_no_database(tmp_path):
     """`python -m bot check` in the wrong folder (or with a wrong TTR_DB_PATH) says there is
     no database there instead of making an empty one and answering "ok"."""
@@ -345,6 +349,7 @@ def test_check_creates_no_database(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_damaged_database_ends_the_process_at_once_with_one_line(tmp_path):
     db = tmp_path / "ttr.sqlite3"
     db.write_bytes(b"\0garbage" * 1000)
@@ -481,6 +486,7 @@ async def test_login_retries_with_backoff_while_discord_is_unreachable(caplog):
                      f"no DNS); retrying in {d} s" for d in ("0", "0")]
 
 
+@pytest.mark.slow
 async def test_a_failed_login_attempt_closes_its_http_session(tmp_path):
     """Each login attempt opens an HTTP session; one that fails on the network is closed
     (else every retry leaves an open session and aiohttp complains), the next opens anew."""
@@ -517,6 +523,7 @@ async def test_a_refused_token_stops_at_once_and_a_stop_ends_the_retries():
     assert not await login_with_retry(down, stop, delays=(60,))
 
 
+@pytest.mark.slow
 async def test_a_stopping_bot_takes_no_new_interaction(table):
     await table.open_game(["Ana", "Ben"], "usa")
     version = (await table.stored_state()).version
@@ -584,6 +591,7 @@ def _bot_process(script: str, tmp_path: Path, **env_extra: str) -> subprocess.Po
                             stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_finishes_the_work_in_flight_closes_the_database_and_exits_0(tmp_path, sig):
     db = tmp_path / "ttr.sqlite3"
@@ -607,6 +615,7 @@ def test_a_signal_finishes_the_work_in_flight_closes_the_database_and_exits_0(tm
     conn.close()
 
 
+@pytest.mark.slow
 def test_a_stop_while_the_render_workers_start_exits_at_once(tmp_path):
     """The workers' fork server builds every map first (~20 s); a stop then must not wait
     for it (docker stop kills after 10 s): it stops the fork server and exits 0."""
@@ -629,6 +638,7 @@ def test_a_stop_while_the_render_workers_start_exits_at_once(tmp_path):
     assert not _alive(fork_server, within=10.0)
 
 
+@pytest.mark.slow
 def test_the_render_workers_end_when_the_bot_is_killed(tmp_path):
     """A SIGKILL of the bot (no clean-up in it) leaves no worker or fork server behind
     (~1 GB per crash under a shell loop, supervisord or nohup)."""

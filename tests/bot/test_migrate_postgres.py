@@ -34,6 +34,7 @@ async def _everything(store, tables: list[str]) -> dict[str, list[tuple]]:
     return out
 
 
+@pytest.mark.slow
 async def test_a_sqlite_database_moves_whole_and_the_bot_plays_on_in_postgres(
         empty_postgres, table):
     await table.open_game(["Ana", "Ben"], "usa")
@@ -76,6 +77,7 @@ async def test_a_sqlite_database_moves_whole_and_the_bot_plays_on_in_postgres(
     assert (await table.stored_state()).version == state.version + 5
 
 
+@pytest.mark.slow
 async def test_compose_order_up_then_migrate_works(empty_postgres, table):
     """docker-compose.yml's order: the bot starts on the empty PostgreSQL database (and
     writes its own rows, e.g. the synced commands' hash), then the SQLite file is
@@ -109,6 +111,7 @@ def test_compose_requires_the_postgres_password():
     assert re.search(r"^POSTGRES_PASSWORD=$", (ROOT / ".env.example").read_text(), re.M)
 
 
+@pytest.mark.slow
 async def test_a_game_whose_log_does_not_replay_copies_nothing(empty_postgres, table):
     await table.open_game(["Ana", "Ben"], "usa")
     for _ in range(6):
@@ -127,6 +130,7 @@ async def test_a_game_whose_log_does_not_replay_copies_nothing(empty_postgres, t
         await pg.close()
 
 
+@pytest.mark.slow
 def test_the_command_says_what_it_needs(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TTR_", "DISCORD_"))}
     env["PYTHONPATH"] = str(ROOT)

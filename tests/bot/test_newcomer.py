@@ -10,6 +10,7 @@ from engine import BuildStation, Claim
 from maps import load_map, map_ids
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", map_ids())
 async def test_a_whole_game_by_buttons_alone_on_every_map(table, map_id):
     """After ``/ttr new``, three members (two on Nordic) join, start and play to the end
@@ -143,6 +144,7 @@ async def test_a_forged_payment_is_refused_by_the_engine(table):
     assert (await table.stored_state()).version == state.version
 
 
+@pytest.mark.slow
 async def test_a_game_nobody_plays_ends_as_abandoned_and_the_players_are_told(table):
     """Issue 27: with everyone absent the timer played on for weeks and stored a normal
     finished game. After a week without a member's move it ends as abandoned (no

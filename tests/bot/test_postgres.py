@@ -53,6 +53,7 @@ async def _postgres_schema(store: PostgresStorage) -> tuple[dict[str, set[str]],
     return columns, indexes
 
 
+@pytest.mark.slow
 async def test_both_backends_reach_the_same_tables_and_columns_at_every_version(
         postgres_server, tmp_path):
     """Every SQLite migration has its PostgreSQL counterpart at the same index."""
@@ -146,6 +147,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 async def test_a_killed_processes_job_is_run_once_by_another_after_its_lease(table):
     await table.open_game(["Ana", "Ben"], "usa")
     await table.bot.service.set_controller(table.game_id, 1, "auto", reason="test")
@@ -201,6 +203,7 @@ def _hammer(url: str, game_ids: list[int], seed: int, steps: int) -> list[tuple[
     return asyncio.run(run())
 
 
+@pytest.mark.slow
 async def test_two_services_hammering_the_same_games_lose_and_repeat_nothing(database):
     store = await PostgresStorage.open(database)
     service = GameService(store)
@@ -278,6 +281,7 @@ class _Told:
         self.told.append((update.version, "\n".join(update.lines)))
 
 
+@pytest.mark.slow
 async def test_two_processes_publish_a_game_one_at_a_time_in_order_and_once(database):
     """Process A is still publishing a turn when process B applies the next one: B's
     post waits for A's, and does not tell A's turn again (4.2 % of lines out of order and
@@ -322,6 +326,7 @@ async def test_two_processes_publish_a_game_one_at_a_time_in_order_and_once(data
         assert text.count(f"{names[seat]} drew 2 cards") == 1, told
 
 
+@pytest.mark.slow
 async def test_a_running_job_keeps_its_claim_past_the_lease(table):
     """A job that runs longer than the lease (a slow Discord, a long think) renews its
     claim: no other process takes it over while its worker lives."""
@@ -349,6 +354,7 @@ async def test_a_running_job_keeps_its_claim_past_the_lease(table):
     await running
 
 
+@pytest.mark.slow
 async def test_a_sharded_process_takes_back_its_own_claims_at_once_after_a_restart(table):
     """A process that runs some shards keeps its name across a restart (host and shards),
     so a computer's turn it had claimed when it died is played at once, not after the

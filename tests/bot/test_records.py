@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bot import presenters
 
 HEADING = re.compile(r"\*\*(?:Turn (\d+)|Setup)\*\*(?: · (.*?))?( \(continued\))?$")
@@ -55,6 +57,7 @@ async def _read_history(table, user: str):
     return texts, message
 
 
+@pytest.mark.slow
 async def test_history_and_replay_of_a_finished_game_match_the_channel(table):
     await table.open_game(["Ana", "Ben"], "usa")
     state = await table.play_to_end()
@@ -121,6 +124,7 @@ async def test_history_and_replay_of_a_finished_game_match_the_channel(table):
     assert "Ana, Ben" in ex.text or "Ben, Ana" in ex.text
 
 
+@pytest.mark.slow
 async def test_history_of_a_running_game_stops_where_the_channel_is(table):
     await table.open_game(["Ana", "Ben"], "usa")
     for _ in range(12):

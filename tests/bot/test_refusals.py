@@ -17,6 +17,7 @@ def refused(table: Table, *codes: int) -> list[Refused]:
     return [r for r in table.fake.refused if not codes or r.code in codes]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [0, 1, 5])
 async def test_a_game_with_turns_hours_apart_survives_the_edit_cap(table: Table, cap: int):
     """Discord caps the edits of messages older than an hour (30046). With turns two hours
@@ -46,6 +47,7 @@ async def test_the_edit_cap_is_enforced_by_the_fake(table: Table):
     assert [(r.method, r.code) for r in refused(table)] == [("PATCH", 30046)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("delay", "busy", "code"), [(5, False, 10062), (16 * 60, True, 50027)])
 async def test_an_answer_too_late_for_the_interaction_goes_by_dm(table: Table, monkeypatch,
                                                                   delay: float, busy: bool,
@@ -90,6 +92,7 @@ async def test_a_game_whose_channel_is_deleted_ends_and_its_players_hear_by_dm(t
     assert [r.code for r in refused(table)] == [10003]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [50001, 50083])
 async def test_a_channel_out_of_sight_or_a_locked_thread_ends_the_game(table: Table, code: int):
     await table.open_game(["Ana", "Ben"], "usa", thread=True)
@@ -127,6 +130,7 @@ async def test_an_archived_thread_is_unarchived_by_the_next_post(table: Table, c
     assert not [r for r in caplog.records if r.levelname == "ERROR"]  # every post made
 
 
+@pytest.mark.slow
 async def test_a_missing_permission_is_named_once_and_the_game_goes_on_after(table: Table,
                                                                            caplog):
     await table.open_game(["Ana", "Ben"], "usa")

@@ -24,6 +24,7 @@ async def _play_until(table, phase: str, limit: int = 600):
     raise AssertionError(f"no {phase} phase within {limit} actions")
 
 
+@pytest.mark.slow
 async def test_restart_in_the_middle_of_a_tunnel_decision_then_finish(table):
     await table.open_game(["Ana", "Ben"], "europe")
     state = await _play_until(table, "tunnel")
@@ -55,6 +56,7 @@ async def test_restart_in_the_middle_of_a_tunnel_decision_then_finish(table):
     table.assert_no_secrets_before_final()
 
 
+@pytest.mark.slow
 async def test_a_bad_snapshot_is_rebuilt_from_the_action_log(table):
     await table.open_game(["Ana", "Ben", "Cy"], "usa")
     for _ in range(25):
@@ -73,6 +75,7 @@ async def test_a_bad_snapshot_is_rebuilt_from_the_action_log(table):
     assert state.version == expected["version"] + 1
 
 
+@pytest.mark.slow
 async def test_unposted_turn_is_published_with_the_next_post(table):
     """Events not yet posted (a first card drawn, then a restart) reach the next post."""
     await table.open_game(["Ana", "Ben"], "usa")

@@ -38,6 +38,7 @@ async def jobs(table, **where) -> list:
     return [j for j in found if all(getattr(j, k) == v for k, v in where.items())]
 
 
+@pytest.mark.slow
 async def test_a_reminder_comes_once_at_the_delay_then_at_a_slower_pace(table):
     await table.open_game(["Ana", "Ben"], "usa")  # both choose their first tickets
     await table.advance(11.9)
@@ -228,6 +229,7 @@ async def expire(table, hours: float):
     return after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", sorted(PHASES))
 async def test_a_timer_expiry_plays_the_safe_move_in_every_phase(table, map_id):
     players = ["Ana", "Ben"] if map_id != "nordic" else ["Ana", "Ben", "Cy"]
@@ -268,6 +270,7 @@ async def play_others(table, absent: str) -> engine.GameState:
     raise AssertionError("the others never finished")
 
 
+@pytest.mark.slow
 async def test_expiries_in_a_row_open_a_kick_vote_and_a_computer_takes_the_seat(table):
     await table.open_game(["Ana", "Ben", "Cy"], "usa", timer=24)
     ex = await table.fake.slash(table.bot, table.users["Ana"], "config", group="ttr-admin",
@@ -309,6 +312,7 @@ async def test_expiries_in_a_row_open_a_kick_vote_and_a_computer_takes_the_seat(
         assert not any("ran out" in s.content for s in sent)
 
 
+@pytest.mark.slow
 async def test_a_computer_seat_plays_after_its_pause_and_after_a_restart(table):
     await table.open_game(["Ana", "Ben"], "europe")
     state = await table.stored_state()
@@ -368,6 +372,7 @@ async def test_a_job_planned_wakes_the_loop_only_if_due_before_its_next_look(tab
     assert scheduler._wake.is_set()
 
 
+@pytest.mark.slow
 async def test_no_dm_every_turn_when_a_player_asks_for_none(table):
     await table.open_game(["Ana", "Ben"], "usa")
     ex = await table.slash("Ben", "settings", dm_every_turn=False)
@@ -400,6 +405,7 @@ async def test_a_job_claimed_when_the_bot_stopped_runs_once_after_the_restart(ta
     assert engine.ACTION_ADAPTER.validate_json(log[0].action) == engine.safe_action(state, 1)
 
 
+@pytest.mark.slow
 async def test_a_computer_thinks_in_a_worker_process(table):
     """With worker processes (the bot's render pool) a computer's choice is made there: its
     state, history and choice travel by pickle, and the game goes on as with a thread."""
@@ -435,6 +441,7 @@ async def test_a_computer_thinks_in_a_worker_process(table):
         pool.shutdown()
 
 
+@pytest.mark.slow
 async def test_a_computer_keeps_one_seed_per_game_and_seat(table, monkeypatch):
     """Its plans stay put from turn to turn (and differ between games): same seed each time."""
     import bot.scheduler

@@ -127,6 +127,7 @@ def _expected_ratings(expected: list[dict]) -> dict[str, tuple[float, float]]:
     return {p: (r.mu, r.sigma) for p, r in ratings.items()}
 
 
+@pytest.mark.slow
 async def test_stats_and_ratings_of_seeded_games(seeded):
     table, expected = seeded
     ana = table.users["Ana"]
@@ -218,6 +219,7 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     assert "ended early" in ex.text
 
 
+@pytest.mark.slow
 async def test_stats_refusals(seeded):
     table, _ = seeded
     ex = await table.slash("Ana", "leaderboard")  # read, not derived: answered at once
@@ -342,6 +344,7 @@ def test_who_a_seat_is_rated_as():
     assert player_key(SeatRow(1, -2, "Left", "auto")) == ("computer:auto", None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 async def test_a_game_played_through_the_bot_keeps_the_standings(table):
     """A game played through Discord, one of Ana's turns timed out: its end folds it into
@@ -413,6 +416,7 @@ async def test_a_game_played_through_the_bot_keeps_the_standings(table):
     assert await standings_tables(storage) == kept
 
 
+@pytest.mark.slow
 async def test_an_upgraded_database_gets_its_standings_at_start(seeded):
     """A database from before the standings (results stored, no standings, no mark that
     they were built) gets them at the next start, from its stored results, once."""

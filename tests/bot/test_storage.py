@@ -354,6 +354,7 @@ async def test_a_delivery_twice_at_once_is_new_only_once(store):
         assert sorted(both) == [False, True]
 
 
+@pytest.mark.slow
 async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_its_thread(
         tmp_path, monkeypatch):
     """SQLite runs a batch's statements on the event loop and only its commit in the

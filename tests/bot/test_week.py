@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import collections
 
+import pytest
+
 import engine
 from bot.testing import ATTACH_FILES
 from tests.bot.conftest import Table
@@ -18,6 +20,7 @@ from tests.bot.conftest import Table
 HOUR = 3600.0
 
 
+@pytest.mark.slow
 async def test_a_week_long_game_survives_real_discords_refusals(table: Table):
     fake = table.fake
     fake.limits.edit_cap = 2

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 import engine
 from bot.handlers import claim_colour as colour_of
 from bot.presenters import route_label
@@ -20,6 +22,7 @@ async def _to_turn(table, prefer=""):
     return state
 
 
+@pytest.mark.slow
 async def test_two_player_world_game_to_the_end(table):
     await table.open_game(["Ana", "Ben"], "world")
     state = await table.play_to_end(prefer="harbors")

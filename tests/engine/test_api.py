@@ -46,6 +46,7 @@ def _games(map_id: str, seeds: int, players: int = 3):
             apply(state, seat, random_action(state, seat, rng))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", playable_maps())
 def test_fast_legal_actions_list_what_the_full_checks_allow(map_id: str) -> None:
     players = 4 if map_id != "nordic" else 3

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,6 +161,7 @@ def test_slowest_known_world_network():
     assert longest_trail(list(reversed(world_hard))) == 50
 
 
+@pytest.mark.slow
 def test_slowest_found_world_network():
     # WORLD_SLOWEST of bench/bench_graph.py: the slowest network its own search found
     # (World, 30 routes within 60 pieces), some 2x WORLD_HARD's time.
@@ -207,12 +209,14 @@ multigraphs = st.lists(
 )
 
 
+@pytest.mark.slow
 @given(multigraphs)
 @settings(max_examples=400, deadline=None)
 def test_longest_trail_matches_brute_force(edges):
     assert longest_trail(edges) == brute_longest(edges)
 
 
+@pytest.mark.slow
 @given(multigraphs)
 @settings(max_examples=300, deadline=None)
 def test_longest_trail_search_alone_matches_brute_force(edges):
@@ -234,12 +238,14 @@ def networks(draw, max_cities=12, max_extra=6):
     return draw(st.permutations(edges))
 
 
+@pytest.mark.slow
 @given(networks())
 @settings(max_examples=300, deadline=None)
 def test_longest_trail_matches_reference_on_networks(edges):
     assert longest_trail(edges) == reference_longest(edges)
 
 
+@pytest.mark.slow
 @given(networks(max_cities=9, max_extra=6))
 @settings(max_examples=100, deadline=None)
 def test_longest_trail_search_alone_matches_reference_on_networks(edges):
@@ -247,6 +253,7 @@ def test_longest_trail_search_alone_matches_reference_on_networks(edges):
         assert longest_trail(edges) == reference_longest(edges)
 
 
+@pytest.mark.slow
 def test_longest_trail_ignores_city_labels_and_edge_order():
     rng = random.Random(11)
     edges = [(rng.randrange(12), rng.randrange(12), rng.randint(1, 6)) for _ in range(20)]
@@ -272,6 +279,7 @@ def grid(width, height):
     return edges
 
 
+@pytest.mark.slow
 def test_longest_trail_on_grids():
     # Every inner rim city has degree 3: many odd cities, no bridges, one big block.
     assert longest_trail(grid(4, 4)) == reference_longest(grid(4, 4)) == 55
@@ -364,6 +372,7 @@ def test_station_assignment_tie_found_by_hypothesis():
     assert brute_stations(7, [], choices, tickets) == (0, (13,))
 
 
+@pytest.mark.slow
 @given(station_cases())
 @settings(max_examples=300, deadline=None)
 def test_station_assignment_matches_brute_force(case):
@@ -434,6 +443,7 @@ def tour_cases(draw):
     return edges, stops
 
 
+@pytest.mark.slow
 @given(tour_cases())
 @settings(max_examples=400, deadline=None)
 def test_trail_in_order_matches_brute_force(case):
@@ -469,6 +479,7 @@ def network_tours(draw):
     return edges, stops
 
 
+@pytest.mark.slow
 @given(network_tours())
 @settings(max_examples=300, deadline=None)
 def test_trail_in_order_matches_brute_force_on_networks(case):
@@ -476,6 +487,7 @@ def test_trail_in_order_matches_brute_force_on_networks(case):
     assert trail_in_order(edges, stops) == brute_in_order(edges, stops)
 
 
+@pytest.mark.slow
 @given(network_tours())
 @settings(max_examples=200, deadline=None)
 def test_trail_in_order_is_the_same_backwards(case):

@@ -7,6 +7,8 @@ import ast
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+import pytest
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
@@ -50,6 +52,7 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
+@pytest.mark.slow
 def test_the_engine_has_no_import_cycle() -> None:
     graph = import_graph()
     assert "engine.state" in graph["engine.modules.stations"]  # the graph sees imports
@@ -59,6 +62,7 @@ def test_the_engine_has_no_import_cycle() -> None:
         raise AssertionError(f"import cycle in the engine: {' -> '.join(e.args[1])}") from e
 
 
+@pytest.mark.slow
 def test_rule_modules_do_not_import_the_dispatcher() -> None:
     graph = import_graph()
     for name, deps in graph.items():

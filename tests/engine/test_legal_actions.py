@@ -129,6 +129,7 @@ def _check_positions(map_id: str, players: int, seed: int) -> int:
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", playable_maps())
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**20), players=st.integers(2, 5))

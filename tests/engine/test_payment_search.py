@@ -107,6 +107,7 @@ def disagreements(map_id: str, samples: int, seed: int) -> list[str]:
     ("map_id", "samples"),
     [("nordic", 1500), ("usa", 150), ("europe", 300), ("pennsylvania", 150), ("iberia", 150)],
 )
+@pytest.mark.slow
 def test_payment_search_agrees_with_an_exhaustive_search(map_id: str, samples: int) -> None:
     assert disagreements(map_id, samples, seed=9) == []
 

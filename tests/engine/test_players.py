@@ -56,6 +56,7 @@ def _counts(map_id: str) -> range:
     return range(rules.players_min, rules.players_max + 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", playable_maps())
 def test_computer_players_only_submit_legal_actions(map_id: str) -> None:
     """Whole games at every player count, every player at the table; ``apply`` checks each
@@ -157,6 +158,7 @@ def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, i
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", playable_maps())
 def test_choices_never_depend_on_other_seats_secrets(map_id: str) -> None:
     rng = random.Random(map_id)
@@ -193,6 +195,7 @@ def test_choice_is_reproducible_and_refuses_a_seat_with_nothing_to_decide() -> N
 # Search -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", playable_maps())
 def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str) -> None:
     """Every world dealt for a seat's decision (a turn, a ticket keep, a share, a festival
@@ -221,6 +224,7 @@ def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str) -> Non
     assert searched > 10
 
 
+@pytest.mark.slow
 def test_hard_stops_at_its_time_budget() -> None:
     """Against the clock, *hard* searches as many worlds as its budget allows: none when it
     has no time (it then plays its heuristic's choice), more with time to spare. Before the
@@ -246,6 +250,7 @@ def test_hard_stops_at_its_time_budget() -> None:
 # Strength ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_levels_are_ordered_in_strength() -> None:
     """A small seeded tournament (seats rotate): hard scores above normal above easy."""
     summary = tournament("usa", ["hard", "normal", "easy"], games=24, seed=2)
@@ -269,6 +274,7 @@ def first_option(seat: int) -> _AlwaysFirst:
     return _AlwaysFirst()
 
 
+@pytest.mark.slow
 def test_tournament_prints_the_summary_and_seats_players_from_elsewhere(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -225,6 +225,7 @@ def play_checked(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
+@pytest.mark.slow
 @given(data=st.data(), map_id=st.sampled_from(MAPS), seed=st.integers(0, 2**31))
 def test_random_games_keep_every_invariant(data: st.DataObject, map_id: str, seed: int) -> None:
     rules = board_for(map_id).rules
@@ -250,6 +251,7 @@ FULL_RUN = bool(os.environ.get("CI") or os.environ.get("TTR_FULL_PROPERTIES"))
         ("world", 60),
     ],
 )
+@pytest.mark.slow
 def test_thousands_of_random_games_end_with_invariants(map_id: str, games: int) -> None:
     rules = board_for(map_id).rules
     counts = range(rules.players_min, rules.players_max + 1)
@@ -262,6 +264,7 @@ def test_thousands_of_random_games_end_with_invariants(map_id: str, games: int) 
     assert ended == games
 
 
+@pytest.mark.slow
 def test_every_legal_action_is_accepted() -> None:
     """legal_actions never lists an action that apply refuses."""
     for seed in range(10):

@@ -120,6 +120,7 @@ def fuzz(
                 ) from exc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", sorted(PHASES))
 def test_any_action_anywhere_is_applied_or_refused_with_illegal_action(map_id: str) -> None:
     rules = board_for(map_id).rules

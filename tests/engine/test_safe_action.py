@@ -22,6 +22,7 @@ from maps import map_ids
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", map_ids())
 def test_safe_action_is_legal_in_every_phase(map_id: str) -> None:
     """Random games where, at every step, every waiting seat's safe action is accepted."""

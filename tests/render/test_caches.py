@@ -36,6 +36,7 @@ def _views(map_id: str, seed: int, first_turn: int, last_turn: int) -> list[Publ
     return [*views, engine.public_view(state)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_boards_from_caches_match_boards_drawn_from_scratch(map_id: str) -> None:
     render._layers.clear()
@@ -112,6 +113,7 @@ def _changed(a: Image.Image, b: Image.Image) -> list[int]:
     return [i // 3 for i in range(0, len(x), 3) if x[i:i + 3] != y[i:i + 3]]
 
 
+@pytest.mark.slow
 def test_the_highlight_is_drawn_on_a_copy_and_glows_over_the_claim() -> None:
     """The last claim glows on the board with a zoomed inset; only those spots change,
     and the cached map layer stays plain."""
@@ -193,6 +195,7 @@ def test_a_hand_taller_than_guessed_is_drawn_again_whole(
     assert again.size == drawn.size and again.tobytes() == drawn.tobytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_the_inset_covers_no_map_pixel(map_id: str) -> None:
     """Issue 27 (3): the last move's zoomed inset sits on the panel, never over the map
@@ -223,6 +226,7 @@ def test_the_inset_covers_no_map_pixel(map_id: str) -> None:
         assert in_slot > (sx1 - sx0) * (sy1 - sy0) // 2  # the inset is drawn there
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_a_hands_png_is_its_drawing_reduced_pixel_for_pixel(map_id: str) -> None:
     """A hand's PNG pastes its tiles and cards already reduced to the palette and reduces
@@ -294,6 +298,7 @@ def test_a_side_panel_is_drawn_as_tall_as_its_content_and_the_board_is_its_colou
         (below.width * below.height, colour)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", ["pennsylvania", "world", "nordic"])
 def test_a_panel_put_together_from_kept_parts_is_the_panel_drawn_whole(map_id: str) -> None:
     """A board's panel is drawn in parts (title, heading, a part per player's row, market,

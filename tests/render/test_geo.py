@@ -77,6 +77,7 @@ def test_maps(monkeypatch: pytest.MonkeyPatch) -> dict[str, MapData]:
     return made
 
 
+@pytest.mark.slow
 def test_crossing_route_leaves_one_edge_and_enters_the_other(test_maps: dict[str, MapData]) -> None:
     lay = build_layout(test_maps["testwrap"])
     assert lay.wrap
@@ -116,6 +117,7 @@ def test_geo_spaces_lie_between_their_cities(test_maps: dict[str, MapData]) -> N
     assert min(math.dist((p.x, p.y), (q.x, q.y)) for p in d2 for q in d3) > 10
 
 
+@pytest.mark.slow
 def test_geo_maps_render_every_stage(test_maps: dict[str, MapData]) -> None:
     for map_id in test_maps:
         assert render_board(demo.empty_view(map_id))

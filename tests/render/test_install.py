@@ -18,6 +18,8 @@ import sysconfig
 import venv
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -46,6 +48,7 @@ def _run(*args: str | Path, cwd: Path | None = None, **env: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_wheel_in_a_fresh_venv_renders_with_its_own_fonts(tmp_path: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()

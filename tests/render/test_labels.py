@@ -86,6 +86,7 @@ PHASES = ["choose_initial_tickets", "turn", "second_draw", "choose_tickets", "ch
           "game_over"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_every_label_fits(labels: list[Label], map_id: str,

@@ -110,6 +110,7 @@ def _check_board(data: bytes) -> Image.Image:
         ("world", {"choose_initial_tickets", "choose_pieces", "turn", "second_draw", "game_over"}),
     ],
 )
+@pytest.mark.slow
 def test_every_stage_of_a_real_game_renders(map_id: str, expected: set[str]) -> None:
     stages = _stages(map_id, 3)
     assert expected <= set(stages)
@@ -229,6 +230,7 @@ def _world_with_harbors() -> PublicView:
     return view
 
 
+@pytest.mark.slow
 def test_built_harbors_show_in_the_owner_colour_at_their_city() -> None:
     view = _world_with_harbors()
     unbuilt = view.model_copy(update={"harbors": {}})

@@ -58,6 +58,7 @@ def _probes(view: PublicView, route: int) -> list[tuple[int, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", MAP_IDS)
 def test_every_stage_renders_within_bounds(map_id: str) -> None:
     empty, mid, over = empty_view(map_id), mid_view(map_id, seed=2), final_view(map_id, seed=3)
@@ -109,6 +110,7 @@ def test_same_view_same_bytes() -> None:
     )
 
 
+@pytest.mark.slow
 def test_many_threads_at_once_match_one_thread() -> None:
     views = [mid_view(m, seed=s) for m in MAP_IDS[:3] for s in (11, 12)]
     expected = [render_board(v) for v in views]
@@ -117,6 +119,7 @@ def test_many_threads_at_once_match_one_thread() -> None:
     assert got == expected * 2
 
 
+@pytest.mark.slow
 def test_webp_output() -> None:
     data = render_board(mid_view(MAP_IDS[0], seed=1), "WEBP")
     _check_size(data, "WEBP")
@@ -180,6 +183,7 @@ def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
     assert any(_dist(px, player_fill(0)) < 12 for px in near)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", [m for m in ("usa", "europe", "pennsylvania") if m in MAP_IDS])
 def test_views_from_a_real_engine_game(map_id: str) -> None:
     from bot.render.demo import engine_views
@@ -250,6 +254,7 @@ def test_pennsylvania_board_shows_the_share_stacks_in_the_header() -> None:
     _check_size(render_board(view))
 
 
+@pytest.mark.slow
 def test_final_scores_break_down_the_share_points() -> None:
     from bot.render.final import SHARES
 
@@ -288,6 +293,7 @@ def test_a_hand_in_the_maps_hand_palette_looks_like_its_drawing(map_id: str) -> 
         assert all(_company(c.id) in colours for c in maps.load_map(map_id).rules.shares.companies)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("map_id", MAP_IDS)
 def test_the_hand_draws_the_ticket_plan_as_a_small_map(map_id: str) -> None:
     """With the public view, the hand adds the planner's map: each open ticket's way in its
@@ -310,6 +316,7 @@ def test_the_hand_draws_the_ticket_plan_as_a_small_map(map_id: str) -> None:
     assert inked(plain) == 0 and inked(planned) > 100
 
 
+@pytest.mark.slow
 def test_the_final_map_is_the_boards_map_layer_not_drawn_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 31: the final image takes the map layer the game's last board left in the
