@@ -77,8 +77,8 @@ MISSING_PERMISSIONS = 50013
 # After a missing permission was named, the channel gets no image (and if that fails too,
 # nothing) for this long (seconds): then it is tried again.
 BLOCKED_FOR = 6 * 3600.0
-# What the bot needs in a game's channel: the README's invite list (``python -m bot doctor``
-# checks them).
+# What the bot needs in a game's channel: the invite list in docs/operations.md
+# (``python -m bot doctor`` checks them).
 NEEDED = discord.Permissions(
     view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
     embed_links=True, create_public_threads=True, create_private_threads=True,
