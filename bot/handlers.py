@@ -429,7 +429,8 @@ async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
                      open_=vote.ended is None)
     if vote.ended is not None:
         publisher = bot_of(interaction).publisher
-        await publisher.close_votes(game_id, lambda v: "passed" if v.kind == "abandon" else None)
+        await publisher.close_votes(game_id, lambda v: "passed" if v.kind == "abandon" else None,
+                                    {"passed": text})  # who voted, as on the clicked copy
         await announce_end(interaction, vote.ended, interaction.user.display_name)
 
 

@@ -574,11 +574,11 @@ class DiscordPublisher:
             mine.where.append(message)
         await storage.set_bot_state(key, json.dumps([v.model_dump() for v in votes]))
 
-    async def close_votes(self, game_id: int,
-                          outcome: Callable[[OpenVote], str | None]) -> None:
+    async def close_votes(self, game_id: int, outcome: Callable[[OpenVote], str | None],
+                          texts: dict[str, str] | None = None) -> None:
         """Edit the messages of each open vote that ``outcome`` decided ('passed', 'stale',
-        'over': a key of its ``closed`` texts; None: still open) to say so, without
-        buttons."""
+        'over': a key of its ``closed`` texts, or of ``texts`` that say more; None: still
+        open) to say so, without buttons."""
         storage = self._service().storage
         key = VOTES.format(game=game_id)
         stored = await storage.bot_state(key)
@@ -592,7 +592,8 @@ class DiscordPublisher:
                 open_.append(vote)
                 continue
             for where, mid in vote.where:
-                await self._strip_to(game_id, where, mid, vote.closed[decided])
+                await self._strip_to(game_id, where, mid,
+                                     (texts or {}).get(decided) or vote.closed[decided])
         if len(open_) != len(votes):
             await storage.set_bot_state(key, json.dumps([v.model_dump() for v in open_]))
 

@@ -109,7 +109,8 @@ class Notifier(Protocol):
         ...
 
     async def close_votes(self, game_id: int,
-                          outcome: Callable[[presenters.OpenVote], str | None]) -> None:
+                          outcome: Callable[[presenters.OpenVote], str | None],
+                          texts: dict[str, str] | None = None) -> None:
         """Say each decided vote's outcome in its messages; their buttons go."""
         ...
 

@@ -59,7 +59,8 @@ async def test_an_abandon_vote_says_it_passed_in_every_copy(table):
     assert "1 of 2 needed" in first.content and first.custom_ids()
     await table.slash("Ben", "abandon")  # a second copy: this vote passes
     shown = table.fake.message(first.id)
-    assert "voted to abandon game" in shown.content and shown.custom_ids() == [], shown.content
+    assert "Ana, Ben voted to abandon the game: agreed" in shown.content, shown.content
+    assert shown.custom_ids() == []
 
 
 async def test_an_open_vote_closes_when_the_game_ends_otherwise(table):
