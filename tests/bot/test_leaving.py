@@ -292,12 +292,15 @@ async def test_an_idle_lobby_closes_by_itself_and_says_so(table):
     assert await store.next_lobby_expiry() == table.clock.now() + 24 * 3600
     assert await table.advance(23) == []
     sent = await table.advance(2)
-    assert [s.content for s in sent] == [
+    assert [s.content for s in sent if not s.edit] == [
         "⌛ The lobby of game #1 closed after 24 hours without a change. `/ttr new` opens a "
         "new one."]
     assert sent[0].public and (await store.game(1)).status == "cancelled"
     assert await store.next_lobby_expiry() is None and await table.advance(48) == []
-    ex = await fake.click(table.bot, ben, lobby, label="Join")
+    shown = fake.message(lobby.id)  # the lobby itself says so, without its buttons
+    assert "closed after 24 hours" in shown.content and shown.custom_ids() == []
+    # A Join from a client that still shows the old buttons:
+    ex = await fake.feed(table.bot, fake.component_payload(ben, lobby, "ttr:1:join"))
     assert (await store.game(1)).status == "cancelled" and len(await store.seats(1)) == 1
     assert ex.text == "You cannot join: this game is not open for joining."
     await fake.slash(table.bot, ben, "new", map="usa")  # the channel is free at once
@@ -399,9 +402,13 @@ async def test_a_stale_undo_vote_is_refused(table):
     await table.play(state, state.current, engine.DrawBlind())
     actor = state.config.players[state.current]
     vote = await _ask_undo(table, actor)
+    agree = vote.control(label="Agree")["custom_id"]
     await table.step()  # someone acts: the vote is about an old version now
+    assert table.fake.message(vote.id).custom_ids() == []  # it says so (issue 27 item 11)
     other = next(n for n in ("Ana", "Ben", "Cy") if n != actor)
-    ex = await table.click(other, vote, label="Agree")
+    # An Agree from a client that still shows the old button:
+    ex = await table.fake.feed(table.bot, table.fake.component_payload(
+        table.users[other], vote, agree))
     assert "out of date" in ex.text
 
 
