@@ -255,6 +255,7 @@ class Update:
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
     language: i18n.Language = i18n.DEFAULT  # of the channel posts: the game's (``lines`` too)
+    undid: int | None = None  # an undo: the version it took back (its vote passed)
 
     @property
     def finished(self) -> bool:
@@ -1453,6 +1454,7 @@ class GameService:
             # The undone turn may have built something: the board is drawn again.
             update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
                                         board=True, news=f"history:{history_id}")
+            update = dataclasses.replace(update, undid=version)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return dataclasses.replace(vote, undone=True)
