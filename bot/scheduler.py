@@ -37,7 +37,7 @@ from bot import i18n, presenters
 from bot.diskspace import log_failure
 from bot.preferences import PlayerSettings
 from bot.service import GameInfo, GameService, event_from_json
-from bot.storage import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job
+from bot.storage import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
 from bot.workers import computer_action, off_loop
 from engine import Action, GameState
 from engine.events import Event
@@ -378,5 +378,5 @@ class Scheduler:
 
     async def _history(self, game_id: int) -> list[Event]:
         """The game's public events so far, from the stored log (what every seat saw)."""
-        rows = await self.storage.actions(game_id)
+        rows = in_effect(await self.storage.actions(game_id))
         return [event_from_json(e) for row in rows for e in json.loads(row.events)]
