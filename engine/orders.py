@@ -36,8 +36,16 @@ from engine.errors import Text
 from engine.planner import plan_tickets
 from engine.views import PrivateView, PublicView
 
-__all__ = ["ClaimOrder", "Dropped", "DrawOrder", "Order", "ORDER_ADAPTER", "TicketsOrder",
-           "decide", "keep_cheapest"]
+__all__ = [
+    "ORDER_ADAPTER",
+    "ClaimOrder",
+    "DrawOrder",
+    "Dropped",
+    "Order",
+    "TicketsOrder",
+    "decide",
+    "keep_cheapest",
+]
 
 LOCOMOTIVE = CARD_NAMES[LOCO]
 
