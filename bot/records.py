@@ -24,7 +24,7 @@ from bot.handlers import Responder, bot_of, guarded
 from bot.history import TurnLog
 from bot.i18n import _
 from bot.service import Refusal, opening_lines
-from bot.storage import ActionRow, GameRow, Storage
+from bot.storage import ActionRow, GameRow, Storage, in_effect
 from engine import GameConfig
 
 # Controls handled here (``bot.client`` routes their clicks).
@@ -60,7 +60,7 @@ async def _told(storage: Storage, row: GameRow) -> tuple[list[str], list[ActionR
         raise Refusal(_(record_texts.NOT_STARTED, game=row.id))
     config = GameConfig.model_validate_json(row.config)
     names = config.players
-    rows = [a for a in await storage.actions(row.id) if a.version <= row.posted_version]
+    rows = in_effect([a for a in await storage.actions(row.id) if a.version <= row.posted_version])
     with i18n.language(await storage.game_language(row)):
         opening = opening_lines(row.map_id, names, engine.new_game(config))
         return names, rows, history.turn_logs(row.map_id, names, rows, opening)
