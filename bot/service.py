@@ -254,6 +254,9 @@ class Update:
     repost: bool = False  # post the table message again at the bottom (``/ttr board``)
     # Private: hands to bring up to date in the players' private threads (a server setting).
     threads: list[DirectMessage] = field(default_factory=list)
+    # An undo's update: the version the game was at when the undo was decided (an undo
+    # vote's subject), so that vote's messages say it passed.
+    undo_at: int | None = None
     # News that comes without a new version (a seat changing hands): its own key
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
@@ -1458,8 +1461,8 @@ class GameService:
                 lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name,
                                                 action)]
             # The undone turn may have built something: the board is drawn again.
-            update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
-                                        board=True)
+            update = dataclasses.replace(await self._update(
+                game, lines, dm_seats=engine.waiting_for(state), board=True), undo_at=version)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return dataclasses.replace(vote, undone=True)
