@@ -40,20 +40,25 @@ from bot.storage import COMPUTER_LEVELS
 from engine.actions import Action
 from engine.phases import Decision, Phase
 from engine.views import PrivateView, PublicView
+from maps import load_map
 
 CUSTOM_ID = re.compile(
     r"ttr:(?P<game>[1-9][0-9]{0,17}):(?P<action>[a-z]{2,10})"
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast", "abandon",
-                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff",
+                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff", "orders",
                     *claiming.KINDS})
 VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo", "undovote",
                        *(f"{kind}to" for kind in claiming.KINDS)})
 # <slot or option>.<version or tag>; a picker's <page or target>.<version>
-SLOTTED = frozenset({"up", "upt", "ups", "pick",
+SLOTTED = frozenset({"up", "upt", "ups", "pick", "ordpay",
                      *(f"{kind}{step}" for kind in claiming.KINDS for step in ("pg", "pay"))})
-NUMBERED = frozenset({"hpage", "rturn", "kick"})  # history page, replay turn, kick seat
+# Standing orders (bot.order_controls): the list, and what its controls queue or change.
+ORDER_CONTROLS = frozenset({"orders", "ordroute", "ordpay", "orddraw", "ordtix", "ordcancel",
+                            "ordrepl"})
+NUMBERED = frozenset({"hpage", "rturn", "kick",  # history page, replay turn, kick seat
+                      "ordroute", "orddraw", "ordtix", "ordcancel", "ordrepl"})
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
 # Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_CHOICES = 25
@@ -294,11 +299,13 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
     """One button per market slot, then the deck(s) (and the tickets on a fresh turn)."""
     out = []
     per_row = -(-len(view.market) // market_rows(view))
+    # A face-up locomotive is a whole draw, never a second card (but on Nordic, where it is
+    # one card like any other); on Nordic no face-up card may be taken while the deck and
+    # the discards are empty.
+    whole_draw = load_map(view.map_id).rules.face_up_locomotive_counts_two
     for slot, card in enumerate(view.market):
         name = presenters.card_label(view.map_id, card) if card else _("empty")
-        # A face-up locomotive is never a second card; on Nordic no face-up card may be
-        # taken while the deck and the discards are empty.
-        banned = (second and card == "locomotive") or view.market_closed
+        banned = (second and whole_draw and card == "locomotive") or view.market_closed
         out.append(_button(
             ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
             style=discord.ButtonStyle.primary, emoji=presenters.card_emoji(card),

@@ -31,7 +31,7 @@ import orjson
 
 import engine
 import engine.events as engine_events
-from bot import i18n, metrics, presenters
+from bot import i18n, metrics, orders, presenters
 from bot.clock import Clock, SystemClock
 from bot.diskspace import log_failure
 from bot.preferences import GameSettings
@@ -1092,9 +1092,11 @@ class GameService:
         dms, closed = [], []
         now = self.clock.now()
         language = await self.storage.game_language(game.row)
+        # Seats whose standing order plays this turn at once: no ping, no DM (bot.orders).
+        ready = await orders.ready(self.storage, game.id, game.seats, state)
         for seat in dm_seats:
-            if not game.seats[seat].human:
-                continue  # a computer plays this seat: nobody to tell
+            if not game.seats[seat].human or seat in ready:
+                continue  # a computer plays this seat, or its order: nobody to tell
             user = game.user_of(seat)
             refused = await self.storage.dm_refused_at(user)
             if refused is not None and now - refused < DM_RETRY_SECONDS:
@@ -1136,7 +1138,9 @@ class GameService:
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
             lines=lines, view=view, threads=threads,
-            mentions=[presenters.seat_mention(s.user_id, s.name, s.human) for s in game.seats],
+            mentions=[presenters.safe_name(s.name) if s.seat in ready
+                      else presenters.seat_mention(s.user_id, s.name, s.human)
+                      for s in game.seats],
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
             fresh=tuple(dm_seats), draft=draft, guild_id=game.row.guild_id,
             board=(board or last is not None) and view.phase != Phase.GAME_OVER,
