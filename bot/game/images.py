@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from multiprocessing import forkserver
 from typing import Any
 
-from bot import i18n, metrics
+from bot import i18n
+from bot.ops import metrics
+from bot.ops.workers import AffinityPool, off_loop, workers
 from bot.render.highlight import LastMove
-from bot.workers import AffinityPool, off_loop, workers
 from engine.views import PrivateView, PublicView
 
 log = logging.getLogger(__name__)

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
-from bot import presenters, record_texts
-from bot.service import event_from_json
-from bot.storage import ActionRow
+from bot.game.service import event_from_json
+from bot.play import presenters
+from bot.records import record_texts
+from bot.storage.api import ActionRow
 from engine import ACTION_ADAPTER, GameConfig, PublicView
 from engine.events import Event, TurnStarted
 

@@ -16,10 +16,10 @@ from discord.utils import escape_markdown, escape_mentions
 from pydantic import ValidationError
 
 from bot import i18n
-from bot.endings import end_reason
-from bot.estimates import estimate_note
 from bot.i18n import N_, Language, _, _n
-from bot.preferences import Invalid
+from bot.play.endings import end_reason
+from bot.play.estimates import estimate_note
+from bot.settings.preferences import Invalid
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.board import board_for
 from engine.events import (
@@ -93,7 +93,7 @@ CHOICES: dict[str, tuple[str, str]] = {
     "choose_pieces": (N_("{trains} trains + {ships} ships"),
                       N_("You play with {trains} trains and {ships} ships (secret).")),
 }
-# Building by clicks (``bot.claiming``): the board's buttons, and their private lists.
+# Building by clicks (``bot.play.claiming``): the board's buttons, and their private lists.
 BUILD_BUTTONS = {"claim": N_("Claim a route"), "station": N_("Build a station"),
                  "harbor": N_("Build a harbor")}
 BUILD_EMOJI = {"claim": "🛤️", "station": "🏠", "harbor": "⚓"}
@@ -370,7 +370,7 @@ _RS_HELP = {
 
 def build_kinds(map_id: str) -> list[str]:
     """The build buttons a map has: claims everywhere, stations and harbors where its rules
-    say (``bot.claiming``)."""
+    say (``bot.play.claiming``)."""
     rules = load_map(map_id).rules
     return ["claim", *(["station"] if rules.stations is not None else []),
             *(["harbor"] if rules.rails_and_sails is not None else [])]

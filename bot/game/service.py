@@ -31,13 +31,15 @@ import orjson
 
 import engine
 import engine.events as engine_events
-from bot import i18n, metrics, presenters
+from bot import i18n
 from bot.clock import Clock, SystemClock
-from bot.diskspace import log_failure
-from bot.preferences import GameSettings
+from bot.ops import metrics
+from bot.ops.diskspace import log_failure
+from bot.play import presenters
+from bot.records.standings import results_of
 from bot.render.highlight import LastMove
-from bot.standings import results_of
-from bot.storage import (
+from bot.settings.preferences import GameSettings
+from bot.storage.api import (
     ACTIVE,
     COMPUTER_LEVELS,
     CONTROLLERS,
@@ -297,7 +299,7 @@ class GameInfo:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     def controller(self, seat: int) -> str:
-        """Who plays ``seat`` now (``bot.storage.CONTROLLERS``)."""
+        """Who plays ``seat`` now (``bot.storage.api.CONTROLLERS``)."""
         return self.seats[seat].controller
 
 
@@ -417,7 +419,7 @@ class ChannelLost(Exception):
 
 
 class Planner(Protocol):
-    """Plans a game's time-based work (``bot.scheduler``) whenever the game changes."""
+    """Plans a game's time-based work (``bot.game.scheduler``) whenever the game changes."""
 
     async def jobs(self, game: GameInfo) -> list[Job]:
         """The reminders, timers and computer turns ``game`` needs at its version (at a new

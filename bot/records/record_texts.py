@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot import presenters
 from bot.i18n import N_, _, _n
-from bot.standings import Record
+from bot.play import presenters
+from bot.records.standings import Record
 from bot.stats import Rated, Summary, TurnSpeed
 
 # Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller

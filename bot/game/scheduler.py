@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import engine
-from bot import i18n, presenters
-from bot.diskspace import log_failure
-from bot.preferences import PlayerSettings
-from bot.service import GameInfo, GameService, event_from_json
-from bot.storage import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job
-from bot.workers import computer_action, off_loop
+from bot import i18n
+from bot.game.service import GameInfo, GameService, event_from_json
+from bot.ops.diskspace import log_failure
+from bot.ops.workers import computer_action, off_loop
+from bot.play import presenters
+from bot.settings.preferences import PlayerSettings
+from bot.storage.api import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job
 from engine import Action, GameState
 from engine.events import Event
 
@@ -89,7 +90,7 @@ class KickOffer:
 
 
 class Notifier(Protocol):
-    """What the scheduler posts besides turns (``bot.publisher.DiscordPublisher``): each
+    """What the scheduler posts besides turns (``bot.game.publisher.DiscordPublisher``): each
     once only, keyed like a game's posts, so a job run again after a crash repeats none."""
 
     async def remind(self, reminder: Reminder) -> None: ...

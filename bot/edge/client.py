@@ -23,17 +23,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import handlers, i18n, records, stats
+from bot import i18n, stats
 from bot.clock import Clock, SystemClock
-from bot.commands import CommandTranslator, build_admin_group, build_group
-from bot.components import Control, ControlId
-from bot.config import Settings
-from bot.database import describe, open_storage
-from bot.images import Renderer, default_renderer
-from bot.publisher import RATE_LIMIT_WAIT, DiscordPublisher
-from bot.scheduler import Scheduler
-from bot.service import GameService
-from bot.storage import Storage
+from bot.edge.commands import CommandTranslator, build_admin_group, build_group
+from bot.edge.components import Control, ControlId
+from bot.game.images import Renderer, default_renderer
+from bot.game.publisher import RATE_LIMIT_WAIT, DiscordPublisher
+from bot.game.scheduler import Scheduler
+from bot.game.service import GameService
+from bot.ops.config import Settings
+from bot.ops.database import describe, open_storage
+from bot.play import handlers
+from bot.records import commands as records
+from bot.storage.api import Storage
 
 log = logging.getLogger(__name__)
 

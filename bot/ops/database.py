@@ -3,8 +3,8 @@ processes may share it), else the SQLite file ``TTR_DB_PATH`` (one process)."""
 
 from __future__ import annotations
 
-from bot.storage import SqliteStorage, Storage
-from bot.storage_pg import PostgresStorage
+from bot.storage.api import SqliteStorage, Storage
+from bot.storage.postgres import PostgresStorage
 
 
 def is_postgres(target: str) -> bool:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from bot import metrics
+from bot.ops import metrics
 
 if TYPE_CHECKING:
-    from bot.client import TTRBot
+    from bot.edge.client import TTRBot
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
 
-from bot.storage import Storage, StorageError, Tx
+from bot.storage.api import Storage, StorageError, Tx
 
 T = TypeVar("T")
 
@@ -41,7 +41,7 @@ _PUBLISH_LOCKS = 0x7477  # one per game id: one process publishes it at a time
 # While another process publishes a game, look again this often (seconds).
 PUBLISH_LOCK_POLL = 0.02
 
-# PostgreSQL's counterpart of each entry of ``bot.storage.MIGRATIONS``, at the same index:
+# PostgreSQL's counterpart of each entry of ``bot.storage.api.MIGRATIONS``, at the same index:
 # a database at version N has the same tables and columns on either backend
 # (tests/bot/test_storage_pg.py compares them). Append both together; never edit one.
 # Differences by design: ids are BIGINT (Discord snowflakes), times DOUBLE PRECISION,
@@ -395,7 +395,7 @@ class PostgresStorage(Storage):
 
     @asynccontextmanager
     async def bulk(self) -> AsyncIterator[_Conn]:
-        """A connection in one transaction, for copying whole tables (``bot.migrate``)."""
+        """A connection in one transaction, for copying whole tables (``bot.ops.migrate``)."""
         async with self._pool.acquire() as conn, conn.transaction():
             yield conn
 

@@ -3,7 +3,7 @@
 
 The buttons' custom_ids name the game and the page or turn they show
 (``ttr:<game>:hpage:<n>``, ``hfirst``, ``hlast``, ``rturn:<n>``, see
-``bot.components``), so they keep working after a restart and need no state.
+``bot.edge.components``), so they keep working after a restart and need no state.
 History, replays and the games list answer only the asker: an old board in the channel
 would read like the current one. Statistics and the leaderboard are posted for all.
 """
@@ -18,16 +18,18 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import components, history, i18n, record_texts, stats
-from bot.components import ControlId
-from bot.handlers import Responder, bot_of, guarded
-from bot.history import TurnLog
+from bot import i18n, stats
+from bot.edge import components
+from bot.edge.components import ControlId
+from bot.game.service import Refusal, opening_lines
 from bot.i18n import _
-from bot.service import Refusal, opening_lines
-from bot.storage import ActionRow, GameRow, Storage
+from bot.play.handlers import Responder, bot_of, guarded
+from bot.records import history, record_texts
+from bot.records.history import TurnLog
+from bot.storage.api import ActionRow, GameRow, Storage
 from engine import GameConfig
 
-# Controls handled here (``bot.client`` routes their clicks).
+# Controls handled here (``bot.edge.client`` routes their clicks).
 ACTIONS = frozenset({"hpage", "hfirst", "hlast", "rturn"})
 GAMES_LISTED = 20
 

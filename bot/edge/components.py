@@ -16,7 +16,7 @@ Rails & Sails: ``shipdeck:<version>`` draws from the ship deck, and a face-up
 card asks which deck refills its slot: ``up:<slot>.<version>`` answers with
 ``upt``/``ups:<slot>.<version>`` (refill from the train or ship deck).
 
-Building by clicks (``bot.claiming``), for each kind ``claim``, ``station``, ``harbor``:
+Building by clicks (``bot.play.claiming``), for each kind ``claim``, ``station``, ``harbor``:
 the board's ``<kind>`` button opens a private select ``<kind>to:<version>`` of what the
 player can build now (its pages: buttons ``<kind>pg:<page>.<version>``); when more than
 one colour can pay, a second select ``<kind>pay:<target>.<version>`` (target: the route
@@ -33,10 +33,10 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot import claiming, presenters
+from bot.game.service import choice_tag
 from bot.i18n import _
-from bot.service import choice_tag
-from bot.storage import COMPUTER_LEVELS
+from bot.play import claiming, presenters
+from bot.storage.api import COMPUTER_LEVELS
 from engine.actions import Action
 from engine.views import PrivateView, PublicView
 
@@ -96,7 +96,7 @@ def parse_custom_id(custom_id: str) -> ControlId | None:
 
 
 class ControlRouter(Protocol):
-    """What the client offers to handle a click (implemented by ``bot.client.TTRBot``)."""
+    """What the client offers to handle a click (implemented by ``bot.edge.client.TTRBot``)."""
 
     async def on_control(
         self, interaction: discord.Interaction[Any], control: ControlId | None, values: list[str]

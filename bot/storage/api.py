@@ -1,7 +1,7 @@
 """Persistence: games, seats, the append-only action log and state snapshots.
 
 ``Storage`` holds every query; ``SqliteStorage`` (one aiosqlite connection in WAL
-mode, the single writer) is the default backend, ``bot.storage_pg.PostgresStorage``
+mode, the single writer) is the default backend, ``bot.storage.postgres.PostgresStorage``
 the one several bot processes share. Every write is one transaction; an
 accepted action (log row + snapshot + game version) commits before the bot
 answers, so a restart at any moment loses nothing. The snapshot is a cache: the
@@ -28,8 +28,7 @@ from pydantic import BaseModel
 
 from bot.clock import Clock, SystemClock
 from bot.i18n import Language
-from bot.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
-from bot.standings import (
+from bot.records.standings import (
     FinishedGame,
     Key,
     Rating,
@@ -39,6 +38,7 @@ from bot.standings import (
     Tally,
     turn_records,
 )
+from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
 from engine.errors import Text
 from engine.players import LEVELS
 
@@ -471,13 +471,13 @@ def _result(r: Sequence[Any]) -> ResultRow:
         routes=tuple(json.loads(r[10])), map_id=r[11], finished_at=r[12])
 
 
-# The standings (``bot.standings``), emptied by a rebuild.
+# The standings (``bot.records.standings``), emptied by a rebuild.
 STANDINGS_TABLES = ("ratings", "tallies", "route_counts", "turn_times")
 _RATING_COLUMNS = "name, mu, sigma, games, wins"
 _TALLY_COLUMNS = (
     "games, wins, seats, score_sum, best_score, best_game, best_name, tickets_completed, "
     "tickets_failed, longest_path, longest_game, longest_name, timeouts")
-# An action's events only where they start someone's turn (``bot.standings.turn_records``).
+# An action's events only where they start someone's turn (``bot.records.standings.turn_records``).
 _TURN_EVENTS = "CASE WHEN events LIKE '%TurnStarted%' THEN events END"
 
 
@@ -517,7 +517,7 @@ class Tx(Protocol):
 
 class Storage(ABC):
     """What the bot stores and how, whichever database holds it: ``SqliteStorage`` (the
-    default, one file, one process) or ``bot.storage_pg.PostgresStorage`` (a server that
+    default, one file, one process) or ``bot.storage.postgres.PostgresStorage`` (a server that
     several bot processes share). The queries live here; a backend supplies connections,
     transactions, migrations and its per-game lock."""
 
@@ -1883,7 +1883,7 @@ class SqliteStorage(Storage):
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         yield  # one process owns the file: the service's in-memory lock is enough
 
-    # -- the whole database, table by table (``bot.migrate``) -----------------------------
+    # -- the whole database, table by table (``bot.ops.migrate``) -----------------------------
 
     async def tables(self) -> list[str]:
         return [str(r[0]) for r in await self._all(

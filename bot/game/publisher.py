@@ -42,11 +42,13 @@ from typing import Any
 
 import discord
 
-from bot import components, i18n, presenters
-from bot.images import Renderer
-from bot.scheduler import KickOffer, Reminder
-from bot.service import ChannelLost, DirectMessage, GameService, Update
-from bot.storage import PostRow, TableRow
+from bot import i18n
+from bot.edge import components
+from bot.game.images import Renderer
+from bot.game.scheduler import KickOffer, Reminder
+from bot.game.service import ChannelLost, DirectMessage, GameService, Update
+from bot.play import presenters
+from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)
 

@@ -19,14 +19,16 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import handlers, i18n, presenters, records
-from bot.claiming import claim_colour
-from bot.estimates import estimated_parts
-from bot.handlers import Responder, bot_of, channel_game
+from bot import i18n
+from bot.game.service import Refusal, decisions, draft_round, seated_view
 from bot.i18n import _
-from bot.preferences import GameSettings, ServerSettings
-from bot.service import Refusal, decisions, draft_round, seated_view
-from bot.storage import COMPUTER_LEVELS
+from bot.play import handlers, presenters
+from bot.play.claiming import claim_colour
+from bot.play.estimates import estimated_parts
+from bot.play.handlers import Responder, bot_of, channel_game
+from bot.records import commands as records
+from bot.settings.preferences import GameSettings, ServerSettings
+from bot.storage.api import COMPUTER_LEVELS
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from maps import load_map
 

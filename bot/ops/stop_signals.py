@@ -3,7 +3,7 @@
 Start-up imports and checks take seconds (under load, ~6 s before the event loop's own
 handlers are in place); with Python's default a SIGTERM then ends the process at once
 (exit 143) without a word. ``remember`` runs first thing in ``python -m bot``: a stop
-signal is noted here, and ``bot.lifecycle`` stops cleanly as soon as it can.
+signal is noted here, and ``bot.ops.lifecycle`` stops cleanly as soon as it can.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service import replay_log
-from bot.storage import ActionRow, SqliteStorage
-from bot.storage_pg import PostgresStorage
+from bot.game.service import replay_log
+from bot.storage.api import ActionRow, SqliteStorage
+from bot.storage.postgres import PostgresStorage
 
 # Copied first: every other table refers to games (or to nothing).
 PARENTS = ("games",)

@@ -5,7 +5,7 @@ client (``HTTPClient.request``: channel messages, DMs, threads, command sync)
 and the webhook adapter that answers interactions (callbacks, followups,
 edits). It answers with payloads shaped like Discord's, records every
 message, and can refuse DMs with error 50007. Every request body is checked against
-Discord's published OpenAPI spec (``bot.testing_api``). Interactions are built as raw
+Discord's published OpenAPI spec (``bot.edge.testing_api``). Interactions are built as raw
 gateway payloads (application commands with nested subcommand options,
 components, autocomplete) and fed to ``client._connection.parse_interaction_create``,
 so the real ``CommandTree``, ``DynamicItem`` dispatch and views run.
@@ -29,7 +29,7 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.clock import Clock, SystemClock
-from bot.testing_api import SpecViolation, request_schemas
+from bot.edge.testing_api import SpecViolation, request_schemas
 
 Payload = dict[str, Any]
 

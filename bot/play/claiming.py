@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
-from bot import presenters
 from bot.i18n import _
+from bot.play import presenters
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from engine.players.base import observe
 from engine.players.situation import Situation

@@ -17,14 +17,11 @@ import discord
 from pydantic import ValidationError
 
 import engine
-from bot import claiming, components, diskspace, i18n, metrics, presenters
-from bot.claiming import claim_colour
-from bot.components import ControlId
-from bot.estimates import estimate_note
-from bot.i18n import _, _n
-from bot.images import Renderer
-from bot.preferences import GameSettings, PlayerSettings, ServerSettings
-from bot.service import (
+from bot import i18n
+from bot.edge import components
+from bot.edge.components import ControlId
+from bot.game.images import Renderer
+from bot.game.service import (
     Ended,
     GameInfo,
     GameService,
@@ -35,6 +32,12 @@ from bot.service import (
     draft_round,
     tunnel_hand,
 )
+from bot.i18n import _, _n
+from bot.ops import diskspace, metrics
+from bot.play import claiming, presenters
+from bot.play.claiming import claim_colour
+from bot.play.estimates import estimate_note
+from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings
 from engine import (
     Action,
     BuildHarbor,

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.http import handle_message_parameters
 
-from bot.publisher import NEEDED, permission_names
+from bot.game.publisher import NEEDED, permission_names
 
 # Threads' parents hold the permission overwrites; these channel types are threads.
 THREADS = (10, 11, 12)

@@ -2,7 +2,7 @@
 ``/ttr leaderboard`` and ``/ttr stats`` read only the rows they show, whatever the
 server's history.
 
-A ``Standings`` holds some rows of the standings tables (``bot.storage`` loads and saves
+A ``Standings`` holds some rows of the standings tables (``bot.storage.api`` loads and saves
 them) and folds finished games into them. A game's end folds that game into the rows it
 touches (loaded first); a rebuild (``bot.stats.rebuild``) folds every finished game, in
 the order they ended, into empty standings. Both run ``Standings.add``, so both give the
@@ -133,7 +133,7 @@ class Tally:
 
 
 class Seat(Protocol):
-    """Who held a seat (``bot.storage.SeatRow``)."""
+    """Who held a seat (``bot.storage.api.SeatRow``)."""
 
     @property
     def user_id(self) -> int: ...  # negative: nobody's (a computer player)

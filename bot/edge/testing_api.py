@@ -23,7 +23,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SPEC = Path(__file__).resolve().parents[1] / "tests" / "discord_api" / "openapi.json"
+SPEC = Path(__file__).resolve().parents[2] / "tests" / "discord_api" / "openapi.json"
 SNOWFLAKE = "SnowflakeType"
 _BASE = "urn:discord-api"
 

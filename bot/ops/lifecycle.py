@@ -25,15 +25,15 @@ import aiohttp
 import asyncpg
 import discord
 
-from bot import collector, stop_signals
-from bot.config import Settings
-from bot.database import describe, is_postgres, open_storage
-from bot.diskspace import no_space_left
-from bot.storage import SqliteStorage, Storage, StorageError
+from bot.ops import collector, stop_signals
+from bot.ops.config import Settings
+from bot.ops.database import describe, is_postgres, open_storage
+from bot.ops.diskspace import no_space_left
+from bot.storage.api import SqliteStorage, Storage, StorageError
 
 if TYPE_CHECKING:
-    from bot.client import TTRBot
-    from bot.images import Renderer
+    from bot.edge.client import TTRBot
+    from bot.game.images import Renderer
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ async def login_with_retry(login: Callable[[], Awaitable[None]], stop: asyncio.E
 
 def on_stop_signals(stop: asyncio.Event) -> None:
     """SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) both ask for a clean stop, also
-    one that came while the process was starting (``bot.stop_signals``)."""
+    one that came while the process was starting (``bot.ops.stop_signals``)."""
     loop = asyncio.get_running_loop()
     for sig in stop_signals.STOP_SIGNALS:
         loop.add_signal_handler(sig, _stop_requested, stop, sig)
@@ -241,8 +241,8 @@ async def serve(settings: Settings, *, force_sync: bool = False,
 
     ``renderer`` defaults to the real one in a process per core; ``connect`` to Discord.
     """
-    from bot.client import TTRBot
-    from bot.images import check_renderer, cores, default_renderer
+    from bot.edge.client import TTRBot
+    from bot.game.images import check_renderer, cores, default_renderer
 
     tune_interpreter()
     stop = asyncio.Event()
@@ -258,7 +258,7 @@ async def serve(settings: Settings, *, force_sync: bool = False,
         log.info("%s", await check_renderer(bot.renderer))
         bot.renderer.start()
         if settings.health_port is not None:
-            from bot.health import HealthServer
+            from bot.ops.health import HealthServer
 
             health = HealthServer(bot, settings.health_host, settings.health_port)
             try:
