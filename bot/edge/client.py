@@ -91,6 +91,7 @@ class TTRBot(discord.AutoShardedClient):
         self.clock: Clock = clock or SystemClock()
         self._storage = storage
         self._service: GameService | None = None
+        self._publisher: DiscordPublisher | None = None
         self.scheduler: Scheduler | None = None
         self.stopping = False
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -128,12 +129,18 @@ class TTRBot(discord.AutoShardedClient):
             raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
         return self._service
 
+    @property
+    def publisher(self) -> DiscordPublisher:
+        if self._publisher is None:
+            raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
+        return self._publisher
+
     async def prepare(self) -> None:
         """The local set-up, no network: database, game service, commands. Runs once."""
         if self._service is not None:
             return
         storage = self._storage or await open_storage(self.settings.database)
-        publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
+        self._publisher = publisher = DiscordPublisher(self, self.renderer, lambda: self.service)
         self._service = GameService(storage, publisher, clock=self.clock)
         await stats.build_if_stale(self._service)  # once, after the standings' migration
         # Computer players think in the render workers: both are CPU work off the loop.

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import json
 import logging
 import re
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from bot.game.images import Renderer
 from bot.game.scheduler import KickOffer, Reminder
 from bot.game.service import ChannelLost, DirectMessage, GameService, Update
 from bot.play import presenters
+from bot.play.presenters import OpenVote
 from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,10 @@ HEAD_LIMIT = 1400
 HISTORY_LOOKBACK = 25
 MENTION = re.compile(r"<@!?([0-9]{15,20})>")
 MISSING: Any = discord.utils.MISSING
+# bot_state keys: the messages showing a lobby, "[[channel id, message id], ...]"; the open
+# votes' messages ([OpenVote, ...]).
+LOBBY_COPIES = "lobby_copies:{game}"
+VOTES = "votes:{game}"
 # Discord caps the edits of messages older than this (seconds; error 30046).
 EDITS_CAPPED_AFTER = 3600.0
 EDITS_CAPPED = 30046
@@ -141,6 +147,7 @@ class DiscordPublisher:
         with i18n.language(update.language):
             try:
                 await self._post(update)
+                await self._votes_after(update)
             except discord.RateLimited as exc:  # the service keeps it for a retry
                 log.warning("game %s: rate limited for %.0f s", update.game_id, exc.retry_after)
                 raise
@@ -525,8 +532,101 @@ class DiscordPublisher:
         await self._send_once(key, target, self.client.get_partial_messageable(channel_id),
                               text)
 
+    # -- messages that follow a thing: a lobby's copies, a vote's messages ------------------
+
+    async def follow_lobby(self, game_id: int, text: str,
+                           newest: tuple[int, int] | None = None) -> None:
+        """Every message that shows a lobby says what it is now: ``newest`` (channel,
+        message) keeps its buttons; every other copy shows ``text`` without buttons, so
+        none invites a join after the start or close (whatever closed it: a start, an end,
+        the idle sweep)."""
+        storage = self._service().storage
+        key = LOBBY_COPIES.format(game=game_id)
+        copies = [(int(c), int(m)) for c, m in json.loads(await storage.bot_state(key) or "[]")]
+        if newest is not None and all(m != newest[1] for _c, m in copies):
+            copies.append(newest)
+            await storage.set_bot_state(key, json.dumps(copies))
+        for where, mid in copies:
+            if newest is None or mid != newest[1]:
+                await self._strip_to(game_id, where, mid, text)
+
+    async def _strip_to(self, game_id: int, channel_id: int, message_id: int,
+                        text: str) -> None:
+        """Edit a message of the game's to ``text`` without buttons (a deleted one, or one
+        Discord no longer lets the bot edit, stays as it is: logged)."""
+        try:
+            await self.client.get_partial_messageable(channel_id).get_partial_message(
+                message_id).edit(content=text, view=None,
+                                 allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("game %s: message %s not updated: %s", game_id, message_id, exc)
+
+    async def track_vote(self, game_id: int, vote: OpenVote,
+                         message: tuple[int, int]) -> None:
+        """Remember a message that asks for a vote, to close it with its outcome
+        (``close_votes``)."""
+        storage = self._service().storage
+        key = VOTES.format(game=game_id)
+        votes = [OpenVote.model_validate(v)
+                 for v in json.loads(await storage.bot_state(key) or "[]")]
+        mine = next((v for v in votes if (v.kind, v.subject) == (vote.kind, vote.subject)), None)
+        if mine is None:
+            votes.append(mine := vote)
+        if list(message) not in [list(w) for w in mine.where]:
+            mine.where.append(message)
+        await storage.set_bot_state(key, json.dumps([v.model_dump() for v in votes]))
+
+    async def close_votes(self, game_id: int, outcome: Callable[[OpenVote], str | None],
+                          texts: dict[str, str] | None = None) -> None:
+        """Edit the messages of each open vote that ``outcome`` decided ('passed', 'stale',
+        'over': a key of its ``closed`` texts, or of ``texts`` that say more; None: still
+        open) to say so, without buttons."""
+        storage = self._service().storage
+        key = VOTES.format(game=game_id)
+        stored = await storage.bot_state(key)
+        if not stored or stored == "[]":
+            return  # the usual case: one small read
+        votes = [OpenVote.model_validate(v) for v in json.loads(stored)]
+        open_ = []
+        for vote in votes:
+            decided = outcome(vote)
+            if decided is None:
+                open_.append(vote)
+                continue
+            for where, mid in vote.where:
+                await self._strip_to(game_id, where, mid,
+                                     (texts or {}).get(decided) or vote.closed[decided])
+        if len(open_) != len(votes):
+            await storage.set_bot_state(key, json.dumps([v.model_dump() for v in open_]))
+
+    async def _votes_after(self, update: Update) -> None:
+        """After an update, close the votes it decided: all at the game's end; an undo
+        vote once the game left its version (below it: undone; above: moved on); a vote on
+        an absent player's seat once they are back or nobody plays the seat."""
+        if update.finished:
+            await self.close_votes(update.game_id, lambda v: "over")
+            return
+        storage = self._service().storage
+        back: set[int] = set()  # seats no vote is on any more
+        if '"kick"' in (await storage.bot_state(VOTES.format(game=update.game_id)) or ""):
+            info = await self._service().info(update.game_id)
+            timing = await storage.timing(info.row.guild_id, update.game_id)
+            expiries = await storage.expiries(update.game_id)
+            back = {s.seat for s in info.seats if not s.human
+                    or expiries.get(s.seat, 0) < timing.kick_after_expiries}
+
+        def outcome(vote: OpenVote) -> str | None:
+            if vote.kind == "undo" and vote.subject != update.version:
+                return "passed" if update.version < vote.subject else "stale"
+            if vote.kind == "kick" and vote.subject in back:
+                return "stale"
+            return None
+        await self.close_votes(update.game_id, outcome)
+
     async def offer_kick(self, offer: KickOffer) -> None:
-        await self._send_once(
+        mid = await self._send_once(
             (offer.game_id, offer.version), f"kick:{offer.seat}",
             self.client.get_partial_messageable(offer.channel_id), offer.text,
             view=components.kick_view(offer.game_id, offer.seat) or MISSING)
+        if offer.vote is not None:
+            await self.track_vote(offer.game_id, offer.vote, (offer.channel_id, mid))

@@ -39,7 +39,7 @@ from bot.ops.diskspace import log_failure
 from bot.ops.workers import computer_action, off_loop
 from bot.play import presenters
 from bot.settings.preferences import PlayerSettings
-from bot.storage.api import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job
+from bot.storage.api import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
 from engine import Action, GameState
 from engine.events import Event
 
@@ -87,6 +87,7 @@ class KickOffer:
     channel_id: int
     seat: int
     text: str
+    vote: presenters.OpenVote | None = None  # closed once the player is back, or at the end
 
 
 class Notifier(Protocol):
@@ -101,6 +102,17 @@ class Notifier(Protocol):
                        target: str) -> None:
         """A line in a channel that pings nobody; ``key`` (game, version) and ``target``
         name it among the game's posts."""
+        ...
+
+    async def follow_lobby(self, game_id: int, text: str,
+                           newest: tuple[int, int] | None = None) -> None:
+        """Every copy of a lobby's message shows ``text`` (without buttons, but ``newest``)."""
+        ...
+
+    async def close_votes(self, game_id: int,
+                          outcome: Callable[[presenters.OpenVote], str | None],
+                          texts: dict[str, str] | None = None) -> None:
+        """Say each decided vote's outcome in its messages; their buttons go."""
         ...
 
 
@@ -229,6 +241,7 @@ class Scheduler:
             try:
                 await self.notifier.announce(game.channel_id, text, key=(game.id, game.version),
                                              target="expired")
+                await self.notifier.follow_lobby(game.id, text)  # no copy invites a join
             except Exception:  # the channel may be gone: the lobby is closed all the same
                 log.warning("scheduler: could not announce that lobby %s closed", game.id,
                             exc_info=True)
@@ -331,7 +344,8 @@ class Scheduler:
         if in_a_row == timing.kick_after_expiries and others:
             await self.notifier.offer_kick(KickOffer(
                 game_id=info.row.id, version=played.version, channel_id=info.row.channel_id,
-                seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row)))
+                seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row),
+                vote=presenters.open_vote("kick", job.seat, info.row.id, seat.name)))
 
     async def _abandon_if_idle(self, info: GameInfo) -> bool:
         """End the game as abandoned if no member has played for ``IDLE_ABANDON_HOURS``,
@@ -345,6 +359,7 @@ class Scheduler:
             info.row.channel_id, presenters.idle_abandoned(
                 info.row.id, IDLE_ABANDON_HOURS, [s.name for s in info.seats if s.human]),
             key=(info.row.id, info.row.version), target="abandoned:idle")
+        await self.notifier.close_votes(info.row.id, lambda vote: "over")
         return True
 
     async def _computer(self, job: Job, info: GameInfo) -> None:
@@ -364,5 +379,5 @@ class Scheduler:
 
     async def _history(self, game_id: int) -> list[Event]:
         """The game's public events so far, from the stored log (what every seat saw)."""
-        rows = await self.storage.actions(game_id)
+        rows = in_effect(await self.storage.actions(game_id))
         return [event_from_json(e) for row in rows for e in json.loads(row.events)]

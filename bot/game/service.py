@@ -44,6 +44,7 @@ from bot.storage.api import (
     COMPUTER_LEVELS,
     CONTROLLERS,
     HUMAN,
+    UNDO_JSON,
     ActionRow,
     GameRow,
     GameStatus,
@@ -52,9 +53,11 @@ from bot.storage.api import (
     SeatRow,
     Storage,
     StorageError,
+    in_effect,
 )
 from engine import (
     ACTION_ADAPTER,
+    LOG_ADAPTER,
     Action,
     GameConfig,
     GameState,
@@ -147,9 +150,10 @@ def draft_round(state: GameState) -> presenters.DraftRound | None:
 
 
 def replay_log(config: str, log: Sequence[ActionRow]) -> GameState:
-    """The state a game's stored config and action log replay to (the source of truth)."""
+    """The state a game's stored config and log (undo rows included) replay to: the source
+    of truth."""
     return engine.replay(GameConfig.model_validate_json(config),
-                         [(a.seat, ACTION_ADAPTER.validate_json(a.action)) for a in log])
+                         [(a.seat, LOG_ADAPTER.validate_json(a.action)) for a in log])
 
 
 @dataclass
@@ -160,11 +164,10 @@ class Game:
     seats: list[SeatRow]
     state: GameState | None = None  # None while in the lobby
     unposted: list[Event] = field(default_factory=list)  # events not yet published
-    # The views of ``state`` at one version, and which state and version they are of (an
-    # undo brings back a version number with another state): see ``public_view``.
+    # The views of ``state`` at one version, and which version (see ``public_view``).
     _public: PublicView | None = field(default=None, repr=False, compare=False)
     _private: dict[int, PrivateView] = field(default_factory=dict, repr=False, compare=False)
-    _viewed: tuple[GameState, int] | None = field(default=None, repr=False, compare=False)
+    _viewed: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> int:
@@ -191,9 +194,9 @@ class Game:
         """The state, with the views kept of it dropped if they are of another version."""
         state = self.state
         assert state is not None
-        if self._viewed is None or self._viewed[0] is not state or self._viewed[1] != state.version:
+        if self._viewed != state.version:  # versions only grow: one version, one state
             self._public, self._private = None, {}  # frozen views, of an older version
-            self._viewed = (state, state.version)
+            self._viewed = state.version
         return state
 
     @property
@@ -253,7 +256,7 @@ class Update:
     repost: bool = False  # post the table message again at the bottom (``/ttr board``)
     # Private: hands to bring up to date in the players' private threads (a server setting).
     threads: list[DirectMessage] = field(default_factory=list)
-    # News that comes without a new version (a seat changing hands, an undo): its own key
+    # News that comes without a new version (a seat changing hands): its own key
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
     language: i18n.Language = i18n.DEFAULT  # of the channel posts: the game's (``lines`` too)
@@ -571,7 +574,7 @@ class GameService:
         game = Game(row=row, seats=await self.storage.seats(game_id))
         if row.config is not None:
             game.state = await self._load_state(row)
-            rows = await self.storage.actions(game_id, after=row.posted_version)
+            rows = in_effect(await self.storage.actions(game_id, after=row.posted_version))
             game.unposted = [event_from_json(e) for a in rows for e in json.loads(a.events)]
         self._games[game_id] = game
         self._evict()
@@ -1401,30 +1404,32 @@ class GameService:
         it revealed something), what it would undo, and the version it is at."""
         game = self._running(await self._load(game_id))
         self._seat(game, user_id)
-        version = game.row.version
-        last = (await self.storage.actions(game_id, after=version - 1))[-1:]
-        if not last or last[0].version != version:
-            raise Refusal(presenters.NOTHING_TO_UNDO)
-        row = last[0]
+        row, _log = await self._last_in_effect(game_id)
         subject = presenters.undo_subject(game.row.map_id, game.seats[row.seat].name,
                                           ACTION_ADAPTER.validate_json(row.action))
-        return not (row.user_id == user_id and reveals_nothing(row)), subject, version
+        return not (row.user_id == user_id and reveals_nothing(row)), subject, game.row.version
+
+    async def _last_in_effect(self, game_id: int) -> tuple[ActionRow, list[ActionRow]]:
+        """The last action still in effect (what an undo takes back), and the whole log."""
+        log = await self.storage.actions(game_id)
+        rows = in_effect(log)
+        if not rows:
+            raise Refusal(presenters.NOTHING_TO_UNDO)
+        return rows[-1], log
 
     async def undo(self, game_id: int, user_id: int, *, expect_version: int | None = None
                    ) -> Vote:
-        """Take back the last action. Its player may, while it revealed nothing hidden
-        (it is the last action, so nobody acted since); anyone else asks the table, and a
-        majority of the seated members undoes it. Undo replays the log without the action."""
+        """Take back the last action still in effect. Its player may, while it revealed
+        nothing hidden (nobody acted since, or what they did was undone); anyone else asks
+        the table, and a majority of the seated members undoes it. The undo is appended to
+        the log (a new version: versions only grow), and the state is the log's replay."""
         async with self._locked(game_id):
             game = self._running(await self._load(game_id))
             self._seat(game, user_id)
             version = game.row.version
             if expect_version is not None and expect_version != version:
                 raise Refusal(presenters.VOTE_STALE)
-            last = (await self.storage.actions(game_id, after=version - 1))[-1:]
-            if not last or last[0].version != version:
-                raise Refusal(presenters.NOTHING_TO_UNDO)
-            row = last[0]
+            row, log = await self._last_in_effect(game_id)
             free = row.user_id == user_id and reveals_nothing(row)
             vote = self._count(game, [user_id] if free else await self.storage.vote(
                 game_id, "undo", version, user_id), version=version)
@@ -1434,18 +1439,16 @@ class GameService:
             if not (free or vote.passed):
                 return vote
             assert game.row.config is not None
-            rows = await self.storage.actions(game_id)
-            state = replay_log(game.row.config, rows[:-1])
+            undo = ActionRow(version + 1, row.seat, UNDO_JSON, "[]", user_id, row.version)
+            state = replay_log(game.row.config, [*log, undo])
             try:
-                _, history_id = await self.storage.undo_last(
-                    game_id, version=version, state=snapshot_json(state),
-                    new_version=state.version, user_id=user_id,
-                    detail={"voters": None if free else list(vote.voters)})
+                await self.storage.record_undo(
+                    game_id, version=version, undoes=row, state=snapshot_json(state),
+                    user_id=user_id, detail={"voters": None if free else list(vote.voters)})
             except StorageError as exc:
                 raise Refusal(i18n._("Cannot undo: {why}.", why=i18n.text(exc.text))) from None
             finally:
                 self._forget(game_id)
-            await self.storage.clear_votes(game_id, "undo")
             game = await self._load(game_id)
             game.unposted = []  # what the undone action caused is no longer news
             await self._plan(game)  # the undone version's reminders and timers are stale
@@ -1454,7 +1457,7 @@ class GameService:
                                                 action)]
             # The undone turn may have built something: the board is drawn again.
             update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
-                                        board=True, news=f"history:{history_id}")
+                                        board=True)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return dataclasses.replace(vote, undone=True)

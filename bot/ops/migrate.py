@@ -18,6 +18,7 @@ from typing import Any
 from bot.game.service import replay_log
 from bot.storage.api import ActionRow, SqliteStorage
 from bot.storage.postgres import PostgresStorage
+from engine.state import migrate_snapshot
 
 # Copied first: every other table refers to games (or to nothing).
 PARENTS = ("games",)
@@ -88,12 +89,13 @@ async def _check(source: SqliteStorage, conn: Any) -> int:
     for game_id, config, version in await conn.fetch(
             "SELECT id, config, version FROM games WHERE config IS NOT NULL ORDER BY id"):
         log = [ActionRow(*r) for r in await conn.fetch(
-            "SELECT version, seat, action, events, user_id FROM actions WHERE game_id = $1 "
+            "SELECT version, seat, action, events, user_id, undoes FROM actions WHERE game_id = $1 "
             "ORDER BY version", game_id)]
         moved = replay_log(config, log)
         snap = await source.snapshot(game_id)
+        was: object
         if snap is not None and snap[0] == version:
-            was = json.loads(snap[1])
+            was = migrate_snapshot(json.loads(snap[1]))  # as loading it would read it
         else:
             was = _plain(replay_log(config, await source.actions(game_id)).to_snapshot())
         problem = None

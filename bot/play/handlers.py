@@ -8,7 +8,6 @@ the card drawn blind) only ever goes out through an ephemeral ``Responder``.
 from __future__ import annotations
 
 import io
-import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
@@ -21,6 +20,7 @@ from bot import i18n
 from bot.edge import components
 from bot.edge.components import ControlId
 from bot.game.images import Renderer
+from bot.game.publisher import DiscordPublisher
 from bot.game.service import (
     Ended,
     GameInfo,
@@ -85,6 +85,7 @@ def expired(exc: Exception) -> bool:
 class BotLike(Protocol):
     service: GameService
     renderer: Renderer
+    publisher: DiscordPublisher
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BotLike:
@@ -118,17 +119,17 @@ class Responder:
             await response.defer(ephemeral=not self.public, thinking=True)
 
     async def send(self, content: str, *, view: discord.ui.View | None = None,
-                   files: list[discord.File] | None = None) -> None:
-        """The answer; once the interaction expired, a public one goes to the channel and a
-        private one by DM (the action it reports is stored already)."""
+                   files: list[discord.File] | None = None) -> int | None:
+        """The answer, and its message's id if Discord said it; once the interaction
+        expired, a public one goes to the channel and a private one by DM (the action it
+        reports is stored already)."""
         content = presenters.clip(content)
         try:
-            await self._answer(content, view=view, files=files)
+            return await self._answer(content, view=view, files=files)
         except discord.HTTPException as exc:
             if exc.code == EDITS_CAPPED and self.edit:  # an old private message: a new one
                 self.edit = False
-                await self.send(content, view=view, files=files)
-                return
+                return await self.send(content, view=view, files=files)
             if not expired(exc):
                 raise
             log.info("interaction %s expired (%s): answering by a %s", self.interaction.id,
@@ -139,30 +140,31 @@ class Responder:
             for file in files or []:
                 file.reset()
             if self.public and self.interaction.channel_id is not None:
-                await self.interaction.client.get_partial_messageable(
+                posted = await self.interaction.client.get_partial_messageable(
                     self.interaction.channel_id).send(content, **extra)
             else:
-                await self.interaction.user.send(content, **extra)
+                posted = await self.interaction.user.send(content, **extra)
+            return int(posted.id)
 
     async def _answer(self, content: str, *, view: discord.ui.View | None,
-                      files: list[discord.File] | None) -> None:
+                      files: list[discord.File] | None) -> int | None:
         response = self.interaction.response
         if self.edit:
             kwargs: dict[str, Any] = {"content": content, "view": view}
             if files:
                 kwargs["attachments"] = files
             if response.is_done():
-                await self.interaction.edit_original_response(**kwargs)
-            else:
-                await response.edit_message(**kwargs)
-            return
+                return (await self.interaction.edit_original_response(**kwargs)).id
+            edited = await response.edit_message(**kwargs)
+            return None if edited is None else edited.message_id
         extra: dict[str, Any] = {"files": files or [], "allowed_mentions": NO_MENTIONS}
         if view is not None:
             extra["view"] = view
         if response.is_done():
-            await self.interaction.followup.send(content, ephemeral=not self.public, **extra)
-        else:
-            await response.send_message(content, ephemeral=not self.public, **extra)
+            return (await self.interaction.followup.send(
+                content, ephemeral=not self.public, wait=True, **extra)).id
+        sent = await response.send_message(content, ephemeral=not self.public, **extra)
+        return None if sent is None else sent.message_id
 
 
 def private_message(interaction: discord.Interaction[Any]) -> bool:
@@ -245,30 +247,13 @@ async def lobby_changed(interaction: discord.Interaction[Any], info: GameInfo,
     await lobby_copies(interaction, info, newest)
 
 
-# bot_state key: the messages showing a lobby, "[[channel id, message id], ...]".
-LOBBY_COPIES = "lobby_copies:{game}"
-
-
 async def lobby_copies(interaction: discord.Interaction[Any], info: GameInfo,
                        newest: int | None, channel_id: int | None = None) -> None:
     """Every message that shows this lobby says what it is now: the ``newest`` (posted in
-    ``channel_id``, or the interaction's channel) keeps the buttons, older copies lose theirs,
-    so none invites a join after the start or close."""
-    storage = bot_of(interaction).service.storage
-    key = LOBBY_COPIES.format(game=info.row.id)
-    copies = [tuple(c) for c in json.loads(await storage.bot_state(key) or "[]")]
-    if newest is not None and all(m != newest for _c, m in copies):
-        copies.append((channel_id or interaction.channel_id or 0, newest))
-        await storage.set_bot_state(key, json.dumps(copies))
-    text = lobby_text(info)
-    for where, mid in copies:
-        if mid == newest:
-            continue
-        try:
-            await interaction.client.get_partial_messageable(where).get_partial_message(
-                mid).edit(content=text, view=None)
-        except discord.HTTPException as exc:  # deleted, or no longer ours to edit
-            log.info("game %s: lobby copy %s not updated: %s", info.row.id, mid, exc)
+    ``channel_id``, or the interaction's channel) keeps the buttons, older copies lose theirs
+    (``DiscordPublisher.follow_lobby``)."""
+    where = None if newest is None else (channel_id or interaction.channel_id or 0, newest)
+    await bot_of(interaction).publisher.follow_lobby(info.row.id, lobby_text(info), where)
 
 
 async def join(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -401,13 +386,17 @@ async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None
 
 async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:
     """Tell the channel a game ended early, with the public scores as they stood (if any):
-    no winner, no secret ticket."""
+    no winner, no secret ticket. Its open votes close; a lobby's copies say it closed."""
     info = await bot_of(interaction).service.info(ended.game_id)
+    publisher = bot_of(interaction).publisher
     with i18n.language(await game_language(interaction, info)):
         text = presenters.ended_text(ended.game_id, ended.status, by, ended.reason)
-        if ended.view is not None:
+        if ended.view is None:
+            await publisher.follow_lobby(ended.game_id, text)
+        else:
             text += "\n" + presenters.standings_text(ended.view)
     await Responder(interaction, public=True).send(text)
+    await publisher.close_votes(ended.game_id, lambda vote: "over")
 
 
 async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -437,12 +426,30 @@ async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
         text = presenters.vote_text("abandon", vote.names, vote.needed,
                                     passed=vote.ended is not None)
         view = None if vote.ended else components.vote_view(game_id, "abandon")
-    if interaction.type is discord.InteractionType.component:
-        await interaction.response.edit_message(content=text, view=view)
-    else:
-        await Responder(interaction, public=True).send(text, view=view)
+        tracked = presenters.open_vote("abandon", 0, game_id, "")
+    await _post_vote(interaction, game_id, tracked, text, view,
+                     clicked=interaction.type is discord.InteractionType.component,
+                     open_=vote.ended is None)
     if vote.ended is not None:
+        publisher = bot_of(interaction).publisher
+        await publisher.close_votes(game_id, lambda v: "passed" if v.kind == "abandon" else None,
+                                    {"passed": text})  # who voted, as on the clicked copy
         await announce_end(interaction, vote.ended, interaction.user.display_name)
+
+
+async def _post_vote(interaction: discord.Interaction[Any], game_id: int,
+                     vote: presenters.OpenVote, text: str, view: discord.ui.View | None, *,
+                     clicked: bool, open_: bool = True) -> None:
+    """Show a vote: the ``clicked`` vote message is edited, else a new one is posted; an
+    open vote's message is remembered, to say its outcome once decided (``close_votes``)."""
+    if clicked:
+        await interaction.response.edit_message(content=text, view=view)
+        mid = interaction.message.id if interaction.message else None
+    else:
+        mid = await Responder(interaction, public=True).send(text, view=view)
+    if open_ and mid is not None:
+        await bot_of(interaction).publisher.track_vote(
+            game_id, vote, (interaction.channel_id or 0, mid))
 
 
 async def undo(interaction: discord.Interaction[Any], game_id: int,
@@ -472,10 +479,8 @@ async def undo(interaction: discord.Interaction[Any], game_id: int,
     with i18n.language(await game_language(interaction, await service.info(game_id))):
         text = presenters.vote_text("undo", vote.names, vote.needed, vote.subject)
         view = components.vote_view(game_id, "undo", vote.version)
-    if clicked:
-        await interaction.response.edit_message(content=text, view=view)
-    else:
-        await Responder(interaction, public=True).send(text, view=view)
+        tracked = presenters.open_vote("undo", vote.version, game_id, vote.subject)
+    await _post_vote(interaction, game_id, tracked, text, view, clicked=clicked)
 
 
 async def resign(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -1211,6 +1216,9 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             decided, text = await bot_of(interaction).service.vote_kick(
                 gid, interaction.user.id, c.number)
             await Responder(interaction, public=decided).send(text)
+            if decided:  # the offer's message says there is no vote on the seat any more
+                await bot_of(interaction).publisher.close_votes(
+                    gid, lambda v: "stale" if (v.kind, v.subject) == ("kick", c.number) else None)
         case "keep":
             if not values or not all(v.isdigit() and len(v) < 10 for v in values):
                 raise Refusal(_("Choose the tickets to keep from the list."))

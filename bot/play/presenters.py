@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Literal
 
 from discord.utils import escape_markdown, escape_mentions
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot import i18n
 from bot.i18n import N_, Language, _, _n
@@ -1406,6 +1407,33 @@ def vote_text(kind: str, names: Sequence[str], needed: int, what: str = "", *,
               "to agree.",
               "🗳️ {names} vote to {aim} ({n} of {needed} needed). Players: press **Agree** to "
               "agree.", len(names), names=", ".join(names), aim=aim, needed=needed)
+
+
+class OpenVote(BaseModel):
+    """A vote's messages (``where``: channel, message) and what they say once it is decided,
+    in the game's language: 'passed'; 'stale' (the game moved on, the absent player is
+    back); 'over' (the game ended otherwise). ``subject``: the undone version, the seat."""
+
+    kind: Literal["abandon", "undo", "kick"]
+    subject: int
+    where: list[tuple[int, int]] = []
+    closed: dict[str, str]
+
+
+def open_vote(kind: Literal["abandon", "undo", "kick"], subject: int, game_id: int,
+              what: str) -> OpenVote:
+    """``what``: the undo's subject, the kicked player's name (unused for abandon)."""
+    over = _("🗳️ This vote is closed: the game is over.")
+    if kind == "abandon":
+        closed = {"passed": _("🗳️ The players voted to abandon game #{game}: it ended.",
+                              game=game_id)}
+    elif kind == "undo":
+        closed = {"passed": "🗳️ " + undone_text(what),
+                  "stale": _("🗳️ The vote to undo {what} is closed: the game moved on.",
+                             what=what)}
+    else:
+        closed = {"stale": "🗳️ " + kick_closed(what)}
+    return OpenVote(kind=kind, subject=subject, closed={"over": over, **closed})
 
 
 def undo_confirm(subject: str) -> str:

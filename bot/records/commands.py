@@ -26,7 +26,7 @@ from bot.i18n import _
 from bot.play.handlers import Responder, bot_of, guarded
 from bot.records import history, record_texts
 from bot.records.history import TurnLog
-from bot.storage.api import ActionRow, GameRow, Storage
+from bot.storage.api import ActionRow, GameRow, Storage, in_effect
 from engine import GameConfig
 
 # Controls handled here (``bot.edge.client`` routes their clicks).
@@ -62,7 +62,7 @@ async def _told(storage: Storage, row: GameRow) -> tuple[list[str], list[ActionR
         raise Refusal(_(record_texts.NOT_STARTED, game=row.id))
     config = GameConfig.model_validate_json(row.config)
     names = config.players
-    rows = [a for a in await storage.actions(row.id) if a.version <= row.posted_version]
+    rows = in_effect([a for a in await storage.actions(row.id) if a.version <= row.posted_version])
     with i18n.language(await storage.game_language(row)):
         opening = opening_lines(row.map_id, names, engine.new_game(config))
         return names, rows, history.turn_logs(row.map_id, names, rows, opening)

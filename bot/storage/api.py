@@ -6,7 +6,9 @@ the one several bot processes share. Every write is one transaction; an
 accepted action (log row + snapshot + game version) commits before the bot
 answers, so a restart at any moment loses nothing. The snapshot is a cache: the
 log replayed through the engine gives the same state, and ``actions`` is what a
-rebuild reads.
+rebuild reads. The log only grows: an undo is a row of its own (``record_undo``, the
+version it takes back in ``undoes``), so a version is never used twice; ``in_effect``
+reads the actions a stretch of the log leaves standing.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from bot.records.standings import (
     turn_records,
 )
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
+from engine.actions import Undo
 from engine.errors import Text
 from engine.players import LEVELS
 
@@ -334,6 +337,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, map_id, player, bucket)
     ) WITHOUT ROWID;
     """,
+    """
+    -- Undo is an entry of the log (engine.Undo), which only grows: the version an undo row
+    -- takes back (NULL on every other row).
+    ALTER TABLE actions ADD COLUMN undoes INTEGER;
+    CREATE INDEX actions_undone ON actions (game_id, undoes) WHERE undoes IS NOT NULL;
+    -- Games started before configs named their rules version played rules 1 (engine.state).
+    UPDATE games SET config = json_set(config, '$.rules', 1)
+        WHERE config IS NOT NULL AND json_extract(config, '$.rules') IS NULL;
+    """,
 )
 
 
@@ -423,11 +435,31 @@ class JobPlan:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
+    """One entry of a game's log: an action, or an undo (``undoes``: the version it takes
+    back; its ``action`` is ``engine.Undo``'s, its seat the undone action's)."""
+
     version: int
     seat: int
     action: str
     events: str
     user_id: int | None = None  # who played it (None: the bot, for the seat's controller)
+    undoes: int | None = None
+
+
+def in_effect(rows: Sequence[ActionRow]) -> list[ActionRow]:
+    """The rows of a stretch of a game's log whose actions are in effect: undo rows, and the
+    rows they take back, left out. An undo row comes after the row it takes back, so a
+    stretch that ends before an undo keeps what was in effect then. (The engine's
+    ``in_effect`` reads a whole log, entry by entry; this reads the stored ``undoes``.)"""
+    undone = {r.undoes for r in rows if r.undoes is not None}
+    return [r for r in rows if r.undoes is None and r.version not in undone]
+
+
+UNDO_JSON = Undo().model_dump_json()  # an undo row's ``action``
+
+# SQL: the action rows (``actions a``) still in effect, for queries of whole logs.
+_IN_EFFECT = ("a.undoes IS NULL AND NOT EXISTS (SELECT 1 FROM actions u "
+              "WHERE u.game_id = a.game_id AND u.undoes = a.version)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -857,7 +889,7 @@ class Storage(ABC):
 
     async def actions(self, game_id: int, *, after: int = -1) -> list[ActionRow]:
         rows = await self._all(
-            "SELECT version, seat, action, events, user_id FROM actions "
+            "SELECT version, seat, action, events, user_id, undoes FROM actions "
             "WHERE game_id = ? AND version > ? ORDER BY version", (game_id, after))
         return [ActionRow(*r) for r in rows]  # type: ignore[arg-type]
 
@@ -871,42 +903,34 @@ class Storage(ABC):
         assert row is not None and row[0] is not None, game_id
         return float(row[0])  # type: ignore[arg-type]
 
-    async def undo_last(self, game_id: int, *, version: int, state: str, new_version: int,
-                        user_id: int | None, detail: dict[str, object]
-                        ) -> tuple[ActionRow, int]:
-        """Drop the last action (at ``version``) and store ``state``, the replay of the log
-        without it, in one transaction; the history keeps what was undone and by whom.
-        The undone version's posts are forgotten and the table message goes back to
-        ``new_version``, so the next action, which takes that version number again, is
-        posted. Returns the undone action and the history row's id."""
-        self._tables.pop(game_id, None)  # whatever happens to the transaction below
+    async def record_undo(self, game_id: int, *, version: int, undoes: ActionRow,
+                          state: str, user_id: int | None, detail: dict[str, object]) -> int:
+        """Append an undo of ``undoes`` (the last action in effect) to the log as version
+        ``version + 1``, with ``state`` (the replay of the log with it) as the snapshot, in
+        one transaction; the game's votes to undo are over. The history keeps what was
+        undone and by whom. Returns the history row's id."""
+        new_version = version + 1
 
-        async def body(db: Tx) -> tuple[ActionRow, int]:
-            last = await db.fetchone(
-                "SELECT version, seat, action, events, user_id FROM actions "
-                "WHERE game_id = ? AND version = ?", (game_id, version))
+        async def body(db: Tx) -> int:
             changed = await db.execute(
-                "UPDATE games SET version = ?, posted_version = CASE WHEN posted_version < ? "
-                "THEN posted_version ELSE ? END, updated_at = ? "
+                "UPDATE games SET version = ?, updated_at = ? "
                 "WHERE id = ? AND version = ? AND status = 'running'",
-                (new_version, new_version, new_version, self.clock.now(), game_id, version))
-            if changed != 1 or last is None:
+                (new_version, self.clock.now(), game_id, version))
+            if changed != 1:
                 raise StorageError("game {game} is not at version {version}", game=game_id,
                                    version=version)
-            await db.execute("DELETE FROM actions WHERE game_id = ? AND version = ?",
-                             (game_id, version))
             await db.execute(
-                _SAVE_SNAPSHOT,
-                (game_id, new_version, state))
-            await db.execute("DELETE FROM posts WHERE game_id = ? AND version > ?",
-                             (game_id, new_version))
-            await db.execute("UPDATE table_messages SET version = ? "
-                             "WHERE game_id = ? AND version > ?",
-                             (new_version, game_id, new_version))
-            news = await self._history(
-                db, game_id, "undo", seat=int(last[1]), user_id=user_id,
-                detail={**detail, "version": version, "action": last[2], "played_by": last[4]})
-            return ActionRow(*last), news
+                "INSERT INTO actions (game_id, version, seat, action, events, created_at, "
+                "user_id, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, undoes.seat, UNDO_JSON, "[]", self.clock.now(), user_id,
+                 undoes.version))
+            await db.execute(_SAVE_SNAPSHOT, (game_id, new_version, state))
+            await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = 'undo'",
+                             (game_id,))
+            return await self._history(
+                db, game_id, "undo", seat=undoes.seat, user_id=user_id,
+                detail={**detail, "version": undoes.version, "action": undoes.action,
+                        "played_by": undoes.user_id})
         return await self._transact(body)
 
     # -- seats changing hands, ends, votes, history ------------------------------------------
@@ -1071,8 +1095,8 @@ class Storage(ABC):
         if row is None or row[0] is None:
             return  # a game outside a server is in no server's standings
         actions = await db.fetchall(
-            f"SELECT seat, user_id, created_at, {_TURN_EVENTS} FROM actions "
-            "WHERE game_id = ? ORDER BY version", (game_id,))
+            f"SELECT seat, user_id, created_at, {_TURN_EVENTS} FROM actions a "
+            f"WHERE game_id = ? AND {_IN_EFFECT} ORDER BY version", (game_id,))
         timed_out = await db.fetchall(
             "SELECT seat FROM history WHERE game_id = ? AND kind = 'timeout'", (game_id,))
         game = FinishedGame(game_id, int(row[0]), str(row[1]), tuple(results),
@@ -1153,7 +1177,7 @@ class Storage(ABC):
         for r in await self._all(
                 f"SELECT a.game_id, a.seat, a.user_id, a.created_at, {_TURN_EVENTS} "
                 "FROM actions a JOIN games g ON g.id = a.game_id WHERE g.status = 'finished' "
-                "AND g.guild_id IS NOT NULL ORDER BY a.game_id, a.version"):
+                f"AND g.guild_id IS NOT NULL AND {_IN_EFFECT} ORDER BY a.game_id, a.version"):
             actions.setdefault(int(str(r[0])), []).append(tuple(r[1:]))
         timed_out: dict[int, list[int]] = {}
         for game_id, seat in await self._all(

@@ -262,6 +262,12 @@ PG_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, map_id, player, bucket)
     );
     """,
+    """
+    ALTER TABLE actions ADD COLUMN undoes INTEGER;
+    CREATE INDEX actions_undone ON actions (game_id, undoes) WHERE undoes IS NOT NULL;
+    UPDATE games SET config = jsonb_set(config::jsonb, '{rules}', '1')::text
+        WHERE config IS NOT NULL AND config::jsonb -> 'rules' IS NULL;
+    """,
 )
 
 

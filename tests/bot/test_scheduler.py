@@ -297,6 +297,8 @@ async def test_expiries_in_a_row_open_a_kick_vote_and_a_computer_takes_the_seat(
     assert "1 of 2 needed" in ex.text  # a second click is the same vote
     ex = await table.click("Ben", offer, prefix=f"ttr:{table.game_id}:kick:")
     assert not ex.reply.ephemeral and "a computer player takes Cy's seat" in ex.text
+    closed = table.fake.message(offer.id)  # the vote's own message says it is over
+    assert closed.custom_ids() == [] and "no vote on Cy's seat now" in closed.content
     info = await table.bot.service.info(table.game_id)
     assert info.seats[cy_seat].controller == "computer:normal"
     # From now on Cy's seat plays after a short pause, without any timer running out.
