@@ -45,14 +45,18 @@ CUSTOM_ID = re.compile(
     r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
 )
 NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast", "abandon",
-                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff",
+                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff", "orders",
                     *claiming.KINDS})
 VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo", "undovote",
                        *(f"{kind}to" for kind in claiming.KINDS)})
 # <slot or option>.<version or tag>; a picker's <page or target>.<version>
-SLOTTED = frozenset({"up", "upt", "ups", "pick",
+SLOTTED = frozenset({"up", "upt", "ups", "pick", "ordpay",
                      *(f"{kind}{step}" for kind in claiming.KINDS for step in ("pg", "pay"))})
-NUMBERED = frozenset({"hpage", "rturn", "kick"})  # history page, replay turn, kick seat
+# Standing orders (bot.order_controls): the list, and what its controls queue or change.
+ORDER_CONTROLS = frozenset({"orders", "ordroute", "ordpay", "orddraw", "ordtix", "ordcancel",
+                            "ordrepl"})
+NUMBERED = frozenset({"hpage", "rturn", "kick",  # history page, replay turn, kick seat
+                      "ordroute", "orddraw", "ordtix", "ordcancel", "ordrepl"})
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
 # Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_CHOICES = 25

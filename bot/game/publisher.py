@@ -601,7 +601,7 @@ class DiscordPublisher:
 
     async def _votes_after(self, update: Update) -> None:
         """After an update, close the votes it decided: all at the game's end; an undo
-        vote once the game left its version (below it: undone; above: moved on); a vote on
+        vote once the game left its version (undone by this update, or moved on); a vote on
         an absent player's seat once they are back or nobody plays the seat."""
         if update.finished:
             await self.close_votes(update.game_id, lambda v: "over")
@@ -617,7 +617,7 @@ class DiscordPublisher:
 
         def outcome(vote: OpenVote) -> str | None:
             if vote.kind == "undo" and vote.subject != update.version:
-                return "passed" if update.version < vote.subject else "stale"
+                return "passed" if update.undo_at == vote.subject else "stale"
             if vote.kind == "kick" and vote.subject in back:
                 return "stale"
             return None

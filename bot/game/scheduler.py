@@ -38,6 +38,7 @@ from bot.game.service import GameInfo, GameService, event_from_json
 from bot.ops.diskspace import log_failure
 from bot.ops.workers import computer_action, off_loop
 from bot.play import presenters
+from bot.seats import orders
 from bot.settings.preferences import PlayerSettings
 from bot.storage.api import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
 from engine import Action, GameState
@@ -264,6 +265,8 @@ class Scheduler:
                 await self._expire(job, info)
             case "computer":
                 await self._computer(job, info)
+            case "order":
+                await self._order(job, info)
         return None
 
     # -- planning ----------------------------------------------------------------------
@@ -273,6 +276,7 @@ class Scheduler:
         assert state is not None
         now = self.clock.now()
         timing = await self.storage.timing(game.row.guild_id, game.row.id)
+        standing = await orders.standing(self.storage, game.row.id, game.seats, state)
         jobs = []
         for seat in engine.waiting_for(state):
             def job(kind: str, delay: float, seat: int = seat) -> Job:
@@ -280,6 +284,10 @@ class Scheduler:
             if game.seats[seat].controller != HUMAN:
                 jobs.append(job("computer", self.rng.uniform(*COMPUTER_DELAY)))
                 continue
+            if seat in standing:  # a standing order plays (or is dropped) at once
+                jobs.append(job("order", 0.0))
+                if standing[seat].holds:
+                    continue  # ready: no reminder, no timer
             jobs.append(job("remind", timing.reminder_hours * HOUR))
             if timing.turn_timer_hours is not None:
                 jobs.append(job("timeout", timing.turn_timer_hours * HOUR))
@@ -376,6 +384,22 @@ class Scheduler:
                                   history, seed)
 
         await self.service.play_for(job.game_id, job.seat, job.version, think)
+
+    async def _order(self, job: Job, info: GameInfo) -> None:
+        """Play the seat's standing order (``bot.seats.orders``), or drop it with a private note,
+        sent once like a reminder (its key: the order's id as a negative attempt)."""
+        assert info.state is not None
+        seat = info.seats[job.seat]
+        note = await orders.play(self.storage, self.service.play_for, job.game_id, seat,
+                                 job.version, info.state)
+        if note is not None:
+            player = await self.storage.player_settings(note.user_id)
+            await self.notifier.remind(Reminder(
+                game_id=job.game_id, version=job.version, attempt=-note.order_id,
+                channel_id=info.row.channel_id, user_id=note.user_id,
+                dm_text=self._in_own_language(player, orders.dropped_note, job.game_id,
+                                              info.row.map_id, note),
+                channel_text=presenters.reminder_mention(note.user_id, job.game_id)))
 
     async def _history(self, game_id: int) -> list[Event]:
         """The game's public events so far, from the stored log (what every seat saw)."""

@@ -38,6 +38,7 @@ from bot.ops.diskspace import log_failure
 from bot.play import presenters
 from bot.records.standings import results_of
 from bot.render.highlight import LastMove
+from bot.seats import orders
 from bot.settings.preferences import GameSettings
 from bot.storage.api import (
     ACTIVE,
@@ -256,6 +257,9 @@ class Update:
     repost: bool = False  # post the table message again at the bottom (``/ttr board``)
     # Private: hands to bring up to date in the players' private threads (a server setting).
     threads: list[DirectMessage] = field(default_factory=list)
+    # An undo's update: the version the game was at when the undo was decided (an undo
+    # vote's subject), so that vote's messages say it passed.
+    undo_at: int | None = None
     # News that comes without a new version (a seat changing hands): its own key
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
@@ -1090,9 +1094,11 @@ class GameService:
         dms, closed = [], []
         now = self.clock.now()
         language = await self.storage.game_language(game.row)
+        # Seats whose standing order plays this turn at once: no ping, no DM (bot.orders).
+        ready = await orders.ready(self.storage, game.id, game.seats, state)
         for seat in dm_seats:
-            if not game.seats[seat].human:
-                continue  # a computer plays this seat: nobody to tell
+            if not game.seats[seat].human or seat in ready:
+                continue  # a computer plays this seat, or its order: nobody to tell
             user = game.user_of(seat)
             refused = await self.storage.dm_refused_at(user)
             if refused is not None and now - refused < DM_RETRY_SECONDS:
@@ -1134,7 +1140,9 @@ class GameService:
         return Update(
             game_id=game.id, channel_id=game.row.channel_id, version=state.version,
             lines=lines, view=view, threads=threads,
-            mentions=[presenters.seat_mention(s.user_id, s.name, s.human) for s in game.seats],
+            mentions=[presenters.safe_name(s.name) if s.seat in ready
+                      else presenters.seat_mention(s.user_id, s.name, s.human)
+                      for s in game.seats],
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
             fresh=tuple(dm_seats), draft=draft, guild_id=game.row.guild_id,
             board=(board or last is not None) and view.phase != "game_over",
@@ -1456,8 +1464,8 @@ class GameService:
                 lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name,
                                                 action)]
             # The undone turn may have built something: the board is drawn again.
-            update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
-                                        board=True)
+            update = dataclasses.replace(await self._update(
+                game, lines, dm_seats=engine.waiting_for(state), board=True), undo_at=version)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
         return dataclasses.replace(vote, undone=True)

@@ -37,6 +37,7 @@ from bot.ops import diskspace, metrics
 from bot.play import claiming, presenters
 from bot.play.claiming import claim_colour
 from bot.play.estimates import estimate_note
+from bot.seats import order_controls
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings
 from engine import (
     Action,
@@ -786,8 +787,9 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     plans = presenters.ticket_plans(public, private)
     if plans:  # last: a clipped long reply loses the plan, never the decision
         text += "\n" + presenters.planner_text(info.row.map_id, plans)
-    controls = components.with_row(controls, components.seat_buttons(
-        game_id, state.version, autopilot=info.controller(seat) != "human"))
+    controls = components.with_row(controls, [*components.seat_buttons(
+        game_id, state.version, autopilot=info.controller(seat) != "human"),
+        order_controls.panel_button(game_id)])
     png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
     await Responder(interaction).send(
         text, view=controls,
@@ -1219,6 +1221,11 @@ async def _control(interaction: discord.Interaction[Any], c: ControlId, values: 
             if decided:  # the offer's message says there is no vote on the seat any more
                 await bot_of(interaction).publisher.close_votes(
                     gid, lambda v: "stale" if (v.kind, v.subject) == ("kick", c.number) else None)
+        case action if action in components.ORDER_CONTROLS:
+            # The list opens as a new private reply under the hand; its controls edit it.
+            await order_controls.control(
+                bot_of(interaction).service, interaction.user.id, c, values,
+                responder if action != "orders" else Responder(interaction))
         case "keep":
             if not values or not all(v.isdigit() and len(v) < 10 for v in values):
                 raise Refusal(_("Choose the tickets to keep from the list."))

@@ -346,6 +346,46 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE games SET config = json_set(config, '$.rules', 1)
         WHERE config IS NOT NULL AND json_extract(config, '$.rules') IS NULL;
     """,
+    """
+    -- Standing orders (bot.orders): a player's next moves, queued while the others play,
+    -- each played on one later turn of the seat, in ``position`` order; only their player
+    -- sees them. ``user_id``: whose (a seat that changes hands leaves them behind).
+    CREATE TABLE orders (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat           INTEGER NOT NULL,
+        user_id        INTEGER NOT NULL,
+        position       INTEGER NOT NULL,
+        spec           TEXT NOT NULL,  -- an engine.orders.Order as JSON
+        queued_turn    INTEGER NOT NULL,  -- the game's turn when queued: it plays a later one
+        played_turn    INTEGER,  -- the turn it began playing in (NULL: not yet)
+        played_version INTEGER   -- the game's version then: only there is it begun again
+    );
+    CREATE INDEX orders_seat ON orders (game_id, seat, position);
+    -- Jobs of a new kind, 'order': a seat's standing order, played when its turn comes.
+    -- (SQLite changes a CHECK only by rebuilding the table.)
+    CREATE TABLE jobs_new (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        due_at     REAL NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('remind', 'timeout', 'computer', 'order')),
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        attempt    INTEGER NOT NULL DEFAULT 0,
+        claimed_at REAL,
+        claimed_by TEXT,
+        done_at    REAL
+    );
+    INSERT INTO jobs_new (id, due_at, kind, game_id, seat, version, attempt, claimed_at,
+                          claimed_by, done_at)
+        SELECT id, due_at, kind, game_id, seat, version, attempt, claimed_at, claimed_by,
+               done_at FROM jobs;
+    DROP TABLE jobs;
+    ALTER TABLE jobs_new RENAME TO jobs;
+    CREATE UNIQUE INDEX jobs_once ON jobs (game_id, seat, kind, version, attempt);
+    CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL;
+    CREATE INDEX jobs_game ON jobs (game_id) WHERE done_at IS NULL;
+    """,
 )
 
 
@@ -403,7 +443,7 @@ class HistoryRow:
     created_at: float
 
 
-JobKind = Literal["remind", "timeout", "computer"]
+JobKind = Literal["remind", "timeout", "computer", "order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,6 +471,23 @@ class JobPlan:
     carry: Sequence[int]
     jobs: Sequence[Job]
     acted: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OrderRow:
+    """A standing order as stored (see the ``orders`` table)."""
+
+    id: int
+    seat: int
+    user_id: int
+    position: int
+    spec: str  # an ``engine.orders.Order`` as JSON
+    queued_turn: int
+    played_turn: int | None
+    played_version: int | None
+
+
+_ORDER_COLUMNS = "id, seat, user_id, position, spec, queued_turn, played_turn, played_version"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1444,6 +1501,60 @@ class Storage(ABC):
         server's."""
         chosen = (await self.game_settings(game.id)).language
         return chosen or (await self.server_settings(game.guild_id)).language
+
+    # -- standing orders (bot.orders) --------------------------------------------------
+
+    async def orders(self, game_id: int, seat: int | None = None) -> list[OrderRow]:
+        """A game's standing orders (one seat's, with ``seat``), in the order they play."""
+        mine = "AND seat = ? " if seat is not None else ""
+        rows = await self._all(
+            f"SELECT {_ORDER_COLUMNS} FROM orders WHERE game_id = ? {mine}"
+            "ORDER BY seat, position, id", (game_id,) if seat is None else (game_id, seat))
+        return [OrderRow(*r) for r in rows]  # type: ignore[arg-type]
+
+    async def add_order(self, game_id: int, seat: int, user_id: int, spec: str, *,
+                        queued_turn: int, most: int) -> bool:
+        """Queue an order after the seat's others; False (nothing stored) if it has
+        ``most`` of its player's already."""
+        async def body(db: Tx) -> bool:
+            row = await db.fetchone(
+                "SELECT COUNT(*), MAX(position) FROM orders WHERE game_id = ? AND seat = ? "
+                "AND user_id = ?", (game_id, seat, user_id))
+            count, last = (0, None) if row is None else (int(row[0]), row[1])
+            if count >= most:
+                return False
+            await db.execute(
+                "INSERT INTO orders (game_id, seat, user_id, position, spec, queued_turn) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seat, user_id, 0 if last is None else int(last) + 1, spec,
+                 queued_turn))
+            return True
+        return await self._transact(body)
+
+    async def replace_order(self, order_id: int, user_id: int, spec: str, *,
+                            queued_turn: int) -> bool:
+        """Put ``spec`` in the place of an order of ``user_id`` not begun yet."""
+        return await self._write(
+            "UPDATE orders SET spec = ?, queued_turn = ? WHERE id = ? AND user_id = ? "
+            "AND played_turn IS NULL", (spec, queued_turn, order_id, user_id)) == 1
+
+    async def cancel_order(self, order_id: int, user_id: int) -> bool:
+        return await self._write("DELETE FROM orders WHERE id = ? AND user_id = ?",
+                                 (order_id, user_id)) == 1
+
+    async def begin_order(self, order_id: int, turn: int, version: int) -> bool:
+        """Mark an order as played from ``version`` of ``turn`` on, before its first action
+        is (durable before it is played); False if it is gone or was begun elsewhen."""
+        return await self._write(
+            "UPDATE orders SET played_turn = ?, played_version = ? WHERE id = ? "
+            "AND (played_turn IS NULL OR (played_turn = ? AND played_version = ?))",
+            (turn, version, order_id, turn, version)) == 1
+
+    async def forget_orders(self, order_ids: Sequence[int]) -> None:
+        """Remove orders played or dropped."""
+        if order_ids:
+            await self._write(f"DELETE FROM orders WHERE id IN ({_marks(order_ids)})",
+                              tuple(order_ids))
 
     # -- jobs (bot.scheduler) ----------------------------------------------------------
 

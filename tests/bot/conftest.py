@@ -156,7 +156,19 @@ class Table:
             "**Your hand:** {cards}", "**Offered — {rule}:**", "**Your tickets:**",
             "**Your draft packet — pick one:**", "**Your festival cards:** {piles}",
             "**Your shares:** {shares}", "**Left in your hand:** {cards}",
-            "**Your ticket plan:**")]
+            "**Your ticket plan:**", *ORDER_MARKS)]
+
+    def assert_orders_secret(self, *owners: str) -> None:
+        """Standing orders (their list, the note when one is dropped) reach only their
+        player: never a channel, never another member."""
+        marks = [self.t(m).split("{")[0].strip() for m in ORDER_MARKS]
+        allowed = {self.users[name] for name in owners}
+        seen = 0
+        for sent in self.fake.sent:
+            if any(mark in sent.content for mark in marks):
+                assert not sent.public and sent.user_id in allowed, sent.content
+                seen += 1
+        assert seen  # (the marks are still the texts the bot sends)
 
     async def restart(self) -> None:
         """Stop the bot and start a new process on the same database and Discord."""
@@ -728,6 +740,14 @@ class Table:
             assert shown <= mine, (shown, mine)
             if mine:
                 assert shown, f"seat {seat} holds shares but no hand image showed one"
+
+
+# The heads of the standing orders' private texts (bot.order_controls, bot.orders).
+ORDER_MARKS = ("📋 Your standing orders in game #{game}, only you see them. Each plays one of "
+               "your next turns, in this order, the moment it comes (no ping, no wait); one "
+               "that cannot be played is dropped and you are told.",
+               "📋 Game #{game}: your standing order “{order}” was dropped: {why} It is your "
+               "turn: press **My hand** there.")
 
 
 def make_bot(database: Path | str, renderer: Renderer | None = None,
