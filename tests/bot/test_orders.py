@@ -1,4 +1,4 @@
-"""Standing orders through the fake Discord (``bot.orders``, ``bot.order_controls``): queued
+"""Standing orders through the fake Discord (``bot.seats.orders``, ``order_controls``): queued
 under **My hand**, played the moment the turn comes without a ping, dropped with a private
 note, kept across restarts, and never shown to anyone else."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine
-from bot.testing import Sent
+from bot.edge.testing import Sent
 from engine import GameState
 from engine.payment import can_afford
 from tests.bot.conftest import BACKENDS, Table
