@@ -43,7 +43,7 @@ from typing import Any
 
 import discord
 
-from bot import components, i18n, presenters
+from bot import components, i18n, order_controls, presenters
 from bot.images import Renderer
 from bot.presenters import OpenVote
 from bot.scheduler import KickOffer, Reminder
@@ -442,7 +442,9 @@ class DiscordPublisher:
                     hand.game_id, hand.map_id, hand.private, hand.public, hand.version,
                     hand.choices)
                     or (components.board_view(hand.game_id, hand.public, hand.version)
-                        if hand.public.current == hand.private.seat else None))
+                        if hand.public.current == hand.private.seat
+                        else components.with_controls([order_controls.panel_button(
+                            hand.game_id)])))
                 thread_name = i18n._("Ticket to Ride #{game}: your hand", game=hand.game_id)
             files = [discord.File(io.BytesIO(png), filename="hand.png")]
             if found is not None and found[1] is not None:
@@ -492,7 +494,8 @@ class DiscordPublisher:
             with i18n.language(dm.language):
                 controls = (components.private_view_controls(
                     dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
-                    if dm.choose_tickets or dm.choices else None)
+                    if dm.choose_tickets or dm.choices
+                    else components.with_controls([order_controls.panel_button(dm.game_id)]))
             await self._deliver(key, target, channel, intent, file=file,
                                 view=controls or MISSING)
         except discord.Forbidden as exc:

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.orders import due
+from bot.preferences import ServerSettings
 from bot.storage import OrderRow
 from bot.testing import Sent
 from engine import GameState
@@ -300,3 +301,21 @@ def test_which_order_speaks_now_and_which_are_spent() -> None:
     assert due([row(7, played=(turn, version)), fresh], 1, state)[0] == row(
         7, played=(turn, version))  # its next step
     assert due([fresh], 1, state) == (None, [])  # the turn was begun by hand
+
+
+async def test_the_hand_in_a_private_thread_opens_the_orders_too(table: Table) -> None:
+    store = table.bot.service.storage
+    await store.save_server_settings(table.fake.GUILD_ID, ServerSettings(player_threads=True))
+    state, ana = await bens_turn(table)
+    thread = next(tid for tid, users in table.fake.thread_members.items()
+                  if users == {table.users["Ana"]})
+    hand = table.fake.message(next(s.id for s in table.fake.sent
+                                   if s.channel_id == thread and not s.edit))
+    shown = (await table.click("Ana", hand, label=table.t("Standing orders"))).reply
+    assert shown.ephemeral and shown.user_id == table.users["Ana"]
+    await choose(table, "Ana", shown, "orddraw", "any")
+    version = state.version
+    await others_turn(table, state, ana)
+    assert [type(a) for a in await bot_played(table, ana, version)] == [
+        engine.DrawBlind, engine.DrawBlind]
+    table.assert_orders_secret("Ana")
