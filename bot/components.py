@@ -39,6 +39,7 @@ from bot.service import choice_tag
 from bot.storage import COMPUTER_LEVELS
 from engine.actions import Action
 from engine.views import PrivateView, PublicView
+from maps import load_map
 
 CUSTOM_ID = re.compile(
     r"ttr:(?P<game>[1-9][0-9]{0,17}):(?P<action>[a-z]{2,10})"
@@ -297,11 +298,13 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
     """One button per market slot, then the deck(s) (and the tickets on a fresh turn)."""
     out = []
     per_row = -(-len(view.market) // market_rows(view))
+    # A face-up locomotive is a whole draw, never a second card (but on Nordic, where it is
+    # one card like any other); on Nordic no face-up card may be taken while the deck and
+    # the discards are empty.
+    whole_draw = load_map(view.map_id).rules.face_up_locomotive_counts_two
     for slot, card in enumerate(view.market):
         name = presenters.card_label(view.map_id, card) if card else _("empty")
-        # A face-up locomotive is never a second card; on Nordic no face-up card may be
-        # taken while the deck and the discards are empty.
-        banned = (second and card == "locomotive") or view.market_closed
+        banned = (second and whole_draw and card == "locomotive") or view.market_closed
         out.append(_button(
             ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
             style=discord.ButtonStyle.primary, emoji=presenters.card_emoji(card),

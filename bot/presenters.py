@@ -807,13 +807,20 @@ def _map_rules(m: MapData) -> str:
                      deal=r.draw_tickets.deal, keep=r.draw_tickets.keep_min)
     if r.festivals is not None and r.festivals.tickets_locked_until_second_draft:
         draw_tickets += _(" (only after the second ticket draft)")
+    if r.locomotives_only_tunnels_ferries:  # Nordic
+        turn = _("On your turn do one thing: draw 2 train cards (a face-up locomotive is one "
+                 "card like any other), claim a route with cards of its colour (gray takes "
+                 "any one colour; locomotives pay only on tunnels and ferries), or "
+                 "{draw_tickets}.", draw_tickets=draw_tickets)
+    else:
+        turn = _("On your turn do one thing: draw 2 train cards (a face-up locomotive counts "
+                 "as both and cannot be the second card), claim a route with cards of its "
+                 "colour (locomotives are wild, gray takes any one colour), or "
+                 "{draw_tickets}.", draw_tickets=draw_tickets)
     lines = [
         _("**{map}** — {low}–{high} players, {trains} trains each.", map=_(m.name),
           low=r.players_min, high=r.players_max, trains=r.trains),
-        _("On your turn do one thing: draw 2 train cards (a face-up locomotive counts as both "
-          "and cannot be the second card), claim a route with cards of its colour "
-          "(locomotives are wild, gray takes any one colour), or {draw_tickets}.",
-          draw_tickets=draw_tickets),
+        turn,
     ]
     if r.festivals is None:
         lines.append(_("Start: {deal} tickets dealt, keep at least {keep}.",
@@ -842,6 +849,14 @@ def _map_rules(m: MapData) -> str:
                        "or a locomotive costs one more card. Pay or give up."))
     if any(x.ferry_locomotives for x in m.routes):
         lines.append(_("Ferries need one locomotive per locomotive symbol."))
+        if r.ferry_cards_per_locomotive:
+            lines[-1] += " " + _("Any {n} cards may stand in for one locomotive there.",
+                                 n=r.ferry_cards_per_locomotive)
+    for x in m.routes:
+        if x.any_cards_substitute:  # Nordic's Murmansk–Lieksa
+            lines.append(_("{a}–{b}: any {n} cards (locomotives too) may replace one card "
+                           "of the colour you pay in.", a=city_name(m.id, x.a),
+                           b=city_name(m.id, x.b), n=x.any_cards_substitute))
     if r.shares is not None:
         lines.extend(_shares_rules(r.shares))
     if r.festivals is not None:

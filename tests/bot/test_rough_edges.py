@@ -4,6 +4,7 @@ German card names in images, and the smaller texts."""
 from __future__ import annotations
 
 import engine
+from engine.cards import LOCO
 
 LOBBY_CLOSED = "closed after 24 hours without a change"
 
@@ -98,3 +99,49 @@ async def test_an_undo_vote_says_the_game_moved_on_or_that_it_was_undone(table):
     assert await _ask_undo(table, others[0]) is None  # the second of three: undone
     shown = table.fake.message(first.id)
     assert "Undone" in shown.content and shown.custom_ids() == [], shown.content
+
+
+async def test_nordic_takes_a_face_up_locomotive_as_the_second_card(table):
+    """RULES.md §4: on Nordic a face-up locomotive is one card like any other; the board
+    disabled it as the second card."""
+    await table.open_game(["Ana", "Ben"], "nordic")
+    state = await _turn(table)
+    for _ in range(200):
+        if state.phase == "turn" and LOCO in state.market and engine.DrawBlind() in (
+                engine.legal_actions(state, state.current)):
+            break
+        state = await table.step(prefer="draw-only")
+    else:
+        raise AssertionError("no locomotive came face up")
+    await table.play(state, state.current, engine.DrawBlind())  # the first card, blind
+    second = await table.stored_state()
+    assert second.phase == "second_draw"
+    slot = second.market.index(LOCO)
+    user = table.seat_user(second, second.current)
+    board = table.fake.last_board()
+    button = board.control(custom_id=f"ttr:{table.game_id}:up:{slot}.{second.version}")
+    assert not button.get("disabled"), button
+    await table.click(user, board, custom_id=button["custom_id"])
+    after = await table.stored_state()
+    assert after.version == second.version + 1 and after.hands[second.current][LOCO] == (
+        second.hands[second.current][LOCO] + 1)
+
+
+async def test_nordic_rules_say_what_locomotives_do_there(table):
+    """RULES.md §4: on Nordic a face-up locomotive is one card, locomotives pay only on
+    tunnels and ferries, any 3 cards stand in for a ferry's locomotive, and any 4 for one
+    card on Murmansk–Lieksa; /ttr rules said the base game's 'counts as two', 'wild'."""
+    fake = table.fake
+    me = fake.add_user("Ana")
+    text = (await fake.slash(table.bot, me, "rules", map="nordic")).text
+    assert "counts as both" not in text and "wild" not in text, text
+    assert "one card like any other" in text and "only on tunnels and ferries" in text
+    assert "Any 3 cards may stand in for one locomotive" in text
+    assert "Murmansk–Lieksa: any 4 cards" in text or "Lieksa–Murmansk: any 4 cards" in text
+    usa = (await fake.slash(table.bot, me, "rules", map="usa")).text
+    assert "counts as both" in usa and "locomotives are wild" in usa
+    fake.locales[me] = "de"
+    german = (await fake.slash(table.bot, me, "rules", map="nordic")).text
+    assert "Karte wie jede andere" in german and "nur auf Tunneln und Fähren" in german
+    assert "Joker" not in german and "zählt als beide" not in german
+    assert "je 3 beliebige Karten eine Lokomotive" in german and "je 4 beliebige" in german
