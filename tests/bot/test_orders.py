@@ -1,4 +1,4 @@
-"""Standing orders through the fake Discord (``bot.orders``, ``bot.order_controls``): queued
+"""Standing orders through the fake Discord (``bot.seats.orders``, ``order_controls``): queued
 under **My hand**, played the moment the turn comes without a ping, dropped with a private
 note, kept across restarts, and never shown to anyone else."""
 
@@ -9,10 +9,10 @@ import random
 import pytest
 
 import engine
-from bot.orders import due
-from bot.preferences import ServerSettings
-from bot.storage import OrderRow
-from bot.testing import Sent
+from bot.edge.testing import Sent
+from bot.seats.orders import due
+from bot.settings.preferences import ServerSettings
+from bot.storage.api import OrderRow
 from engine import GameState
 from engine.payment import can_afford
 from tests.bot.conftest import BACKENDS, Table
