@@ -1,13 +1,15 @@
 """The Ticket to Ride rules engine: pure, synchronous, deterministic.
 
-A game is (config, seed, actions). ``new_game`` starts one, ``apply`` plays an
-action for a seat (or raises ``IllegalAction`` leaving the state untouched),
+A game is (config, seed, log). ``new_game`` starts one, ``apply`` plays an
+action for a seat (or raises ``IllegalAction`` leaving the state untouched), ``replay``
+plays a log (whose ``Undo`` entries take back the action before),
 ``legal_actions`` lists what a seat may do, and the views say what each
 audience may see.
 """
 
 from engine.actions import (
     ACTION_ADAPTER,
+    LOG_ADAPTER,
     Action,
     BuildHarbor,
     BuildStation,
@@ -25,12 +27,14 @@ from engine.actions import (
     PayTunnel,
     TakeFestival,
     TakeShare,
+    Undo,
 )
 from engine.agents import safe_action
 from engine.board import Board, board_for
 from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.errors import IllegalAction
-from engine.game import apply, legal_actions, new_game, replay, ticket_keeps
+from engine.game import apply, in_effect, legal_actions, new_game, replay, ticket_keeps
+from engine.phases import Decision, Phase
 from engine.planner import TicketPlan, plan_tickets
 from engine.position import (
     PendingDraft,
@@ -41,7 +45,7 @@ from engine.position import (
     setup_position,
 )
 from engine.scoring import FinalScores, score_position
-from engine.state import GameConfig, GameState
+from engine.state import RULES_VERSION, GameConfig, GameState
 from engine.turns import waiting_for
 from engine.views import PrivateView, PublicView, private_view, public_view
 
@@ -49,12 +53,15 @@ __all__ = [
     "ACTION_ADAPTER",
     "CARD_INDEX",
     "CARD_NAMES",
+    "LOG_ADAPTER",
+    "RULES_VERSION",
     "Action",
     "Board",
     "BuildHarbor",
     "BuildStation",
     "ChoosePieces",
     "Claim",
+    "Decision",
     "DeclineShare",
     "DeclineTunnel",
     "DraftPick",
@@ -70,6 +77,7 @@ __all__ = [
     "KeepTickets",
     "PayTunnel",
     "PendingDraft",
+    "Phase",
     "Position",
     "PrivateView",
     "PublicView",
@@ -78,8 +86,10 @@ __all__ = [
     "TakeShare",
     "TicketPlan",
     "TunnelChoice",
+    "Undo",
     "apply",
     "board_for",
+    "in_effect",
     "legal_actions",
     "new_game",
     "plan_tickets",

@@ -154,6 +154,18 @@ Action = Annotated[
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
+class Undo(_Action):
+    """A log entry, not a move: it takes back the last action still in effect (18xx's
+    undo). The log only grows; ``engine.game.replay`` plays what is still in effect."""
+
+    type: Literal["undo"] = "undo"
+
+
+# One entry of a game's log: an action, or an undo of the last one still in effect.
+LogEntry = Annotated[Action | Undo, Field(discriminator="type")]
+LOG_ADAPTER: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
+
+
 # The engine's own actions ---------------------------------------------------------------
 #
 # ``legal_actions`` lists hundreds of actions per call; building each through pydantic's

@@ -25,6 +25,7 @@ from engine.cards import LOCO, names_from_counts
 from engine.errors import IllegalAction
 from engine.game import legal_actions
 from engine.modules.stations import station_cost
+from engine.phases import Phase
 from engine.state import GameState
 from engine.turns import cards_left, claim_problem, market_closed, tickets_closed
 
@@ -43,7 +44,7 @@ def safe_action(state: GameState, seat: int, *, tickets: bool = False) -> Action
     for good and must move on).
     """
     board = state.board
-    if state.offered[seat] and state.phase in ("choose_initial_tickets", "choose_tickets"):
+    if state.offered[seat] and state.phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
         offer = sorted(state.offered[seat], key=lambda t: (board.t_points[t], board.t_ids[t]))
         return KeepTickets(tickets=[board.t_ids[t] for t in offer[: state.keep_min[seat]]])
     options = legal_actions(state, seat)
@@ -67,19 +68,19 @@ def safe_action(state: GameState, seat: int, *, tickets: bool = False) -> Action
 def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
     phase = state.phase
     board = state.board
-    if phase in ("choose_initial_tickets", "choose_tickets") and state.offered[seat]:
+    if phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS) and state.offered[seat]:
         offer = state.offered[seat]
         keep = rng.sample(offer, rng.randint(state.keep_min[seat], len(offer)))
         return KeepTickets(tickets=[board.t_ids[t] for t in keep])
-    if phase == "tunnel":
+    if phase == Phase.TUNNEL:
         tunnel = state.tunnel
         assert tunnel is not None
         affordable = payment.cheapest_tunnel_extra(state.hands[seat], tunnel.extra, tunnel.color)
         return PayTunnel() if affordable and rng.random() < 0.75 else DeclineTunnel()
-    if phase not in ("turn", "second_draw") or board.rules.rails_and_sails:
+    if phase not in (Phase.TURN, Phase.SECOND_DRAW) or board.rules.rails_and_sails:
         # A map module's decision (few options), or Rails & Sails' own cards and routes.
         return rng.choice(legal_actions(state, seat))
-    if phase == "turn":
+    if phase == Phase.TURN:
         hand = state.hands[seat]
         owner, lengths = state.owner, board.r_len
         n_routes = len(owner)
@@ -103,7 +104,7 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
             city = rng.randrange(len(board.city_ids))
             if costs and city not in state.stations:
                 return BuildStation(city=board.city_ids[city], cards=names_from_counts(costs[0]))
-    counts_two = board.rules.face_up_locomotive_counts_two and phase == "second_draw"
+    counts_two = board.rules.face_up_locomotive_counts_two and phase == Phase.SECOND_DRAW
     market = () if market_closed(state) else state.market
     slots = [i for i, c in enumerate(market) if c >= 0 and not (counts_two and c == LOCO)]
     blind = cards_left(state)

@@ -24,6 +24,7 @@ from engine.actions import (
     DrawTickets,
     KeepTickets,
     PayTunnel,
+    Undo,
     blind,
     face_up,
 )
@@ -51,6 +52,7 @@ from engine.events import (
 )
 from engine.hooks import Handler, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
+from engine.phases import Phase
 from engine.state import GameConfig, GameState, TunnelPending
 from engine.turns import (
     MARKET_CLOSED,
@@ -121,7 +123,7 @@ def new_game(config: GameConfig) -> GameState:
 
 def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     """Apply ``action`` for ``seat``; raise IllegalAction (state untouched) if not allowed now."""
-    if state.phase == "game_over":
+    if state.phase == Phase.GAME_OVER:
         raise IllegalAction("The game is over.")
     if not 0 <= seat < state.n_players:
         raise IllegalAction("You are not seated in this game.")
@@ -150,14 +152,14 @@ def _second_draw_possible(state: GameState) -> bool:
 
 def _after_first_card(state: GameState, events: list[Event]) -> list[Event]:
     if _second_draw_possible(state):
-        state.phase = "second_draw"
+        state.phase = Phase.SECOND_DRAW
         return events
     return end_turn(state, events)
 
 
 def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawBlind)
-    require_turn(state, seat, "turn", "second_draw")
+    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
     if action.deck != "train":
         raise IllegalAction("This map has only the train deck.")
     if market_closed(state):
@@ -170,14 +172,14 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     card = draw_card(state, seat, events)
     state.hands[seat][card] += 1
     events.append(CardDrawn(seat, None, None))
-    if state.phase == "turn":
+    if state.phase == Phase.TURN:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
 
 def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawFaceUp)
-    require_turn(state, seat, "turn", "second_draw")
+    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
     if action.refill not in (None, "train"):
         raise IllegalAction("This map has only the train deck.")
     slot = action.slot
@@ -187,7 +189,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(MARKET_CLOSED)
     card = state.market[slot]
     counts_two = state.board.rules.face_up_locomotive_counts_two and card == LOCO
-    if counts_two and state.phase == "second_draw":
+    if counts_two and state.phase == Phase.SECOND_DRAW:
         raise IllegalAction(
             "A face-up locomotive cannot be your second card: take another "
             "face-up card or draw from the deck."
@@ -197,7 +199,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     events.append(CardDrawn(seat, CARD_NAMES[card], slot))
     state.market[slot] = -1
     refill_market(state, seat, events)
-    if state.phase == "turn" and not counts_two:
+    if state.phase == Phase.TURN and not counts_two:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
@@ -206,7 +208,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, "turn")
+    require_turn(state, seat, Phase.TURN)
     closed = tickets_closed(state)
     if closed:
         raise IllegalAction(closed)
@@ -215,15 +217,15 @@ def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     offer = [deck.pop() for _ in range(min(rules.deal, len(deck)))]
     state.offered[seat] = offer
     state.keep_min[seat] = min(rules.keep_min, len(offer))
-    state.phase = "choose_tickets"
+    state.phase = Phase.CHOOSE_TICKETS
     return [TicketsDrawn(seat, len(offer))]
 
 
 def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
-    setup = state.phase == "choose_initial_tickets"
+    setup = state.phase == Phase.CHOOSE_INITIAL_TICKETS
     if not setup:
-        require_turn(state, seat, "choose_tickets")
+        require_turn(state, seat, Phase.CHOOSE_TICKETS)
     board = state.board
     keep, returned = chosen_tickets(state, seat, action)
     rules = board.rules
@@ -256,7 +258,7 @@ def _route_index(state: GameState, route_id: int) -> int:
 
 def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Claim)
-    require_turn(state, seat, "turn")
+    require_turn(state, seat, Phase.TURN)
     board = state.board
     r = _route_index(state, action.route)
     problem = claim_problem(state, seat, r)
@@ -291,7 +293,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         return _finish_tunnel(state, tunnel, [0] * len(pay), events)
     # Even a player who cannot pay gets the decision: skipping it would tell the table so.
     state.tunnel = tunnel
-    state.phase = "tunnel"
+    state.phase = Phase.TUNNEL
     return events
 
 
@@ -316,7 +318,7 @@ def _finish_tunnel(
     state.discards.extend(c for c, n in enumerate(total) for _ in range(n))
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
-    state.phase = "turn"
+    state.phase = Phase.TURN
     return _complete_claim(state, tunnel.seat, tunnel.route, total, events)
 
 
@@ -328,13 +330,13 @@ def _decline_tunnel_now(
         hand[c] += n
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
-    state.phase = "turn"
+    state.phase = Phase.TURN
     events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route]))
     return end_turn(state, events)
 
 
 def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, "tunnel")
+    require_turn(state, seat, Phase.TUNNEL)
     tunnel = state.tunnel
     assert tunnel is not None and isinstance(action, PayTunnel)
     hand = state.hands[seat]
@@ -356,7 +358,7 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, "tunnel")
+    require_turn(state, seat, Phase.TUNNEL)
     assert state.tunnel is not None
     return _decline_tunnel_now(state, state.tunnel, [])
 
@@ -367,20 +369,20 @@ def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Everything ``seat`` may do now, payments summarised: one cheapest payment per colour."""
     phase = state.phase
-    if phase == "game_over" or seat not in waiting_for(state):
+    if phase == Phase.GAME_OVER or seat not in waiting_for(state):
         return []
-    if phase == "choose_initial_tickets" and not state.offered[seat]:
+    if phase == Phase.CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
         # Tickets kept: a map's next setup step may start before the others' (waiting_for).
         early = [m for m in rule_modules(state) if m.early_phase]
         return [a for m in early for a in m.phase_actions(state, seat)]
-    if phase in ("choose_initial_tickets", "choose_tickets"):
+    if phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
         return [KeepTickets(tickets=list(k)) for k in ticket_keeps(offer, state.keep_min[seat])]
     for module in rule_modules(state):
         if phase in module.phases:
             return module.phase_actions(state, seat)
     hand = state.hands[seat]
-    if phase == "tunnel":
+    if phase == Phase.TUNNEL:
         assert state.tunnel is not None
         out: list[Action] = [DECLINE_TUNNEL]
         extra = payment.cheapest_tunnel_extra(hand, state.tunnel.extra, state.tunnel.color)
@@ -396,11 +398,11 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         actions = [
             face_up(i)
             for i, c in enumerate(() if market_closed(state) else state.market)
-            if c != -1 and not (phase == "second_draw" and counts_two and c == LOCO)
+            if c != -1 and not (phase == Phase.SECOND_DRAW and counts_two and c == LOCO)
         ]
         if cards_left(state):
             actions.append(blind())
-    if phase == "second_draw":
+    if phase == Phase.SECOND_DRAW:
         return actions
     if tickets_closed(state) is None:
         actions.append(DRAW_TICKETS)
@@ -490,11 +492,32 @@ def ticket_keeps(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
 # Replay -----------------------------------------------------------------------------------
 
 
-def replay(config: GameConfig, actions: Iterable[tuple[int, Action]]) -> GameState:
-    """The state after playing ``actions`` from the start: the log is the source of truth."""
+def in_effect(log: Sequence[Action | Undo]) -> list[int]:
+    """The indexes of ``log``'s actions still in effect: each ``Undo`` takes back the last
+    action still in effect before it (so undos in a row walk back). ValueError for an undo
+    with nothing left to take back."""
+    kept: list[int] = []
+    for i, entry in enumerate(log):
+        if isinstance(entry, Undo):
+            if not kept:
+                raise ValueError(f"log entry {i + 1}: an undo with nothing to take back")
+            kept.pop()
+        else:
+            kept.append(i)
+    return kept
+
+
+def replay(config: GameConfig, log: Iterable[tuple[int, Action | Undo]]) -> GameState:
+    """The state after playing a game's log from the start (the log is the source of
+    truth): the actions still in effect, in order. Its ``version`` is the log's length,
+    undos included, so versions only grow (an undo is a new version)."""
+    entries = list(log)
     state = new_game(config)
-    for seat, action in actions:
+    for i in in_effect([action for _, action in entries]):
+        seat, action = entries[i]
+        assert not isinstance(action, Undo)  # in_effect leaves undos out
         apply(state, seat, action)
+    state.version = len(entries)
     return state
 
 

@@ -9,6 +9,7 @@ from engine.actions import Action
 from engine.errors import Text
 from engine.events import Event
 from engine.extras import ExtraPoints
+from engine.phases import Phase
 from engine.state import GameState
 
 Handler = Callable[[GameState, int, Action], list[Event]]
@@ -19,9 +20,8 @@ class RuleModule:
     handlers: ClassVar[dict[type[Any], Handler]] = {}
     # Phases this module adds (decisions it leaves pending), with what to tell a player
     # who tries something else meanwhile.
-    phases: ClassVar[dict[str, Text]] = {}
-    # Phases in which every player decides at once (``waiting_for`` lists them).
-    simultaneous_phases: ClassVar[frozenset[str]] = frozenset()
+    # (What each phase is, simultaneous or not, is ``engine.phases.Phase``'s to say.)
+    phases: ClassVar[dict[Phase, Text]] = {}
     # Handlers that take over an action type while one of this module's phases is on.
     phase_handlers: ClassVar[dict[type[Any], Handler]] = {}
     # True if this module lists a turn's draws and claims itself (its own cards and routes).
@@ -29,7 +29,7 @@ class RuleModule:
     # A phase of this module's that each seat may take up as soon as it has kept its first
     # tickets, while others still choose theirs (Rails & Sails' pieces): during the ticket
     # choice its ``waiting_for`` and ``phase_actions`` serve the seats that have kept.
-    early_phase: ClassVar[str | None] = None
+    early_phase: ClassVar[Phase | None] = None
 
     def waiting_for(self, state: GameState) -> list[int]:
         """Seats that must act in one of this module's phases."""

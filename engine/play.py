@@ -16,6 +16,7 @@ from engine import GameConfig, apply, new_game, public_view, waiting_for
 from engine.agents import random_action
 from engine.events import Event, GameEnded, LastRound, RouteClaimed, StationBuilt
 from engine.modules import playable_maps
+from engine.phases import Phase
 from engine.players import LEVELS, choose_action
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     board = state.board
     rng = random.Random(args.seed)
     history: list[Event] = []
-    while state.phase != "game_over":
+    while state.phase != Phase.GAME_OVER:
         seat = waiting_for(state)[0]
         action = (random_action(state, seat, rng) if args.level == "random" else
                   choose_action(args.level, state, seat, history=history, seed=args.seed))

@@ -32,7 +32,7 @@ names every pile it cares about. Names that are not on the map raise ``ValueErro
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -40,8 +40,8 @@ from engine import payment
 from engine.board import Board
 from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.hooks import rule_modules
+from engine.phases import Phase
 from engine.state import GameState, TunnelPending
-from engine.views import Phase
 
 CardCounts = dict[str, int]
 
@@ -266,7 +266,7 @@ def setup_position(state: GameState, position: Position) -> None:
 
 
 def _set_tunnel(state: GameState, p: Position) -> None:
-    if p.phase is not None and p.phase != "tunnel":
+    if p.phase is not None and p.phase != Phase.TUNNEL:
         state.tunnel = None
     if p.tunnel is not None:
         board = state.board
@@ -284,7 +284,7 @@ def _set_tunnel(state: GameState, p: Position) -> None:
             revealed=revealed,
             extra=payment.tunnel_extra_asked(revealed, colour),
         )
-    if state.phase == "tunnel" and state.tunnel is None:
+    if state.phase == Phase.TUNNEL and state.tunnel is None:
         raise ValueError('phase "tunnel" needs a tunnel')
 
 
@@ -310,7 +310,7 @@ def position_of(state: GameState) -> Position:
     for module in rule_modules(state):
         fields.update(module.position_fields(state))
     return Position(
-        phase=cast(Phase, state.phase),
+        phase=state.phase,
         current=state.current,
         turn=state.turn,
         turns_left=state.turns_left,

@@ -1,30 +1,47 @@
 """The full game state: plain mutable Python data, with a JSON snapshot round trip.
 
-A game is (config, seed, actions); the state is what replaying them gives,
-and the snapshot is a cache of it. Everything random comes from ``rng``,
-which is part of the snapshot.
+A game is (config, seed, log); the state is what replaying the log gives (see
+``engine.game.replay``), and the snapshot is a cache of it. Everything random comes from
+``rng``, which is part of the snapshot.
+
+Snapshots carry a format version (``SNAPSHOT_VERSION``); ``from_snapshot`` brings an
+older one up to date through ``migrate_snapshot``, one step per version, so a stored
+game's snapshot stays loadable when the format changes.
+
+A config carries the rules version the game started under (``GameConfig.rules``). A rule
+fix that would change how a logged game plays on bumps ``RULES_VERSION`` and keeps the
+old behaviour behind ``state.config.rules``: a game replays, and plays on, with the rules
+it started with, so a fix never silently changes an old game's log (issue 25 changed a
+World deal). A config of a newer rules version than this engine's is refused.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import Board, board_for
+from engine.phases import Phase
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+# The rules new games play by; 1: the rules when games first recorded their version (every
+# game stored before then is of rules 1). See the module's docstring.
+RULES_VERSION = 1
 
 
 class GameConfig(BaseModel):
-    """What a game is started with: the map, the seated players in seat order, the seed."""
+    """What a game is started with: the map, the seated players in seat order, the seed,
+    and the version of the rules it plays by."""
 
     model_config = ConfigDict(frozen=True)
 
     map_id: str
     players: list[str] = Field(min_length=1, max_length=5)
     seed: int
+    rules: int = Field(RULES_VERSION, ge=1, le=RULES_VERSION)
 
 
 class TunnelPending(BaseModel):
@@ -82,7 +99,7 @@ class GameState:
         self._rng: random.Random | None = random.Random(config.seed)
         self._rng_state: Any = None  # the RNG's state when it was last saved (see ``rng``)
         self.version = 0
-        self.phase = "choose_initial_tickets"
+        self.phase: Phase = Phase.CHOOSE_INITIAL_TICKETS
         self.turn = 0
         self.first_player = 0
         self.current = 0
@@ -183,6 +200,7 @@ class GameState:
         for name in self._PLAIN:
             value = getattr(self, name)
             snap[name] = value if shared else _copy(value)
+        snap["phase"] = self.phase.value  # plain text, for any JSON writer
         snap["stations"] = [[c, s] for c, s in sorted(self.stations.items())]
         snap["tunnel"] = self.tunnel.model_dump() if self.tunnel else None
         version, internal, gauss = self._saved_rng_state()
@@ -191,11 +209,11 @@ class GameState:
 
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> GameState:
-        if snap.get("snapshot") != SNAPSHOT_VERSION:
-            raise ValueError(f"unsupported snapshot version {snap.get('snapshot')!r}")
+        snap = migrate_snapshot(snap)
         state = cls(GameConfig.model_validate(snap["config"]))
         for name in cls._PLAIN:
             setattr(state, name, _copy(snap[name]))
+        state.phase = Phase(snap["phase"])
         state.stations = {int(c): int(s) for c, s in snap["stations"]}
         state.tunnel = TunnelPending.model_validate(snap["tunnel"]) if snap["tunnel"] else None
         version, internal, gauss = snap["rng"]
@@ -228,3 +246,23 @@ def _copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     return value
+
+
+def migrate_snapshot(snap: dict[str, Any]) -> dict[str, Any]:
+    """``snap`` in today's format (``SNAPSHOT_VERSION``): each step of ``_MIGRATIONS`` takes
+    one version to the next. ValueError for a version no step starts from (a newer bot's)."""
+    while (version := snap.get("snapshot")) != SNAPSHOT_VERSION:
+        step = _MIGRATIONS.get(version) if isinstance(version, int) else None
+        if step is None:
+            raise ValueError(f"unsupported snapshot version {version!r}")
+        snap = step(snap)
+    return snap
+
+
+def _config_names_rules(snap: dict[str, Any]) -> dict[str, Any]:
+    """1 → 2: the config names its rules version; every game before it played rules 1."""
+    return {**snap, "snapshot": 2, "config": {**snap["config"], "rules": 1}}
+
+
+# Snapshot version -> the step to the next version.
+_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _config_names_rules}

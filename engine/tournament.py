@@ -28,6 +28,7 @@ from typing import Any
 from engine import GameConfig, apply, new_game, waiting_for
 from engine.events import Event
 from engine.modules import playable_maps
+from engine.phases import Phase
 from engine.players import FACTORIES, PlayerFactory, observe
 from engine.players.search import searching
 from engine.scoring import final_scores
@@ -64,7 +65,7 @@ def play_game(
     players = [factories[spec](seat) for seat, spec in enumerate(specs)]
     times: list[list[float]] = [[] for _ in specs]
     history: list[Event] = []
-    while state.phase != "game_over":
+    while state.phase != Phase.GAME_OVER:
         seat = waiting_for(state)[0]
         start = time.process_time()
         action = players[seat].choose(observe(state, seat, history=history, seed=seed))

@@ -24,6 +24,7 @@ from engine.events import (
     TurnStarted,
 )
 from engine.hooks import rule_modules
+from engine.phases import Phase
 from engine.scoring import final_scores
 from engine.state import GameState
 
@@ -32,9 +33,9 @@ from engine.state import GameState
 
 def waiting_for(state: GameState) -> list[int]:
     """Seats that must act now."""
-    if state.phase == "game_over":
+    if state.phase == Phase.GAME_OVER:
         return []
-    if state.phase == "choose_initial_tickets":
+    if state.phase == Phase.CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
     for module in rule_modules(state):
@@ -45,19 +46,17 @@ def waiting_for(state: GameState) -> list[int]:
 
 def simultaneous(state: GameState) -> bool:
     """Whether the phase is a decision everyone takes at once (so nobody is 'current')."""
-    if state.phase == "choose_initial_tickets":
-        return True
-    return any(state.phase in m.simultaneous_phases for m in rule_modules(state))
+    return state.phase.simultaneous
 
 
 def player_name(state: GameState, seat: int) -> str:
     return state.config.players[seat]
 
 
-def require_turn(state: GameState, seat: int, *phases: str) -> None:
+def require_turn(state: GameState, seat: int, *phases: Phase) -> None:
     """Raise unless it is ``seat``'s turn and the game is in one of ``phases``."""
     phase = state.phase
-    if phase == "choose_initial_tickets":
+    if phase == Phase.CHOOSE_INITIAL_TICKETS:
         raise IllegalAction("Everyone is still choosing their first destination tickets.")
     if seat != state.current:
         raise IllegalAction("It is {player}'s turn, not yours.",
@@ -72,11 +71,11 @@ def require_turn(state: GameState, seat: int, *phases: str) -> None:
 
 # What a player must finish before anything else, by phase.
 _FIRST = {
-    "second_draw": Text(
+    Phase.SECOND_DRAW: Text(
         "Finish your draw first: take a second card from the market or the deck."),
-    "choose_tickets": Text("Choose which of your new destination tickets to keep first."),
-    "tunnel": Text("Pay the tunnel's extra cards or decline it first."),
-    "turn": Text("You cannot do that now: choose an action for your turn."),
+    Phase.CHOOSE_TICKETS: Text("Choose which of your new destination tickets to keep first."),
+    Phase.TUNNEL: Text("Pay the tunnel's extra cards or decline it first."),
+    Phase.TURN: Text("You cannot do that now: choose an action for your turn."),
 }
 
 
@@ -274,7 +273,7 @@ def open_routes(state: GameState, seat: int, routes: Iterable[int] | None = None
 
 def first_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Setup is over: the first player starts."""
-    state.phase = "turn"
+    state.phase = Phase.TURN
     state.turn = 1
     events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
@@ -312,7 +311,7 @@ def next_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Hand the turn to the next seat (passing those who cannot act)."""
     state.current = (state.current + 1) % state.n_players
     state.turn += 1
-    state.phase = "turn"
+    state.phase = Phase.TURN
     events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
     return events
@@ -331,7 +330,7 @@ def skip_stuck(state: GameState, events: list[Event]) -> None:
 
 
 def game_over(state: GameState, reason: str, events: list[Event]) -> None:
-    state.phase = "game_over"
+    state.phase = Phase.GAME_OVER
     state.reason = reason
     for module in rule_modules(state):
         module.on_game_over(state)

@@ -9,34 +9,20 @@ render, and the renderer never needs the full state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.board import Board
 from engine.cards import CARD_NAMES
 from engine.hooks import RuleModule, rule_modules
+from engine.phases import Phase
 from engine.scoring import FinalScores as FinalScores  # the score models are views too
 from engine.scoring import PlayerScore as PlayerScore
 from engine.scoring import TicketResult as TicketResult
 from engine.scoring import connected_tickets, final_scores
 from engine.state import GameState
 from engine.turns import market_closed, simultaneous, tickets_closed, waiting_for
-
-Phase = Literal[
-    "choose_initial_tickets",
-    "turn",
-    "second_draw",
-    "choose_tickets",
-    "tunnel",
-    "choose_share",
-    "choose_neutral_share",
-    "draft",
-    "draft_keep",
-    "choose_festival",
-    "choose_pieces",
-    "game_over",
-]
 
 
 class _View(BaseModel):
@@ -152,7 +138,7 @@ def public_view(state: GameState) -> PublicView:
     board = state.board
     names = CARD_NAMES
     n = state.n_players
-    over = state.phase == "game_over"
+    over = state.phase == Phase.GAME_OVER
     small = n < board.rules.double_routes_min_players
     claimed = {board.route_ids[r]: s for r, s in enumerate(state.owner) if s >= 0}
     closed: list[int] = []
@@ -166,7 +152,7 @@ def public_view(state: GameState) -> PublicView:
                 closed_to.setdefault(state.owner[twin], []).append(board.route_ids[r])
     tunnel = state.tunnel
     # Seats still choosing their first tickets, or (Rails & Sails) their pieces after them.
-    setup = set(waiting_for(state)) if state.phase == "choose_initial_tickets" else set()
+    setup = set(waiting_for(state)) if state.phase == Phase.CHOOSE_INITIAL_TICKETS else set()
     return PublicView(
         map_id=board.map.id,
         turn=state.turn,

@@ -28,6 +28,7 @@ from engine.events import (
 )
 from engine.extras import ExtraPoints, festival_points
 from engine.hooks import Handler, RuleModule
+from engine.phases import Phase
 from engine.state import GameState
 from engine.turns import chosen_tickets, end_turn, first_turn, next_turn, require_turn
 from engine.views import DraftStatus, ticket_view
@@ -85,14 +86,14 @@ def _start_draft(state: GameState, second: bool, events: list[Event]) -> bool:
         "picked": [[] for _ in range(n)],
         "done": [False] * n,
     }
-    state.phase = "draft"
+    state.phase = Phase.DRAFT
     events.append(TicketDraftStarted(state.current, second, per))
     return True
 
 
 def _not_now(state: GameState, seat: int, what: Text) -> NoReturn:
     """Refuse a draft action out of its phase, saying what is on instead."""
-    if state.phase in ("draft", "draft_keep"):
+    if state.phase in (Phase.DRAFT, Phase.DRAFT_KEEP):
         raise IllegalAction(Festivals.phases[state.phase])
     require_turn(state, seat)  # raises: another player's turn, or what to finish first
     raise IllegalAction(what)  # pragma: no cover - require_turn always raises without phases
@@ -100,7 +101,7 @@ def _not_now(state: GameState, seat: int, what: Text) -> NoReturn:
 
 def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DraftPick)
-    if state.phase != "draft":
+    if state.phase != Phase.DRAFT:
         _not_now(state, seat, Text("There is no ticket draft on now."))
     draft = _ext(state)["draft"]
     if draft["done"][seat]:
@@ -124,7 +125,7 @@ def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
     for s in range(n):
         state.offered[s] = draft["picked"][s]
         state.keep_min[s] = draft["keep"]
-    state.phase = "draft_keep"
+    state.phase = Phase.DRAFT_KEEP
     return events
 
 
@@ -136,7 +137,7 @@ def _pass_direction(state: GameState, second: bool) -> int:
 
 def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
-    if state.phase != "draft_keep":
+    if state.phase != Phase.DRAFT_KEEP:
         _not_now(state, seat, Text("There are no tickets to keep now."))
     ext = _ext(state)
     draft = ext["draft"]
@@ -164,7 +165,7 @@ def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
 
 def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, TakeFestival)
-    require_turn(state, seat, "choose_festival")
+    require_turn(state, seat, Phase.CHOOSE_FESTIVAL)
     ext = _ext(state)
     options = ext["choice"]
     if action.pile not in options:
@@ -174,7 +175,7 @@ def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     _take_pile(state, seat, action.pile, events)
     ext["choice"] = None
-    state.phase = "turn"
+    state.phase = Phase.TURN
     return end_turn(state, events)
 
 
@@ -207,11 +208,10 @@ def _draft(state: GameState, draft: Any) -> dict[str, Any]:
 class Festivals(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {DraftPick: draft_pick, TakeFestival: take_festival}
     phase_handlers: ClassVar[dict[type, Handler]] = {KeepTickets: draft_keep}
-    simultaneous_phases: ClassVar[frozenset[str]] = frozenset({"draft", "draft_keep"})
-    phases: ClassVar[dict[str, Text]] = {
-        "draft": Text("The ticket draft is on: pick a ticket from your packet first."),
-        "draft_keep": Text("The ticket draft is on: choose the tickets you keep first."),
-        "choose_festival": Text("Choose which city's festival cards to take first."),
+    phases: ClassVar[dict[Phase, Text]] = {
+        Phase.DRAFT: Text("The ticket draft is on: pick a ticket from your packet first."),
+        Phase.DRAFT_KEEP: Text("The ticket draft is on: choose the tickets you keep first."),
+        Phase.CHOOSE_FESTIVAL: Text("Choose which city's festival cards to take first."),
     }
 
     def setup(self, state: GameState) -> None:
@@ -240,18 +240,18 @@ class Festivals(RuleModule):
         _start_draft(state, second=False, events=[])
 
     def waiting_for(self, state: GameState) -> list[int]:
-        if state.phase == "draft":
+        if state.phase == Phase.DRAFT:
             return [s for s, done in enumerate(_ext(state)["draft"]["done"]) if not done]
-        if state.phase == "draft_keep":
+        if state.phase == Phase.DRAFT_KEEP:
             return [s for s in range(state.n_players) if state.offered[s]]
         return [state.current]
 
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         ext = _ext(state)
         board = state.board
-        if state.phase == "draft":
+        if state.phase == Phase.DRAFT:
             return [DraftPick(ticket=board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
-        if state.phase == "draft_keep":
+        if state.phase == Phase.DRAFT_KEEP:
             offer = [board.t_ids[t] for t in state.offered[seat]]
             return [KeepTickets(tickets=list(k)) for k in combinations(offer, state.keep_min[seat])]
         return [TakeFestival(pile=p) for p in ext["choice"]]
@@ -292,7 +292,7 @@ class Festivals(RuleModule):
             _take_pile(state, seat, piles[0], events)
         elif len(piles) == 2:
             _ext(state)["choice"] = piles
-            state.phase = "choose_festival"
+            state.phase = Phase.CHOOSE_FESTIVAL
             return True
         return False
 
@@ -314,7 +314,7 @@ class Festivals(RuleModule):
         if draft is not None:
             # Every packet shrinks alike, so any seat's counts tell the round.
             picked, left = len(draft["picked"][0]), len(draft["packets"][0])
-            done = draft["done"][0] and state.phase == "draft"
+            done = draft["done"][0] and state.phase == Phase.DRAFT
             status = DraftStatus(
                 round=min(picked + (not done), picked + left),
                 rounds=picked + left,
@@ -366,9 +366,9 @@ class Festivals(RuleModule):
         for flag in ("second_draft_done", "second_draft_due"):
             if flag in fields:
                 ext[flag] = fields[flag]
-        if fields.get("phase") not in (None, "draft", "draft_keep"):
+        if fields.get("phase") not in (None, Phase.DRAFT, Phase.DRAFT_KEEP):
             ext["draft"] = None  # a position past the draft (its packets leave play)
-        if fields.get("phase") not in (None, "choose_festival"):
+        if fields.get("phase") not in (None, Phase.CHOOSE_FESTIVAL):
             ext["choice"] = None
         if "festival_choice" in fields:
             unknown = set(fields["festival_choice"]) - set(ext["piles"])
@@ -377,15 +377,15 @@ class Festivals(RuleModule):
             ext["choice"] = list(fields["festival_choice"])
         if "draft" in fields:
             ext["draft"] = _draft(state, fields["draft"])
-        if state.phase == "choose_festival" and not ext["choice"]:
+        if state.phase == Phase.CHOOSE_FESTIVAL and not ext["choice"]:
             raise ValueError('phase "choose_festival" needs a festival_choice')
-        if state.phase in ("draft", "draft_keep") and ext["draft"] is None:
+        if state.phase in (Phase.DRAFT, Phase.DRAFT_KEEP) and ext["draft"] is None:
             raise ValueError(f"phase {state.phase!r} needs a draft")
 
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)
         draft = ext["draft"]
-        drafting = draft is not None and state.phase == "draft"
+        drafting = draft is not None and state.phase == Phase.DRAFT
         packet = draft["packets"][seat] if drafting else []
         picked = draft["picked"][seat] if drafting else []
         choosing = ext["choice"] is not None and state.current == seat
@@ -394,5 +394,5 @@ class Festivals(RuleModule):
             "festival_options": list(ext["choice"]) if choosing else [],
             "draft_packet": [ticket_view(state.board, t) for t in packet],
             "draft_picked": [ticket_view(state.board, t) for t in picked],
-            "keep_max": draft["keep"] if draft and state.phase == "draft_keep" else None,
+            "keep_max": draft["keep"] if draft and state.phase == Phase.DRAFT_KEEP else None,
         }

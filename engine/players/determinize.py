@@ -25,12 +25,14 @@ from typing import Any
 from engine.cards import CARD_INDEX, SHIP, SPECIAL
 from engine.events import CardDrawn, LastRound, RouteClaimed, ShareTaken, TurnStarted
 from engine.game import new_game
+from engine.phases import Phase
 from engine.players.base import Observation
 from engine.position import Position, card_codes, setup_position
 from engine.state import GameConfig, GameState
 from engine.views import private_view, public_view
 
-NO_SEARCH_PHASES = ("choose_initial_tickets", "draft", "draft_keep", "choose_pieces")
+NO_SEARCH_PHASES = (Phase.CHOOSE_INITIAL_TICKETS, Phase.DRAFT, Phase.DRAFT_KEEP,
+                    Phase.CHOOSE_PIECES)
 """Phases whose hidden parts (every seat's offer, draft packets, piece splits) a world does
 not rebuild; the player decides them by its heuristic."""
 
@@ -268,14 +270,14 @@ class Sampler:
                 shares[s] = held
             fields["shares"] = shares
             fields["neutral_shares"] = neutral
-            if pub.phase in ("choose_share", "choose_neutral_share"):
+            if pub.phase in (Phase.CHOOSE_SHARE, Phase.CHOOSE_NEUTRAL_SHARE):
                 fields["share_choice"] = self._share_choice()
         if rules.festivals is not None:
             fields["festival_piles"] = dict(pub.festival_piles)
             fields["festival_cards"] = {self.seat: dict(priv.festival_cards)}
             # Tickets may be drawn again once the second draft is over.
             fields["second_draft_done"] = pub.can_draw_tickets and pub.tickets_left > 0
-            if pub.phase == "choose_festival":
+            if pub.phase == Phase.CHOOSE_FESTIVAL:
                 fields["festival_choice"] = list(priv.festival_options)
         if rules.rails_and_sails is not None:
             fields["ship_deck"] = [names[c] for c in ships]

@@ -36,6 +36,7 @@ from engine.actions import (
 )
 from engine.cards import CARD_INDEX, LOCO, names_from_counts
 from engine.graph import components
+from engine.phases import Phase
 from engine.players.base import Observation
 from engine.players.situation import INF, JOKER, SHIP_SUIT, Plan, Situation, shortest_path
 
@@ -102,23 +103,23 @@ class HeuristicPlayer:
     def choose(self, obs: Observation) -> Action:
         phase = obs.public.phase
         decide = _Decision(obs, self.style)
-        if phase == "choose_initial_tickets" and not obs.private.offered:
+        if phase == Phase.CHOOSE_INITIAL_TICKETS and not obs.private.offered:
             return decide.pieces()  # Rails & Sails: tickets kept, the pieces follow at once
-        if phase in ("choose_initial_tickets", "choose_tickets", "draft_keep"):
+        if phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS, Phase.DRAFT_KEEP):
             return decide.keep_tickets()
-        if phase == "draft":
+        if phase == Phase.DRAFT:
             return decide.draft_pick()
-        if phase == "tunnel":
+        if phase == Phase.TUNNEL:
             return decide.tunnel()
-        if phase in ("choose_share", "choose_neutral_share"):
-            return decide.share(neutral=phase == "choose_neutral_share")
-        if phase == "choose_festival":
+        if phase in (Phase.CHOOSE_SHARE, Phase.CHOOSE_NEUTRAL_SHARE):
+            return decide.share(neutral=phase == Phase.CHOOSE_NEUTRAL_SHARE)
+        if phase == Phase.CHOOSE_FESTIVAL:
             return decide.festival()
-        if phase == "choose_pieces":
+        if phase == Phase.CHOOSE_PIECES:
             return decide.pieces()
-        if phase == "second_draw":
+        if phase == Phase.SECOND_DRAW:
             return decide.draw(second=True)
-        if phase == "turn":
+        if phase == Phase.TURN:
             return decide.turn()
         return obs.options[0]
 
@@ -210,7 +211,7 @@ class _Decision:
         value = 0.0
         caution = self.style.caution
         if self.style.first_caution is not None and (
-                self.obs.public.phase == "choose_initial_tickets"):
+                self.obs.public.phase == Phase.CHOOSE_INITIAL_TICKETS):
             caution = self.style.first_caution
         for t in tickets:
             points = board.t_points[t]

@@ -26,6 +26,7 @@ from itertools import pairwise
 
 from engine.actions import Action, Claim, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from engine.game import apply
+from engine.phases import Phase
 from engine.players.base import Observation, observe
 from engine.players.determinize import Sampler
 from engine.players.heuristic import HARD, PLANNER, HeuristicPlayer, Style
@@ -34,8 +35,8 @@ from engine.scoring import TicketResult, score_position
 from engine.state import GameState
 from engine.turns import waiting_for
 
-SEARCHED_PHASES = ("turn", "choose_tickets", "choose_share", "choose_neutral_share",
-                   "choose_festival")
+SEARCHED_PHASES = (Phase.TURN, Phase.CHOOSE_TICKETS, Phase.CHOOSE_SHARE, Phase.CHOOSE_NEUTRAL_SHARE,
+                   Phase.CHOOSE_FESTIVAL)
 """Decisions the search may weigh (turns only once the end nears, and tickets only if
 ``SearchConfig.tickets``: a few turns played on tell little about long plans and tickets,
 which pay off at the end); the others (a second card, a tunnel's extra cards, drafts, a
@@ -91,11 +92,11 @@ class SearchPlayer:
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
             rules.end_trigger_pieces + self.config.endgame_pieces
         )
-        if obs.public.phase in ("turn", "choose_tickets") and (
+        if obs.public.phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and (
             not near_end or len(obs.public.players) > self.config.turn_players
         ):
             return own
-        if obs.public.phase == "choose_tickets" and not self.config.tickets:
+        if obs.public.phase == Phase.CHOOSE_TICKETS and not self.config.tickets:
             return own
         horizon = 1000 if near_end else self.config.horizon
         candidates = self._candidates(obs, own)
@@ -150,7 +151,7 @@ class SearchPlayer:
             if a is not None and a not in out and len(out) < self.config.candidates:
                 out.append(a)
 
-        if obs.public.phase != "turn":
+        if obs.public.phase != Phase.TURN:
             # Tickets to keep: the smaller sets first (late in the game, the safer ones).
             def size(a: Action) -> int:
                 return len(a.tickets) if isinstance(a, KeepTickets) else 0
@@ -193,12 +194,12 @@ class SearchPlayer:
         turns_to_go = horizon
         last_turn = state.turn
         steps = 0
-        while state.phase != "game_over" and steps < 400:
+        while state.phase != Phase.GAME_OVER and steps < 400:
             waiting = waiting_for(state)
             if not waiting:
                 break
             who = waiting[0]
-            if who == seat and state.phase == "turn" and state.turn != last_turn:
+            if who == seat and state.phase == Phase.TURN and state.turn != last_turn:
                 turns_to_go -= 1
                 last_turn = state.turn
                 if turns_to_go <= 0:
