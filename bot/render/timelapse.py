@@ -3,9 +3,10 @@
 Built from public data only: the final public view (who built what, which double routes
 closed, the scores) and the game's building turns in order (``LastMove`` per turn, from the
 stored log's public events). A frame shows the map at chat size (the board's map reduced
-2x: 800 px wide on a landscape map), a bar above it with the turn's player, what they
-built and how far the game is (n/N and a progress line), and the players below it with
-their route points so far; the last frame, held, names the winner and the final totals.
+2x: 800 px wide on a landscape map) with the turn's pieces glowing as on the board, a bar
+above it with the turn's player, what they built and how far the game is (n/N and a
+progress line), and the players below it with their route points so far; the last
+frame, held, shows the final map and names the winner and the final totals.
 
 Each frame redraws only what changed (the changed regions of the map at full size,
 reduced and mapped to the map's board palette, the bar, the players' line); the GIF's
@@ -28,11 +29,11 @@ from bot.i18n import _, _n
 from engine.views import PublicView
 from maps.model import MapData
 
-from . import MapKey, board_palette
+from . import MapKey, board_palette, merge_boxes
 from .board import Box, base_for, blend, draw_map
 from .demo import empty_view
 from .fonts import font
-from .highlight import LastMove
+from .highlight import LastMove, _glow, _glow_box, _spots
 from .palette import ACCENT, PANEL_BG, PANEL_DIM, PANEL_FG, player_fill, player_shape, shade
 from .panel import fit_text
 from .shapes import mark_sprite
@@ -173,6 +174,21 @@ def _players(width: int, names: Sequence[str], points: Sequence[int]) -> Image.I
     return img
 
 
+def _light(frame: Image.Image, view: PublicView, last: LastMove) -> list[Box]:
+    """The pieces ``last`` placed, glowing (as on the board's highlight) on ``frame``;
+    returns the map's region that glows."""
+    base = base_for(view.map_id)
+    lay = base.layout
+    spaces, cities = _spots(base, last)
+    if not spaces and not cities:
+        return []
+    box = _aligned(_glow_box(spaces, cities, lay.width, lay.height), lay.width, lay.height)
+    work = draw_map(view, box)
+    _glow(work, box[:2], box, base, view, last, spaces, cities)
+    frame.paste(_reduced(work, view.map_id), (box[0] // SCALE, BAR_H + box[1] // SCALE))
+    return [box]
+
+
 def winner_line(final: PublicView) -> str:
     """The last frame's caption: who won, with how many points (the final image's words)."""
     scores = final.final
@@ -205,22 +221,27 @@ def frames(final: PublicView, moves: Sequence[LastMove]) -> Iterator[Image.Image
     put(_bar(width, _(m.name), None, 0, 0), (0, 0))
     put(_players(width, names, board.points), (0, BAR_H + map_h))
     yield frame.copy()
+    def draw(view: PublicView, boxes: list[Box]) -> None:
+        for box in merge_boxes([_aligned(b, lay.width, lay.height) for b in boxes]):
+            frame.paste(_reduced(draw_map(view, box), final.map_id),
+                        (box[0] // SCALE, BAR_H + box[1] // SCALE))
+
     turns = groups(moves)
     key = MapKey.of(board.view(m))
+    lit: list[Box] = []  # the glow of the frame before, drawn over next
     for i, group in enumerate(turns):
         for move in group:
             board.add(move, m)
         view = board.view(m)
         new = MapKey.of(view)
-        for box in new.changed_boxes(key):
-            box = _aligned(box, lay.width, lay.height)
-            frame.paste(_reduced(draw_map(view, box), final.map_id),
-                        (box[0] // SCALE, BAR_H + box[1] // SCALE))
+        draw(view, [*new.changed_boxes(key), *lit])
         key = new
         last = group[-1]
+        lit = _light(frame, view, last)
         put(_bar(width, last.caption, last.seat, i + 1, len(turns)), (0, 0))
         put(_players(width, names, board.points), (0, BAR_H + map_h))
         yield frame.copy()
+    draw(board.view(m), lit)
     scores = final.final
     totals = [0] * len(names)
     for p in scores.players if scores is not None else ():

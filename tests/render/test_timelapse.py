@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 
 import engine
 from bot.history import building_turns
-from bot.render.board import draw_map
+from bot.render.board import draw_map, route_boxes
 from bot.render.demo import final_view
 from bot.render.highlight import LastMove
 from bot.render.timelapse import (
@@ -100,19 +100,21 @@ def test_a_double_route_closes_when_its_twin_is_claimed() -> None:
 
 @pytest.mark.slow
 def test_each_frame_adds_its_turns_claim_and_nothing_else_on_the_map() -> None:
+    """A frame's map changes only around its turn's claim (which glows) and the claim
+    before (whose glow goes)."""
     view, moves = finished("usa")
     _img, shown, _times = frames_of(render_timelapse(view, moves))
-    from bot.render.board import route_boxes
-
+    reach = 16  # px in a frame: the glow around a route's pieces
     for i, move in enumerate(moves[:12], start=1):  # one turn per frame (< MAX_FRAMES)
         maps = [f.crop((0, BAR_H, f.width, f.height - PLAYERS_H)) for f in shown[i - 1:i + 1]]
         changed = ImageChops.difference(*maps).getbbox()
         assert changed is not None, move
-        boxes = [b for r in move.routes for b in route_boxes("usa", r)]
-        left = min(b[0] for b in boxes) // SCALE - 1
-        top = min(b[1] for b in boxes) // SCALE - 1
-        right = max(b[2] for b in boxes) // SCALE + 1
-        bottom = max(b[3] for b in boxes) // SCALE + 1
+        near = [*move.routes, *(moves[i - 2].routes if i > 1 else ())]
+        boxes = [b for r in near for b in route_boxes("usa", r)]
+        left = min(b[0] for b in boxes) // SCALE - reach
+        top = min(b[1] for b in boxes) // SCALE - reach
+        right = max(b[2] for b in boxes) // SCALE + reach
+        bottom = max(b[3] for b in boxes) // SCALE + reach
         assert left <= changed[0] and top <= changed[1], (move, changed)
         assert changed[2] <= right and changed[3] <= bottom, (move, changed)
 
