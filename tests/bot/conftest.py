@@ -17,15 +17,16 @@ from typing import Any
 import pytest
 
 import engine
-from bot import claiming, i18n, presenters
-from bot.client import TTRBot
-from bot.config import Settings
-from bot.database import is_postgres
-from bot.images import Renderer
-from bot.service import choice_tag, decisions
-from bot.storage import SqliteStorage, Storage
-from bot.storage_pg import PostgresStorage
-from bot.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
+from bot import i18n
+from bot.edge.client import TTRBot
+from bot.edge.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
+from bot.game.images import Renderer
+from bot.game.service import choice_tag, decisions
+from bot.ops.config import Settings
+from bot.ops.database import is_postgres
+from bot.play import claiming, presenters
+from bot.storage.api import SqliteStorage, Storage
+from bot.storage.postgres import PostgresStorage
 from engine import (
     BuildHarbor,
     BuildStation,
@@ -158,7 +159,19 @@ class Table:
             "**Your hand:** {cards}", "**Offered — {rule}:**", "**Your tickets:**",
             "**Your draft packet — pick one:**", "**Your festival cards:** {piles}",
             "**Your shares:** {shares}", "**Left in your hand:** {cards}",
-            "**Your ticket plan:**")]
+            "**Your ticket plan:**", *ORDER_MARKS)]
+
+    def assert_orders_secret(self, *owners: str) -> None:
+        """Standing orders (their list, the note when one is dropped) reach only their
+        player: never a channel, never another member."""
+        marks = [self.t(m).split("{")[0].strip() for m in ORDER_MARKS]
+        allowed = {self.users[name] for name in owners}
+        seen = 0
+        for sent in self.fake.sent:
+            if any(mark in sent.content for mark in marks):
+                assert not sent.public and sent.user_id in allowed, sent.content
+                seen += 1
+        assert seen  # (the marks are still the texts the bot sends)
 
     async def restart(self) -> None:
         """Stop the bot and start a new process on the same database and Discord."""
@@ -730,6 +743,14 @@ class Table:
             assert shown <= mine, (shown, mine)
             if mine:
                 assert shown, f"seat {seat} holds shares but no hand image showed one"
+
+
+# The heads of the standing orders' private texts (bot.order_controls, bot.orders).
+ORDER_MARKS = ("📋 Your standing orders in game #{game}, only you see them. Each plays one of "
+               "your next turns, in this order, the moment it comes (no ping, no wait); one "
+               "that cannot be played is dropped and you are told.",
+               "📋 Game #{game}: your standing order “{order}” was dropped: {why} It is your "
+               "turn: press **My hand** there.")
 
 
 def make_bot(database: Path | str, renderer: Renderer | None = None,

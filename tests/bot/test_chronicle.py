@@ -10,11 +10,12 @@ import logging
 import pytest
 
 import engine
-from bot import chronicle, i18n
-from bot.history import building_turns, logged_events
-from bot.preferences import ServerSettings
+from bot import i18n
+from bot.records import chronicle
+from bot.records.history import building_turns, logged_events
 from bot.render.demo import final_view
 from bot.render.highlight import LastMove
+from bot.settings.preferences import ServerSettings
 from maps import load_map
 from tests.bot.conftest import SECRET_FIELDS
 

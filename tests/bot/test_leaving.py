@@ -8,8 +8,8 @@ import json
 import pytest
 
 import engine
-from bot.storage import Storage
-from bot.testing import Mention
+from bot.edge.testing import Mention
+from bot.storage.api import Storage
 from tests.bot.conftest import BACKENDS
 
 
@@ -292,12 +292,15 @@ async def test_an_idle_lobby_closes_by_itself_and_says_so(table):
     assert await store.next_lobby_expiry() == table.clock.now() + 24 * 3600
     assert await table.advance(23) == []
     sent = await table.advance(2)
-    assert [s.content for s in sent] == [
+    assert [s.content for s in sent if not s.edit] == [
         "⌛ The lobby of game #1 closed after 24 hours without a change. `/ttr new` opens a "
         "new one."]
     assert sent[0].public and (await store.game(1)).status == "cancelled"
     assert await store.next_lobby_expiry() is None and await table.advance(48) == []
-    ex = await fake.click(table.bot, ben, lobby, label="Join")
+    shown = fake.message(lobby.id)  # the lobby itself says so, without its buttons
+    assert "closed after 24 hours" in shown.content and shown.custom_ids() == []
+    # A Join from a client that still shows the old buttons:
+    ex = await fake.feed(table.bot, fake.component_payload(ben, lobby, "ttr:1:join"))
     assert (await store.game(1)).status == "cancelled" and len(await store.seats(1)) == 1
     assert ex.text == "You cannot join: this game is not open for joining."
     await fake.slash(table.bot, ben, "new", map="usa")  # the channel is free at once
@@ -333,7 +336,8 @@ async def test_undo_an_action_that_revealed_nothing_by_its_player_alone(table):
     assert "Undone" in ex.text, ex.text
     assert any("was undone" in s.content for s in ex.sent if s.public)
     after = await table.stored_state()
-    assert after.to_snapshot() == before.to_snapshot()
+    assert after.version == before.version + 2  # the undo is a new version
+    assert _but_version(after) == _but_version(before)
     await _snapshot_is_a_replay(table, after)
     ex = await _undo(table, other)
     assert "nothing to undo" in ex.text
@@ -360,12 +364,34 @@ async def test_undo_of_a_draw_needs_the_table(table):
     ex = await table.click(others[0], vote, label="Agree")
     assert "Undone" in ex.text
     after = await table.stored_state()
-    assert after.to_snapshot() == before.to_snapshot()
+    assert _but_version(after) == _but_version(before)
     await _snapshot_is_a_replay(table, after)
     assert table.fake.message(vote.id).custom_ids() == []  # the vote is closed
     rows = await table.bot.service.storage.actions(table.game_id)
-    assert rows[-1].version == before.version
+    # The log only grew: the draw stays, and the undo that takes it back follows it.
+    assert [(r.version, r.undoes) for r in rows[-2:]] == [
+        (before.version + 1, None), (before.version + 2, before.version + 1)]
+    assert rows[-1].user_id == table.users[others[0]] and rows[-1].seat == rows[-2].seat
     await table.play_to_end()  # the game goes on from the restored state
+
+
+async def test_a_log_with_undos_rebuilds_the_game_after_a_restart(table):
+    """With no snapshot at the game's version, a restarted bot replays the log, its undo
+    rows included, to the very state the undo left; play goes on at growing versions."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    before = await table.stored_state()
+    await table.step()
+    last = (await table.bot.service.storage.actions(table.game_id))[-1]
+    actor = next(n for n, u in table.users.items() if u == last.user_id)
+    assert "Undone" in (await _undo(table, actor)).text
+    undone = await table.stored_state()
+    await table.bot.service.storage.save_snapshot(table.game_id, 0, "{}")  # a lost snapshot
+    await table.restart()
+    info = await table.bot.service.info(table.game_id)
+    assert info.state is not None and info.state.to_snapshot() == undone.to_snapshot()
+    assert _but_version(info.state) == _but_version(before)
+    state = await table.step()
+    assert state.version == before.version + 3
 
 
 async def test_a_stale_undo_vote_is_refused(table):
@@ -376,18 +402,27 @@ async def test_a_stale_undo_vote_is_refused(table):
     await table.play(state, state.current, engine.DrawBlind())
     actor = state.config.players[state.current]
     vote = await _ask_undo(table, actor)
+    agree = vote.control(label="Agree")["custom_id"]
     await table.step()  # someone acts: the vote is about an old version now
+    assert table.fake.message(vote.id).custom_ids() == []  # it says so (issue 27 item 11)
     other = next(n for n in ("Ana", "Ben", "Cy") if n != actor)
-    ex = await table.click(other, vote, label="Agree")
+    # An Agree from a client that still shows the old button:
+    ex = await table.fake.feed(table.bot, table.fake.component_payload(
+        table.users[other], vote, agree))
     assert "out of date" in ex.text
 
 
 async def _snapshot_is_a_replay(table, state):
     rows = await table.bot.service.storage.actions(table.game_id)
     replayed = engine.replay(state.config, [
-        (r.seat, engine.ACTION_ADAPTER.validate_json(r.action)) for r in rows])
+        (r.seat, engine.LOG_ADAPTER.validate_json(r.action)) for r in rows])
     assert replayed.to_snapshot() == state.to_snapshot()
     assert json.loads(json.dumps(state.to_snapshot())) == state.to_snapshot()
+
+
+def _but_version(state):
+    """The snapshot apart from the version (an undo reaches an earlier state anew)."""
+    return {**state.to_snapshot(), "version": None}
 
 
 async def test_a_host_who_resigns_passes_the_role_on(table):
@@ -414,9 +449,9 @@ async def test_a_seat_can_be_vacated_for_another_reason(table):
 
 
 async def test_after_an_undo_the_channel_tells_the_undo_and_the_turn_played_again(table):
-    """The undo takes the version back; the claim played again at that version number is
-    posted again (its first posting was forgotten with the undo), and so is the undo with
-    the board as it is after it."""
+    """The undo is a new version, told with the board as it is after it; the claim played
+    again is a new version too, and told again (versions only grow: no posting of an
+    undone version is forgotten or reused)."""
     await table.open_game(["Ana", "Ben"], "usa")
     storage = table.bot.service.storage
     state = await table.stored_state()
@@ -430,11 +465,11 @@ async def test_after_an_undo_the_channel_tells_the_undo_and_the_turn_played_agai
     boards = len([s for s in table.fake.sent if s.public and s.files and not s.edit])
     ex = await _undo(table, actor)
     assert "Undone" in ex.text, ex.text
-    assert (await storage.table_message(table.game_id)).version == state.version
+    assert (await storage.table_message(table.game_id)).version == state.version + 2
     told = "\n".join(s.content for s in table.fake.channel_now())
     assert "was undone" in told
     assert len([s for s in table.fake.sent if s.public and s.files and not s.edit]) == boards + 1
-    await table.play(state, state.current, claim)  # again, at the same version number
+    await table.play(state, state.current, claim)  # again, at a new version
     again = "\n".join(s.content for s in table.fake.channel_now())
-    assert (await storage.table_message(table.game_id)).version == state.version + 1
+    assert (await storage.table_message(table.game_id)).version == state.version + 3
     assert again.count(" claimed ") == claimed.count(" claimed ") + 1, again

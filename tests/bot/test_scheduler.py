@@ -9,8 +9,8 @@ import zlib
 import pytest
 
 import engine
-from bot.preferences import PlayerSettings, ServerSettings
-from bot.storage import JOB_LEASE_SECONDS
+from bot.settings.preferences import PlayerSettings, ServerSettings
+from bot.storage.api import JOB_LEASE_SECONDS
 from tests.bot.conftest import BACKENDS
 
 
@@ -297,6 +297,8 @@ async def test_expiries_in_a_row_open_a_kick_vote_and_a_computer_takes_the_seat(
     assert "1 of 2 needed" in ex.text  # a second click is the same vote
     ex = await table.click("Ben", offer, prefix=f"ttr:{table.game_id}:kick:")
     assert not ex.reply.ephemeral and "a computer player takes Cy's seat" in ex.text
+    closed = table.fake.message(offer.id)  # the vote's own message says it is over
+    assert closed.custom_ids() == [] and "no vote on Cy's seat now" in closed.content
     info = await table.bot.service.info(table.game_id)
     assert info.seats[cy_seat].controller == "computer:normal"
     # From now on Cy's seat plays after a short pause, without any timer running out.
@@ -444,16 +446,16 @@ async def test_a_computer_thinks_in_a_worker_process(table):
 @pytest.mark.slow
 async def test_a_computer_keeps_one_seed_per_game_and_seat(table, monkeypatch):
     """Its plans stay put from turn to turn (and differ between games): same seed each time."""
-    import bot.scheduler
+    import bot.game.scheduler
 
     seeds = []
-    real = bot.scheduler.computer_action
+    real = bot.game.scheduler.computer_action
 
     def spy(controller, state, seat, history, seed):
         seeds.append((seat, seed))
         return real(controller, state, seat, history, seed)
 
-    monkeypatch.setattr(bot.scheduler, "computer_action", spy)
+    monkeypatch.setattr(bot.game.scheduler, "computer_action", spy)
     await table.open_game(["Ana", "Ben"], "usa")
     await table.bot.service.set_controller(table.game_id, 1, "computer:hard", reason="test")
     for _ in range(12):
@@ -475,7 +477,7 @@ async def test_work_goes_to_started_workers_without_a_thread(monkeypatch):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from bot.workers import off_loop, workers_up
+    from bot.ops.workers import off_loop, workers_up
 
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     try:

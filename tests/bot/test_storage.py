@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from bot.database import open_storage
-from bot.storage import (
+from bot.ops.database import open_storage
+from bot.storage.api import (
     MIGRATIONS,
     Job,
     JobPlan,
@@ -288,7 +288,7 @@ async def test_dm_refusals_are_remembered(store):
 
 
 async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
-    from bot.preferences import PlayerSettings, ServerSettings
+    from bot.settings.preferences import PlayerSettings, ServerSettings
 
     path = str(tmp_path / "db.sqlite3")
     store = await SqliteStorage.open(path)
@@ -313,7 +313,7 @@ async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
 def test_settings_ignore_unknown_keys_and_refuse_bad_values():
     from pydantic import ValidationError
 
-    from bot.preferences import ServerSettings
+    from bot.settings.preferences import ServerSettings
 
     settings = ServerSettings.model_validate_json('{"gone": 1, "reminder_hours": 3}')
     assert settings.reminder_hours == 3
@@ -361,7 +361,7 @@ async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_
     writer's thread; while the writer is in use there (a backup, a read through it), or
     another process holds the write lock, the whole batch goes there, after it. Either way
     it is committed."""
-    from bot import storage as module
+    from bot.storage import api as module
 
     ran_on_loop: list[bool] = []
     run_together = module._run_together
@@ -406,7 +406,7 @@ async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_
 async def test_old_interaction_ids_are_dropped_now_and_then(store):
     """Each interaction is one write; the ids past their memory go at the first delivery of
     a process and then once per sweep interval, not at every delivery."""
-    from bot.storage import INTERACTION_MEMORY_SECONDS
+    from bot.storage.api import INTERACTION_MEMORY_SECONDS
 
     old = store.clock.now() - INTERACTION_MEMORY_SECONDS - 10
     await store._write("INSERT INTO interactions (id, created_at) VALUES (?, ?)", (1, old))
@@ -419,8 +419,8 @@ async def test_old_interaction_ids_are_dropped_now_and_then(store):
 
 async def test_rows_read_back_from_memory_follow_every_change(store):
     """Table messages and DM refusals are read from memory when only this process writes
-    them (from the database when it is shared), and every write and undo is seen."""
-    from bot.storage import TableRow
+    them (from the database when it is shared), and every write is seen."""
+    from bot.storage.api import TableRow
 
     row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
                                   host_id=1, host_name="Ana")
@@ -433,8 +433,7 @@ async def test_rows_read_back_from_memory_follow_every_change(store):
     await store.record_action(row.id, seat=0, action="{}", events="[]", before=3, after=4,
                               state="{}", finished=False)
     await store.set_table_message(row.id, TableRow(10, 500, "head", None, "", 4))
-    await store.undo_last(row.id, version=4, state="{}", new_version=3, user_id=1, detail={})
-    assert (await store.table_message(row.id)).version == 3
+    assert (await store.table_message(row.id)).version == 4
     await store.set_dm_refused(5, 9.0)
     assert await store.dm_refused_at(5) == 9.0
     assert (5 in store._dm_refusals) is not store.shared
@@ -463,3 +462,72 @@ async def test_single_row_reads_run_on_the_loop_and_see_every_commit(tmp_path):
     finally:
         await store.close()
     assert store._reader is None
+
+
+async def test_an_undo_is_appended_and_versions_only_grow(store):
+    """Undo adds a row to the log (the version it takes back in ``undoes``), with the
+    replayed state as the new version's snapshot; nothing is deleted, no version reused."""
+    from bot.storage.api import UNDO_JSON, in_effect
+
+    game = await _running_game(store)
+    for version in (1, 2):
+        await store.record_action(game, seat=0, action=f'{{"n": {version}}}', events="[]",
+                                  before=version - 1, after=version, state="{}",
+                                  finished=False, user_id=101)
+    await store.vote(game, "undo", 2, 100)
+    (last,) = await store.actions(game, after=1)
+    await store.record_undo(game, version=2, undoes=last, state='{"v": 3}', user_id=100,
+                            detail={"voters": [100]})
+    rows = await store.actions(game)
+    assert [(r.version, r.undoes, r.user_id) for r in rows] == [
+        (1, None, 101), (2, None, 101), (3, 2, 100)]
+    assert rows[-1].action == UNDO_JSON and rows[-1].seat == 0
+    assert [r.version for r in in_effect(rows)] == [1]
+    assert [r.version for r in in_effect(rows[:2])] == [1, 2]  # as it stood before the undo
+    assert (await store.game(game)).version == 3
+    assert await store.snapshot(game) == (3, '{"v": 3}')
+    assert await store.votes(game, "undo", 2) == []
+    (undo,) = [h for h in await store.history(game) if h.kind == "undo"]
+    assert undo.detail["version"] == 2 and undo.detail["voters"] == [100]
+    with pytest.raises(StorageError, match="not at version 2"):  # a second, stale undo
+        await store.record_undo(game, version=2, undoes=last, state="{}", user_id=100,
+                                detail={})
+    assert len(await store.actions(game)) == 3
+
+
+async def test_games_stored_before_rules_versions_are_of_rules_1(backend, tmp_path, request):
+    """Migration 9 stamps every stored config without a rules version with 1 (the rules
+    those games played), on both backends."""
+    import contextlib
+
+    from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
+
+    with contextlib.ExitStack() as stack:
+        if backend == "sqlite":
+            database = str(tmp_path / "old.sqlite3")
+            old: Storage = await SqliteStorage.open(database, migrations=MIGRATIONS[:8])
+        else:
+            server = request.getfixturevalue("postgres_server")
+            database = stack.enter_context(server.database(template="template0"))
+            old = await PostgresStorage.open(database, migrations=PG_MIGRATIONS[:8])
+        await _stamped(old, database)
+
+
+async def _stamped(old: Storage, database: str) -> None:
+    from engine import GameConfig
+
+    row = await old.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
+                                host_id=100, host_name="Ana")
+    await old.add_seat(row.id, 101, "Ben")
+    config = GameConfig(map_id="usa", players=["Ana", "Ben"], seed=4)
+    stored = json.dumps(config.model_dump(exclude={"rules"}))
+    await old.start_game(row.id, config=stored, version=0, state="{}",
+                         seats=[SeatRow(0, 100, "Ana"), SeatRow(1, 101, "Ben")])
+    await old.close()
+    store = await open_storage(database)
+    try:
+        migrated = json.loads((await store.game(row.id)).config)
+        assert migrated == {**json.loads(stored), "rules": 1}
+        assert GameConfig.model_validate(migrated) == config
+    finally:
+        await store.close()

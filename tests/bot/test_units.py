@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.components import ControlId, parse_custom_id
-from bot.config import ConfigError, Settings
-from bot.presenters import (
+from bot.edge.components import ControlId, parse_custom_id
+from bot.game.service import decisions
+from bot.ops.config import ConfigError, Settings
+from bot.play.presenters import (
     choice_done,
     choice_label,
     clip,
@@ -18,8 +19,7 @@ from bot.presenters import (
     rules_text,
     status_text,
 )
-from bot.service import decisions
-from engine import DeclineShare, DrawFaceUp, GiveNeutralShare, TakeShare
+from engine import DeclineShare, DrawFaceUp, GiveNeutralShare, TakeShare, Undo
 from engine.cards import CARD_INDEX
 from engine.events import (
     CardDrawn,
@@ -177,9 +177,9 @@ def test_decisions_are_the_engine_options_for_the_chooser_only():
 
 def test_a_games_views_follow_its_state():
     """The views a game keeps are those of its state's current version: after an action,
-    or with another state at the same version (an undo replays the log), they are anew."""
-    from bot.service import Game
-    from bot.storage import GameRow, SeatRow
+    or an undo (a new version: versions only grow), they are anew."""
+    from bot.game.service import Game
+    from bot.storage.api import GameRow, SeatRow
 
     def started(seed):
         return engine.new_game(engine.GameConfig(map_id="usa", players=["A", "B"], seed=seed))
@@ -195,14 +195,13 @@ def test_a_games_views_follow_its_state():
     engine.apply(state, seat, DrawFaceUp(slot=0))
     assert game.private_view(seat).hand == engine.private_view(state, seat).hand
     assert game.public_view().market == engine.public_view(state).market
-    other = started(2)  # another game's deal, at the same version
-    for s in (0, 1):
-        engine.apply(other, s, engine.legal_actions(other, s)[0])
-    engine.apply(other, other.current, DrawFaceUp(slot=0))
-    assert other.version == state.version and other.hands != state.hands
-    game.state = other
-    assert game.private_view(seat).hand == engine.private_view(other, seat).hand
-    assert game.public_view().market == engine.public_view(other).market
+    log = [(0, engine.legal_actions(started(1), 0)[0])]
+    log += [(1, engine.legal_actions(engine.replay(state.config, log), 1)[0])]
+    undone = engine.replay(state.config, [*log, (seat, DrawFaceUp(slot=0)), (seat, Undo())])
+    assert undone.version > state.version and undone.hands != state.hands
+    game.state = undone
+    assert game.private_view(seat).hand == engine.private_view(undone, seat).hand
+    assert game.public_view().market == engine.public_view(undone).market
 
 
 @pytest.mark.parametrize("emoji", [None, "🚂", "🃏"])
@@ -211,7 +210,7 @@ def test_a_sent_button_is_what_discord_py_would_send(emoji, label):
     """The bot's buttons skip ``discord.ui.Button``'s objects, not a byte of its payload."""
     import discord
 
-    from bot.components import SentButton
+    from bot.edge.components import SentButton
 
     for style in (discord.ButtonStyle.primary, discord.ButtonStyle.danger):
         for disabled in (False, True):
@@ -230,7 +229,7 @@ def test_the_stored_snapshot_is_the_engines_json_data(map_id):
     import json
     import random
 
-    from bot.service import snapshot_json
+    from bot.game.service import snapshot_json
 
     players = load_map(map_id).rules.players_min + 1
     state = engine.new_game(engine.GameConfig(map_id=map_id, players=list("ABCDE")[:players],

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from bot.history import building_turns
+from bot.records.history import building_turns
 from bot.render.board import draw_map, route_boxes
 from bot.render.demo import final_view
 from bot.render.highlight import LastMove

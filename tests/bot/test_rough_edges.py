@@ -1,0 +1,147 @@
+"""Issue 27's last rough edges: lobby copies and vote messages that follow what happened,
+German card names in images, and the smaller texts."""
+
+from __future__ import annotations
+
+import engine
+from engine.cards import LOCO
+
+LOBBY_CLOSED = "closed after 24 hours without a change"
+
+
+async def _lobby_with_two_copies(table):
+    fake = table.fake
+    ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+    first = (await fake.slash(table.bot, ana, "new", map="usa")).reply
+    second = (await fake.slash(table.bot, ben, "join")).reply
+    assert fake.message(first.id).custom_ids() == [] and second.custom_ids()
+    return ana, first, second
+
+
+async def test_lobby_copies_closed_by_the_idle_sweep_say_so_without_buttons(table):
+    """Issue 27 item 9: the idle sweep closed the lobby but its copies still invited a join."""
+    _ana, first, second = await _lobby_with_two_copies(table)
+    await table.advance(25)
+    for copy in (first, second):
+        shown = table.fake.message(copy.id)
+        assert LOBBY_CLOSED in shown.content and shown.custom_ids() == [], shown.content
+
+
+async def test_lobby_copies_follow_an_expiry_after_a_restart(table):
+    _ana, first, second = await _lobby_with_two_copies(table)
+    await table.restart()  # the copies are remembered in the database
+    await table.advance(25)
+    for copy in (first, second):
+        shown = table.fake.message(copy.id)
+        assert LOBBY_CLOSED in shown.content and shown.custom_ids() == [], shown.content
+
+
+async def test_lobby_copies_say_the_host_closed_it(table):
+    ana, first, second = await _lobby_with_two_copies(table)
+    confirm = (await table.fake.slash(table.bot, ana, "end")).reply
+    await table.fake.click(table.bot, ana, confirm, label="End the game")
+    for copy in (first, second):
+        shown = table.fake.message(copy.id)
+        assert "was closed by Ana" in shown.content and shown.custom_ids() == [], shown.content
+
+
+async def _turn(table):
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    return state
+
+
+async def test_an_abandon_vote_says_it_passed_in_every_copy(table):
+    """Issue 27 item 11: vote messages were never updated after they passed or the game
+    ended: their Agree stayed live."""
+    await table.open_game(["Ana", "Ben", "Cy"], "usa")
+    first = (await table.slash("Ana", "abandon")).reply
+    assert "1 of 2 needed" in first.content and first.custom_ids()
+    await table.slash("Ben", "abandon")  # a second copy: this vote passes
+    shown = table.fake.message(first.id)
+    assert "Ana, Ben voted to abandon the game: agreed" in shown.content, shown.content
+    assert shown.custom_ids() == []
+
+
+async def test_an_open_vote_closes_when_the_game_ends_otherwise(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "usa")
+    vote = (await table.slash("Ben", "abandon")).reply
+    confirm = (await table.slash("Ana", "end")).reply
+    await table.click("Ana", confirm, label="End the game")
+    shown = table.fake.message(vote.id)
+    assert "closed: the game is over" in shown.content and shown.custom_ids() == []
+
+
+async def _ask_undo(table, name):
+    """My hand → Undo the last action → Ask the table: the public vote, if it is still open."""
+    hand = (await table.click(name, table.fake.last_board(), label="My hand")).reply
+    confirm = (await table.click(name, hand, label="Undo the last action")).reply
+    ex = await table.click(name, confirm, label="Ask the table")
+    return next((s for s in ex.sent if s.public and "vote" in s.content), None)
+
+
+async def test_an_undo_vote_says_the_game_moved_on_or_that_it_was_undone(table):
+    await table.open_game(["Ana", "Ben", "Cy"], "usa")
+    state = await _turn(table)
+    await table.play(state, state.current, engine.DrawBlind())
+    actor = state.config.players[state.current]
+    vote = await _ask_undo(table, actor)
+    await table.step()  # someone acts: the vote is about an old version now
+    shown = table.fake.message(vote.id)
+    assert "closed: the game moved on" in shown.content and shown.custom_ids() == []
+    # A vote that passes through another copy: the first says it was undone.
+    state = await _turn(table)
+    await table.play(state, state.current, engine.DrawBlind())
+    actor = state.config.players[state.current]
+    first = await _ask_undo(table, actor)
+    others = [n for n in ("Ana", "Ben", "Cy") if n != actor]
+    assert await _ask_undo(table, others[0]) is None  # the second of three: undone
+    shown = table.fake.message(first.id)
+    assert "Undone" in shown.content and shown.custom_ids() == [], shown.content
+
+
+async def test_nordic_takes_a_face_up_locomotive_as_the_second_card(table):
+    """RULES.md §4: on Nordic a face-up locomotive is one card like any other; the board
+    disabled it as the second card."""
+    await table.open_game(["Ana", "Ben"], "nordic")
+    state = await _turn(table)
+    for _ in range(200):
+        if state.phase == "turn" and LOCO in state.market and engine.DrawBlind() in (
+                engine.legal_actions(state, state.current)):
+            break
+        state = await table.step(prefer="draw-only")
+    else:
+        raise AssertionError("no locomotive came face up")
+    await table.play(state, state.current, engine.DrawBlind())  # the first card, blind
+    second = await table.stored_state()
+    assert second.phase == "second_draw"
+    slot = second.market.index(LOCO)
+    user = table.seat_user(second, second.current)
+    board = table.fake.last_board()
+    button = board.control(custom_id=f"ttr:{table.game_id}:up:{slot}.{second.version}")
+    assert not button.get("disabled"), button
+    await table.click(user, board, custom_id=button["custom_id"])
+    after = await table.stored_state()
+    assert after.version == second.version + 1 and after.hands[second.current][LOCO] == (
+        second.hands[second.current][LOCO] + 1)
+
+
+async def test_nordic_rules_say_what_locomotives_do_there(table):
+    """RULES.md §4: on Nordic a face-up locomotive is one card, locomotives pay only on
+    tunnels and ferries, any 3 cards stand in for a ferry's locomotive, and any 4 for one
+    card on Murmansk–Lieksa; /ttr rules said the base game's 'counts as two', 'wild'."""
+    fake = table.fake
+    me = fake.add_user("Ana")
+    text = (await fake.slash(table.bot, me, "rules", map="nordic")).text
+    assert "counts as both" not in text and "wild" not in text, text
+    assert "one card like any other" in text and "only on tunnels and ferries" in text
+    assert "Any 3 cards may stand in for one locomotive" in text
+    assert "Murmansk–Lieksa: any 4 cards" in text or "Lieksa–Murmansk: any 4 cards" in text
+    usa = (await fake.slash(table.bot, me, "rules", map="usa")).text
+    assert "counts as both" in usa and "locomotives are wild" in usa
+    fake.locales[me] = "de"
+    german = (await fake.slash(table.bot, me, "rules", map="nordic")).text
+    assert "Karte wie jede andere" in german and "nur auf Tunneln und Fähren" in german
+    assert "Joker" not in german and "zählt als beide" not in german
+    assert "je 3 beliebige Karten eine Lokomotive" in german and "je 4 beliebige" in german
