@@ -53,7 +53,7 @@ from bot.play.presenters import OpenVote
 from bot.records import chronicle, history
 from bot.render.highlight import LastMove
 from bot.seats import order_controls
-from bot.storage.api import PostRow, TableRow, in_effect
+from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -465,7 +465,7 @@ class DiscordPublisher:
         no timelapse (None) if it cannot be drawn."""
         key = (update.game_id, update.version)
         try:
-            rows = in_effect(await self._service().storage.actions(update.game_id))
+            rows = await self._service().storage.actions(update.game_id)
             names = [p.name for p in update.view.players]
             moves = await asyncio.to_thread(lambda: tuple(history.building_turns(
                 update.view.map_id, names, history.logged_events(rows))))

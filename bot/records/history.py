@@ -20,7 +20,7 @@ from bot.game.service import event_from_json, last_move
 from bot.play import presenters
 from bot.records import record_texts
 from bot.render.highlight import LastMove
-from bot.storage.api import ActionRow
+from bot.storage.api import ActionRow, in_effect
 from engine import ACTION_ADAPTER, GameConfig, PublicView
 from engine.events import Event, TurnStarted
 
@@ -108,8 +108,9 @@ def building_turns(map_id: str, names: Sequence[str], events: Iterable[Event]
 
 
 def logged_events(rows: Sequence[ActionRow]) -> Iterator[Event]:
-    """The public events of a stored action log, in order."""
-    for row in rows:
+    """The public events of a stored action log's actions in effect (an undone action's
+    are not), in order."""
+    for row in in_effect(rows):
         for data in json.loads(row.events):
             yield event_from_json(data)
 

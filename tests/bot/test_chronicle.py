@@ -11,11 +11,14 @@ import pytest
 
 import engine
 from bot import i18n
+from bot.game.service import event_to_json
 from bot.records import chronicle
 from bot.records.history import building_turns, logged_events
 from bot.render.demo import final_view
 from bot.render.highlight import LastMove
 from bot.settings.preferences import ServerSettings
+from bot.storage.api import UNDO_JSON, ActionRow
+from engine.events import RouteClaimed, TurnStarted
 from maps import load_map
 from tests.bot.conftest import SECRET_FIELDS
 
@@ -117,6 +120,20 @@ async def test_the_chronicle_channel_is_one_of_this_servers_channels(table):
     assert "Saved `chronicle_channel`" in ex.text
     ex = await config(table, "Ana", setting="chronicle_channel", value="off")
     assert "`chronicle_channel` = **off**" in ex.text
+
+
+def test_an_undone_claim_is_not_in_the_timelapse():
+    def row(version: int, seat: int, *events: object, undoes: int | None = None) -> ActionRow:
+        return ActionRow(version, seat, UNDO_JSON if undoes else "{}",
+                         json.dumps([event_to_json(e) for e in events]), undoes=undoes)
+
+    names = ["Ana", "Ben"]
+    log = [row(1, 0, RouteClaimed(0, 5, {"red": 2}, 2), TurnStarted(1, 2)),
+           row(2, 0, undoes=1),  # Ana takes the claim back...
+           row(3, 0, RouteClaimed(0, 7, {"blue": 1}, 1), TurnStarted(1, 2)),  # ...claims 7
+           row(4, 1, RouteClaimed(1, 9, {"red": 3}, 4), TurnStarted(0, 3))]
+    moves = building_turns("usa", names, logged_events(log))
+    assert [(m.seat, m.routes) for m in moves] == [(0, (7,)), (1, (9,))]
 
 
 def test_a_chronicle_channel_reads_as_a_mention_or_an_id():
