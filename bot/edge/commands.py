@@ -30,6 +30,7 @@ from bot.records import commands as records
 from bot.settings.preferences import GameSettings, ServerSettings
 from bot.storage.api import COMPUTER_LEVELS
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
+from engine.phases import Phase
 from maps import load_map
 
 log = logging.getLogger(__name__)
@@ -336,7 +337,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
                     info.row.id, info.row.status, None))
                 return
             view = engine.public_view(info.state)
-            if view.phase != "game_over":
+            if view.phase != Phase.GAME_OVER:
                 # The table message (board, whose turn, buttons) moves to the bottom.
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await bot_of(interaction).service.repost_table(info.row.id)
