@@ -1567,8 +1567,8 @@ class Storage(ABC):
 
     async def _plan(self, db: Tx, game_id: int, version: int, plan: JobPlan) -> None:
         """Move the waiting jobs of the ``carry`` seats (still deciding the same thing) to
-        ``version``, drop every job of another version (older, or newer and taken back by
-        an undo) unless a worker holds it, add ``jobs`` (where that seat has no job of that
+        ``version``, drop every job of another (older: versions only grow) version unless a
+        worker holds it, add ``jobs`` (where that seat has no job of that
         kind at ``version`` yet) and clear ``acted``'s run of expired turns and the votes to
         kick them."""
         for seat in plan.carry:
