@@ -50,6 +50,7 @@ from bot.game.scheduler import KickOffer, Reminder
 from bot.game.service import ChannelLost, DirectMessage, GameService, Update
 from bot.play import presenters
 from bot.play.presenters import OpenVote
+from bot.seats import order_controls
 from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -444,7 +445,9 @@ class DiscordPublisher:
                     hand.game_id, hand.map_id, hand.private, hand.public, hand.version,
                     hand.choices)
                     or (components.board_view(hand.game_id, hand.public, hand.version)
-                        if hand.public.current == hand.private.seat else None))
+                        if hand.public.current == hand.private.seat
+                        else components.with_controls([order_controls.panel_button(
+                            hand.game_id)])))
                 thread_name = i18n._("Ticket to Ride #{game}: your hand", game=hand.game_id)
             files = [discord.File(io.BytesIO(png), filename="hand.png")]
             if found is not None and found[1] is not None:
@@ -494,7 +497,8 @@ class DiscordPublisher:
             with i18n.language(dm.language):
                 controls = (components.private_view_controls(
                     dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
-                    if dm.choose_tickets or dm.choices else None)
+                    if dm.choose_tickets or dm.choices
+                    else components.with_controls([order_controls.panel_button(dm.game_id)]))
             await self._deliver(key, target, channel, intent, file=file,
                                 view=controls or MISSING)
         except discord.Forbidden as exc:

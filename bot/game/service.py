@@ -76,6 +76,7 @@ from engine.events import (
     StationBuilt,
     TicketDraftStarted,
 )
+from engine.phases import Phase
 from engine.scoring import FinalScores
 from maps import load_map, map_ids
 
@@ -84,7 +85,7 @@ log = logging.getLogger(__name__)
 # A refused DM is not retried for this long (the player may open DMs later).
 DM_RETRY_SECONDS = 6 * 3600
 # Phases in which the player whose turn it is still owes the rest of that turn.
-MID_TURN = ("second_draw", "choose_tickets")
+MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS)
 # Games kept in memory; older idle ones are dropped and reloaded from the database on demand.
 CACHE_SIZE = 512
 # Actions the bot plays in a row for one seat's turn (draw, draw; claim, tunnel; ...).
@@ -127,8 +128,8 @@ def decisions(state: GameState, seat: int) -> list[Action]:
     """The options of a map module's decision ``seat`` must make now (e.g. which share to
     take, or at setup the pieces to play with once the tickets are kept), one button each;
     empty in the common phases, which have their own controls."""
-    setup = state.phase == "choose_initial_tickets"
-    if not (setup or presenters.is_decision(state.phase)) or seat not in engine.waiting_for(state):
+    setup = state.phase == Phase.CHOOSE_INITIAL_TICKETS
+    if not (setup or state.phase.map_decision) or seat not in engine.waiting_for(state):
         return []
     # A ticket keep is a select, never a button per combination.
     return [a for a in engine.legal_actions(state, seat) if not isinstance(a, KeepTickets)]
@@ -144,7 +145,7 @@ def choice_tag(seat: int, phase: str, options: Sequence[Action]) -> int:
 
 def draft_round(state: GameState) -> presenters.DraftRound | None:
     """(round, rounds, second draft?) while a ticket draft is on, else None."""
-    if state.phase != "draft":
+    if state.phase != Phase.DRAFT:
         return None
     draft = engine.public_view(state).draft
     return None if draft is None else (draft.round, draft.rounds, draft.second)
@@ -267,7 +268,7 @@ class Update:
 
     @property
     def finished(self) -> bool:
-        return self.view.phase == "game_over"
+        return self.view.phase == Phase.GAME_OVER
 
     def prompt(self, dm_closed: Sequence[int] = ()) -> str:
         closed = [f"<@{u}>" for u in (*self.dm_closed, *dm_closed)]
@@ -289,7 +290,7 @@ class Outcome:
     view: PublicView
     published: bool  # a channel post follows (the turn ended or a tunnel was revealed)
     choices: tuple[Action, ...] = ()  # a module decision the actor must make now
-    phase_before: str = "turn"
+    phase_before: Phase = Phase.TURN
     draft: presenters.DraftRound | None = None  # where a ticket draft stands now
     tunnel: TunnelHand | None = None  # the actor's tunnel waiting: what is left to pay with
 
@@ -406,7 +407,7 @@ def seated_view(state: GameState, names: Sequence[str], *,
 def standings(state: GameState | None, names: Sequence[str]) -> PublicView | None:
     """The public view with the public scores as they stand, once the game is past its
     setup (an early end reveals no ticket and crowns nobody)."""
-    if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
+    if state is None or (state.turn == 0 and state.phase.simultaneous):
         return None
     return seated_view(state, names)
 
@@ -460,7 +461,7 @@ def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[s
     order = ", ".join(f"{i + 1}. {presenters.safe_name(name)}" for i, name in enumerate(names))
     lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=presenters.map_name(map_id),
                     order=order)]
-    if state.phase == "draft":  # the first draft is dealt at setup, without an event
+    if state.phase == Phase.DRAFT:  # the first draft is dealt at setup, without an event
         lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
             state.current, False, len(engine.private_view(state, 0).draft_packet))])
     return lines
@@ -789,7 +790,7 @@ class GameService:
             # actor alone) only the actor hears back; a tunnel reveal, a new module decision,
             # each pick of a simultaneous decision and everything that ends a turn is
             # published.
-            still_deciding = (bool(choices) and presenters.is_decision(phase_before)
+            still_deciding = (bool(choices) and phase_before.map_decision
                               and waiting_after == [seat])
             publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
             # Seats still deciding what they decided before keep their reminders and timer:
@@ -805,17 +806,17 @@ class GameService:
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
                     after=state.version, state=snapshot_json(state),
-                    finished=state.phase == "game_over", user_id=user_id, plan=plan,
+                    finished=state.phase == Phase.GAME_OVER, user_id=user_id, plan=plan,
                     timed_out=timed_out, results=results_of(
                         game_id, game.seats, game.public_view())
-                    if state.phase == "game_over" else ())
+                    if state.phase == Phase.GAME_OVER else ())
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
             if plan is not None and plan.jobs and self.planner is not None:
                 self.planner.wake(min(job.due_at for job in plan.jobs))
             _log_accepted(game, seat, action, time.perf_counter() - locked_at)
-            if state.phase == "game_over":
+            if state.phase == Phase.GAME_OVER:
                 game.row = dataclasses.replace(game.row, status="finished", version=state.version)
                 log.info("game %s (%s) ended after %d actions", game_id, game.row.map_id,
                          state.version)
@@ -832,7 +833,7 @@ class GameService:
                     lines.insert(0, note)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
                 if choices or (after.offered and not before.offered
-                               and state.phase != "choose_tickets"):
+                               and state.phase != Phase.CHOOSE_TICKETS):
                     # The actor's new decision (a module's, or the drafted tickets to keep)
                     # also goes by DM, with its controls.
                     fresh.append(seat)
@@ -865,7 +866,7 @@ class GameService:
     def _picked(state: GameState, seat: int, pick: Pick) -> Action:
         options = decisions(state, seat)
         if not options:
-            if state.phase in presenters.SIMULTANEOUS and seat not in engine.waiting_for(state):
+            if state.phase.simultaneous and seat not in engine.waiting_for(state):
                 raise Refusal(i18n._("You have chosen already: waiting for the others."))
             raise Refusal(i18n._("You have nothing to choose now."))
         if pick.tag != choice_tag(seat, state.phase, options):
@@ -924,7 +925,7 @@ class GameService:
         logged: the next start-up plans the game again)."""
         state = game.state
         if (self.planner is None or state is None or game.row.status != "running"
-                or state.phase == "game_over"):
+                or state.phase == Phase.GAME_OVER):
             return None
         try:
             jobs = await self.planner.jobs(GameInfo(game.row, list(game.seats), state))
@@ -1145,7 +1146,7 @@ class GameService:
                       for s in game.seats],
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
             fresh=tuple(dm_seats), draft=draft, guild_id=game.row.guild_id,
-            board=(board or last is not None) and view.phase != "game_over",
+            board=(board or last is not None) and view.phase != Phase.GAME_OVER,
             last=last, refresh=refresh, news=news, language=language)
 
     @staticmethod
@@ -1157,13 +1158,13 @@ class GameService:
         elif private.offered:
             head = i18n._("Choose your destination tickets in {where}: {rule}.", where=where,
                           rule=presenters.keep_rule(private))
-        elif presenters.is_decision(view.phase):
+        elif view.phase.map_decision:
             head = i18n._("In {where}: {what}.", where=where,
                           what=presenters.decision_text(view, private, draft))
         else:
             head = i18n._("Your turn in {where}: {what}.", where=where,
                           what=presenters.turn_help(view.map_id, view.phase))
-            if view.phase == "turn":
+            if view.phase == Phase.TURN:
                 head += "\n" + presenters.turn_controls(view.map_id)
         return f"{head}\n{presenters.hand_text(view.map_id, private)}{_plan_lines(view, private)}"
 

@@ -23,6 +23,7 @@ from bot.play import handlers, presenters
 from bot.play.claiming import claim_colour
 from bot.play.handlers import Responder, bot_of, channel_game, guarded
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
+from engine.phases import Phase
 from maps import load_map
 
 EARLY_ENDS = ("ended", "abandoned")  # games stopped before their end: no board, no turn
@@ -141,7 +142,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
                 info.row.id, info.row.status, None))
             return
         view = engine.public_view(info.state)
-        if view.phase != "game_over":
+        if view.phase != Phase.GAME_OVER:
             # The table message (board, whose turn, buttons) moves to the bottom.
             await interaction.response.defer(ephemeral=True, thinking=True)
             await bot_of(interaction).service.repost_table(info.row.id)
