@@ -36,9 +36,9 @@ import discord
 from bot.game.service import choice_tag
 from bot.i18n import _
 from bot.play import claiming, presenters
-from bot.storage.api import COMPUTER_LEVELS
 from engine.actions import Action
 from engine.phases import Decision, Phase
+from engine.players import LEVELS
 from engine.views import PrivateView, PublicView
 from maps import load_map
 
@@ -216,7 +216,7 @@ def computer_select(game_id: int) -> Control:
         custom_id=str(ControlId(game_id, "addbot")), row=1,
         placeholder=_(presenters.ADD_COMPUTER), options=[
             discord.SelectOption(label=presenters.computer_level_label(level), value=level)
-            for level in COMPUTER_LEVELS]))
+            for level in LEVELS]))
 
 
 def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Control]:

@@ -42,9 +42,6 @@ from bot.seats import orders
 from bot.settings.preferences import GameSettings
 from bot.storage.api import (
     ACTIVE,
-    COMPUTER_LEVELS,
-    CONTROLLERS,
-    HUMAN,
     UNDO_JSON,
     ActionRow,
     GameRow,
@@ -77,6 +74,7 @@ from engine.events import (
     TicketDraftStarted,
 )
 from engine.phases import Phase
+from engine.players import HUMAN, LEVELS, Controller
 from engine.scoring import FinalScores
 from maps import load_map, map_ids
 
@@ -211,7 +209,7 @@ class Game:
     def user_of(self, seat: int) -> int:
         return self.seats[seat].user_id
 
-    def controller(self, seat: int) -> str:
+    def controller(self, seat: int) -> Controller:
         return self.seats[seat].controller
 
 
@@ -306,8 +304,8 @@ class GameInfo:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    def controller(self, seat: int) -> str:
-        """Who plays ``seat`` now (``bot.storage.api.CONTROLLERS``)."""
+    def controller(self, seat: int) -> Controller:
+        """Who plays ``seat`` now."""
         return self.seats[seat].controller
 
 
@@ -383,9 +381,9 @@ def tunnel_hand(state: GameState, seat: int) -> TunnelHand | None:
     return TunnelHand(left, payable)
 
 
-def default_computer() -> str:
+def default_computer() -> Controller:
     """Who takes a seat its member left (resigned, kicked by vote, on autopilot)."""
-    return "computer:normal"
+    return Controller.computer("normal")
 
 
 def seated_view(state: GameState, names: Sequence[str], *,
@@ -759,7 +757,7 @@ class GameService:
                 raise Refusal(i18n._("You are not playing in this game."), "not a player")
             if game.row.status != "running":
                 raise Refusal(i18n._("The game is over."), "game over")
-            if by_person and game.controller(seat) != "human":
+            if by_person and not game.controller(seat).human:
                 raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
             waiting_before = engine.waiting_for(state)
             if (expect_version is not None and expect_version != state.version
@@ -1173,15 +1171,15 @@ class GameService:
     async def set_controller(self, game_id: int, seat: int, controller: str, *, reason: str,
                              by_user: int | None = None) -> GameInfo:
         """Hand ``seat`` to ``controller`` (a member's own play, the safe automatic move or a
-        computer player); the history records who (``by_user``) and why (``reason``)."""
-        if controller not in CONTROLLERS:
-            raise ValueError(f"unknown controller {controller!r}")
+        computer player; ValueError for another text); the history records who
+        (``by_user``) and why (``reason``)."""
+        controller = Controller(controller)
         async with self._locked(game_id):
             game = await self._load(game_id)
             if not 0 <= seat < len(game.seats):
                 raise Refusal(i18n._("There is no seat {n}.", n=seat + 1))
             current = game.seats[seat]
-            if controller == HUMAN and not current.person:
+            if controller.human and not current.person:
                 raise Refusal(i18n._("Nobody sits there: `/ttr seat replace` gives the seat to a "
                                      "member."))
             game, _ = await self._change_seat(
@@ -1190,7 +1188,7 @@ class GameService:
             return GameInfo(game.row, list(game.seats), game.state)
 
     async def _change_seat(self, game: Game, seat: int, *, user_id: int, name: str,
-                           controller: str, kind: str, by_user: int | None,
+                           controller: Controller, kind: str, by_user: int | None,
                            detail: dict[str, object]) -> tuple[Game, str]:
         """Every change of who plays a seat goes through here (call with the game's lock):
         stored with its history row, then the game is reloaded. Returns it and the key
@@ -1199,7 +1197,7 @@ class GameService:
         try:
             history_id = await self.storage.change_seat(
                 game.id, seat, user_id=user_id, name=name, controller=controller, kind=kind,
-                by_user=by_user, detail={**detail, "was": old.controller,
+                by_user=by_user, detail={**detail, "was": str(old.controller),
                                          "from_user": old.user_id, "from_name": old.name})
         except StorageError as exc:
             raise Refusal(i18n._("Cannot change the seat: {why}.",
@@ -1213,8 +1211,8 @@ class GameService:
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> GameInfo:
         """The host seats a computer player in the lobby."""
-        if level not in COMPUTER_LEVELS:
-            raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(COMPUTER_LEVELS)))
+        if level not in LEVELS:
+            raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(LEVELS)))
         async with self._locked(game_id):
             game = self._hosting(await self._load(game_id), user_id, "add computer players")
             number = sum(1 for s in game.seats if not s.person) + 1
@@ -1222,7 +1220,7 @@ class GameService:
                 name = presenters.computer_name(level, number)
             try:
                 await self.storage.add_seat(game_id, self._nobody(game), name,
-                                            controller=f"computer:{level}")
+                                            controller=Controller.computer(level))
             except StorageError as exc:
                 raise Refusal(i18n._("Cannot add a computer player: {why}.",
                                      why=i18n.text(exc.text))) from None
@@ -1294,7 +1292,7 @@ class GameService:
             game = self._running(await self._load(game_id))
             seat = self._seat(game, user_id)
             controller = default_computer() if on else HUMAN
-            if (game.controller(seat) == HUMAN) != on:
+            if game.controller(seat).human != on:
                 raise Refusal(presenters.autopilot_already(on))
             game, _ = await self._change_seat(
                 game, seat, user_id=user_id, name=game.seats[seat].name, controller=controller,

@@ -11,7 +11,7 @@ from bot.edge.options import LANGUAGE_CHOICES, MAP_CHOICES, Choice, game_id
 from bot.play import handlers
 from bot.play.handlers import guarded
 from bot.settings.preferences import GameSettings
-from bot.storage.api import COMPUTER_LEVELS
+from engine.players import LEVELS
 
 
 @app_commands.command(name="new", description="Open a game lobby in this channel")
@@ -44,7 +44,7 @@ async def join(interaction: discord.Interaction[Any]) -> None:
 
 @app_commands.command(name="addbot", description="Seat a computer player in this lobby (host only)")
 @app_commands.describe(level="How well it plays")
-@app_commands.choices(level=[Choice(name=level, value=level) for level in COMPUTER_LEVELS])
+@app_commands.choices(level=[Choice(name=level, value=level) for level in LEVELS])
 async def addbot(interaction: discord.Interaction[Any], level: Choice[str]) -> None:
     async def run() -> None:
         await handlers.add_computer(interaction, await game_id(interaction), level.value)

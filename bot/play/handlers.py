@@ -789,7 +789,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if plans:  # last: a clipped long reply loses the plan, never the decision
         text += "\n" + presenters.planner_text(info.row.map_id, plans)
     controls = components.with_row(controls, [*components.seat_buttons(
-        game_id, state.version, autopilot=info.controller(seat) != "human"),
+        game_id, state.version, autopilot=not info.controller(seat).human),
         order_controls.panel_button(game_id)])
     png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
     await Responder(interaction).send(

@@ -49,6 +49,7 @@ from engine.events import (
 )
 from engine.phases import Phase
 from engine.planner import ANY_COLOUR, TicketPlan, plan_tickets
+from engine.players import Controller
 from engine.views import PendingTunnel, PrivateView, PublicView, TicketView
 from maps import load_map
 from maps.model import Festivals, MapData, RailsAndSails, Route, Shares
@@ -1323,18 +1324,17 @@ def only_host(host: str, what: str, *, admins: bool = False) -> str:
     return _("Only the host ({host}) can {what}.", host=host, what=_(what))
 
 
-def seat_label(seat: int, name: str, controller: str) -> str:
+def seat_label(seat: int, name: str, controller: Controller) -> str:
     """'2: Ana (computer: normal)' for a seat list."""
-    who = "" if controller == "human" else f" ({controller_label(controller)})"
+    who = "" if controller.human else f" ({controller_label(controller)})"
     return f"{seat + 1}: {name}{who}"
 
 
-def controller_label(controller: str) -> str:
+def controller_label(controller: Controller) -> str:
     """'computer: normal', 'auto' in the current language."""
-    kind, _sep, level = controller.partition(":")
-    if kind == "computer" and level:
-        return _("computer: {level}", level=_(level))
-    return _(kind)
+    if controller.level is not None:
+        return _("computer: {level}", level=_(controller.level))
+    return _(str(controller))
 
 
 def computer_level_label(level: str) -> str:
