@@ -3,6 +3,8 @@ German card names in images, and the smaller texts."""
 
 from __future__ import annotations
 
+from discord.utils import escape_markdown
+
 import engine
 from engine.cards import LOCO
 
@@ -145,3 +147,18 @@ async def test_nordic_rules_say_what_locomotives_do_there(table):
     assert "Karte wie jede andere" in german and "nur auf Tunneln und Fähren" in german
     assert "Joker" not in german and "zählt als beide" not in german
     assert "je 3 beliebige Karten eine Lokomotive" in german and "je 4 beliebige" in german
+
+
+async def test_private_refusals_escape_player_names(table):
+    """Issue 27 item 14: a name like '*Ana*' turned a refusal's text italic."""
+    await table.open_game(["*Ana*", "__Ben__"], "usa")
+    table.fake.permissions[table.users["__Ben__"]] = 1 << 10  # view channel only
+    ex = await table.slash("__Ben__", "end")
+    assert ex.reply.ephemeral and r"Only the host (\*Ana\*)" in ex.text, ex.text
+    state = await _turn(table)
+    await table.play(state, state.current, engine.DrawBlind())
+    other = state.config.players[1 - state.current]
+    hand = (await table.click(other, table.fake.last_board(), label="My hand")).reply
+    confirm = (await table.click(other, hand, label="Undo the last action")).reply
+    name = state.config.players[state.current]
+    assert f"{escape_markdown(name)}'s last move" in confirm.content, confirm.content
