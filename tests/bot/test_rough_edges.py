@@ -162,3 +162,29 @@ async def test_private_refusals_escape_player_names(table):
     confirm = (await table.click(other, hand, label="Undo the last action")).reply
     name = state.config.players[state.current]
     assert f"{escape_markdown(name)}'s last move" in confirm.content, confirm.content
+
+
+async def test_the_channel_says_once_that_a_player_gets_no_dms(table):
+    """Issue 27 item 14: 'I cannot DM you' came with every turn of a player refusing DMs."""
+    await table.open_game(["Ana", "Ben"], "usa", refuse_dms=("Ben",))
+    ben = table.users["Ben"]
+    state = await _turn(table)
+    for _ in range(12):
+        state = await table.step(prefer="draw-only")
+    notices = [s for s in table.fake.channel_messages()
+               if f"<@{ben}>: I cannot DM you" in s.content and not s.edit]
+    assert len(notices) == 1, [s.content for s in notices]
+
+
+async def test_private_threads_replace_the_hand_dm_of_each_turn(table):
+    """With ``player_threads`` on, the hand still came by DM every turn as well."""
+    from bot.preferences import ServerSettings
+    store = table.bot.service.storage
+    await store.save_server_settings(table.fake.GUILD_ID, ServerSettings(player_threads=True))
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    before = {u: len(table.fake.dms(u)) for u in table.users.values()}
+    for _ in range(8):
+        state = await table.step(prefer="draw-only")
+    assert state.phase in ("turn", "second_draw")
+    assert {u: len(table.fake.dms(u)) for u in table.users.values()} == before
