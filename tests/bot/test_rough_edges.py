@@ -168,9 +168,9 @@ async def test_the_channel_says_once_that_a_player_gets_no_dms(table):
     """Issue 27 item 14: 'I cannot DM you' came with every turn of a player refusing DMs."""
     await table.open_game(["Ana", "Ben"], "usa", refuse_dms=("Ben",))
     ben = table.users["Ben"]
-    state = await _turn(table)
+    await _turn(table)
     for _ in range(12):
-        state = await table.step(prefer="draw-only")
+        await table.step(prefer="draw-only")
     notices = [s for s in table.fake.channel_messages()
                if f"<@{ben}>: I cannot DM you" in s.content and not s.edit]
     assert len(notices) == 1, [s.content for s in notices]
