@@ -157,19 +157,23 @@ def route_ends(map_id: str, route_id: int) -> str:
 
 
 def route_label(map_id: str, route_id: int) -> str:
-    """'Paris–Wien (3, green)', with 'tunnel', ferry locomotives, 'ship' or 'rough terrain'."""
+    """'Paris–Wien (3 green)', 'Zürich–München (gray tunnel of 2)', as players say them."""
     r = _routes(map_id).get(route_id)
     if r is None:
         return _("route {n}", n=route_id)
-    extras = [str(r.length), _(r.color)]
-    if r.kind == "ship":
-        extras.append(_("ship"))
+    colour, length = _(r.color), r.length
+    if r.tunnel:
+        extras = [_("{colour} tunnel of {length}", colour=colour, length=length)]
+    elif r.ferry_locomotives:
+        extras = [_n("{colour} ferry of {length} with {n} locomotive",
+                     "{colour} ferry of {length} with {n} locomotives", r.ferry_locomotives,
+                     colour=colour, length=length)]
+    elif r.kind == "ship":
+        extras = [_("{colour} sea route of {length}", colour=colour, length=length)]
+    else:
+        extras = [_("{length} {colour}", length=length, colour=colour)]
     if r.rough_terrain:
         extras.append(_("rough terrain"))
-    if r.tunnel:
-        extras.append(_("tunnel"))
-    if r.ferry_locomotives:
-        extras.append(_("ferry, {n} loco", n=r.ferry_locomotives))
     if route_id in _second_of_twins(map_id):  # a double's second route, alike
         extras.append(_("second track"))
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)} ({', '.join(extras)})"
