@@ -67,16 +67,16 @@ import asyncpg
 
 import engine
 from bench.calibration import calibration_line
-from bot import collector
-from bot.client import TTRBot
-from bot.config import Settings
-from bot.database import is_postgres, open_storage
-from bot.images import TRACE_TAG, JobTrace, Renderer, cores, default_renderer
-from bot.lifecycle import tune_interpreter
-from bot.service import GameInfo, GameService
-from bot.storage import SqliteStorage
-from bot.testing import Exchange, FakeDiscord
-from bot.workers import worker_pids
+from bot.edge.client import TTRBot
+from bot.edge.testing import Exchange, FakeDiscord
+from bot.game.images import TRACE_TAG, JobTrace, Renderer, cores, default_renderer
+from bot.game.service import GameInfo, GameService
+from bot.ops import collector
+from bot.ops.config import Settings
+from bot.ops.database import is_postgres, open_storage
+from bot.ops.lifecycle import tune_interpreter
+from bot.ops.workers import worker_pids
+from bot.storage.api import SqliteStorage
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
 from tests.postgres import PgServer
 
@@ -234,7 +234,7 @@ async def bench_actions(concurrent: int, actions: int, database: str,
         if renderer.pool is not None:
             jobs = [renderer.pool.submit(int) for _ in range(cores())]
             await asyncio.wait_for(asyncio.gather(*map(asyncio.wrap_future, jobs)), 600)
-        collector.freeze()  # as ``bot.lifecycle.serve`` does once the bot is prepared
+        collector.freeze()  # as ``bot.ops.lifecycle.serve`` does once the bot is prepared
         storage = bot.service.storage
         trips_before = storage.trips if isinstance(storage, SqliteStorage) else 0
         workers_before = workers_cpu(renderer)
@@ -546,7 +546,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     print(calibration_line(), flush=True)
-    tune_interpreter()  # as ``bot.lifecycle.serve`` does at the bot's start
+    tune_interpreter()  # as ``bot.ops.lifecycle.serve`` does at the bot's start
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:

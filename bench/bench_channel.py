@@ -2,7 +2,7 @@
 
 Per map, one seeded 3-player game is played to the end by
 ``engine.agents.random_action`` through the game service, with the real
-publisher, the real renderer and the fake Discord of ``bot.testing``. Printed
+publisher, the real renderer and the fake Discord of ``bot.edge.testing``. Printed
 per map: the turns played; new channel messages (posts, not edits); how many of
 them the channel still shows at the end (a turn line is deleted when the next
 one comes, its text moving into the table message); channel edits (the table
@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from bench.calibration import calibration_line
-from bot.client import TTRBot
-from bot.config import Settings
-from bot.images import Renderer
-from bot.scheduler import COMPUTER_DELAY
-from bot.testing import FakeClock, FakeDiscord
+from bot.edge.client import TTRBot
+from bot.edge.testing import FakeClock, FakeDiscord
+from bot.game.images import Renderer
+from bot.game.scheduler import COMPUTER_DELAY
+from bot.ops.config import Settings
 from engine.agents import random_action
 
 MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia", "world")

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine
 from bench.calibration import calibration_line
 from bot import render
+from bot.game.service import last_move
 from bot.render import (
     MAX_BYTES,
     board_palette,
@@ -53,7 +54,6 @@ from bot.render.board import warm_pieces
 from bot.render.demo import NAMES, final_view, hand_view
 from bot.render.highlight import LastMove
 from bot.render.shapes import space_sprite
-from bot.service import last_move
 from engine.agents import random_action
 from engine.views import PublicView
 from maps import map_ids

@@ -23,10 +23,10 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
-from bot import stop_signals
+from bot.ops import stop_signals
 
 if TYPE_CHECKING:
-    from bot.config import Settings
+    from bot.ops.config import Settings
 
 COMMANDS = ("run", "check", "backup", "health", "migrate-to-postgres", "doctor")
 
@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> None:
         stop_signals.remember()
     import logging
 
-    from bot.config import ConfigError, Settings
-    from bot.lifecycle import StartupError
+    from bot.ops.config import ConfigError, Settings
+    from bot.ops.lifecycle import StartupError
 
     try:
         settings = Settings.from_env(need_token=args.command in ("run", "doctor"))
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 async def _backup(settings: Settings, target: str) -> str:
-    from bot.lifecycle import backup
+    from bot.ops.lifecycle import backup
 
     return await backup(settings.database, target)
 
@@ -94,9 +94,9 @@ async def _migrate(settings: Settings, sqlite_path: str) -> str:
 
     import asyncpg
 
-    from bot.database import describe
-    from bot.lifecycle import StartupError
-    from bot.migrate import MigrationError, migrate_to_postgres
+    from bot.ops.database import describe
+    from bot.ops.lifecycle import StartupError
+    from bot.ops.migrate import MigrationError, migrate_to_postgres
 
     if settings.database_url is None:
         raise StartupError("set TTR_DATABASE_URL to the (empty) PostgreSQL database to copy "
@@ -114,9 +114,9 @@ async def _migrate(settings: Settings, sqlite_path: str) -> str:
 async def _check(settings: Settings) -> str:
     from pathlib import Path
 
-    from bot.database import describe, is_postgres
-    from bot.images import check_renderer, default_renderer
-    from bot.lifecycle import StartupError, open_database
+    from bot.game.images import check_renderer, default_renderer
+    from bot.ops.database import describe, is_postgres
+    from bot.ops.lifecycle import StartupError, open_database
 
     file = Path(settings.database).expanduser().resolve()
     if not is_postgres(settings.database) and not file.exists():
@@ -134,13 +134,13 @@ async def _check(settings: Settings) -> str:
 
 
 async def _doctor(settings: Settings, channel_id: int | None) -> int:
-    from bot.doctor import print_report, run
+    from bot.ops.doctor import print_report, run
 
     return print_report(await run(settings.token, channel_id))
 
 
 async def _run(settings: Settings, *, force_sync: bool) -> None:
-    from bot.lifecycle import serve
+    from bot.ops.lifecycle import serve
 
     await serve(settings, force_sync=force_sync)
 

@@ -23,9 +23,9 @@ from babel.messages.pofile import write_po
 from discord import app_commands
 
 from bot import i18n
-from bot.commands import NAME_LOCATIONS, build_admin_group, build_group
-from bot.preferences import ServerSettings
-from bot.service import supported_maps
+from bot.edge.commands import NAME_LOCATIONS, build_admin_group, build_group
+from bot.game.service import supported_maps
+from bot.settings.preferences import ServerSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 # Functions whose string arguments are message ids: (singular, plural) for ``_n``.
@@ -90,10 +90,10 @@ def template() -> Catalog:
         catalog.add(message, locations=places, context=context)
     for context, message in sorted(command_messages(), key=str):
         if catalog.get(message, context=context) is None:
-            catalog.add(message, locations=[("bot/commands.py", 0)], context=context)
+            catalog.add(message, locations=[("bot/edge/commands.py", 0)], context=context)
     for meaning in ServerSettings.configurable().values():  # shown by /ttr-admin config
         if catalog.get(meaning) is None:
-            catalog.add(meaning, locations=[("bot/preferences.py", 0)])
+            catalog.add(meaning, locations=[("bot/settings/preferences.py", 0)])
     return catalog
 
 

@@ -1,5 +1,5 @@
 """The time the bot reads: the system clock in production, a fake one that tests advance
-(``bot.testing.FakeClock``).
+(``bot.edge.testing.FakeClock``).
 
 Everything that reads the time (the game service, the scheduler, reminders' quiet hours)
 takes a ``Clock``; nothing else calls ``time.time()``, so a test can move a game two days

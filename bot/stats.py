@@ -1,8 +1,8 @@
 """Statistics and ratings, derived from finished games only.
 
 A finished game's final scores (``PublicView.final``) and claimed routes become one
-``game_results`` row per seat (``bot.storage``), stored with the game's last action and
-folded in the same transaction into the standings (``bot.standings``: ratings, tallies,
+``game_results`` row per seat (``bot.storage.api``), stored with the game's last action and
+folded in the same transaction into the standings (``bot.records.standings``: ratings, tallies,
 routes claimed, turn times), which is all that ``/ttr leaderboard`` and ``/ttr stats``
 read. Games ended early or abandoned are not finished, so they count neither in
 statistics nor in ratings.
@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
-from bot.database import open_storage
-from bot.service import GameService
-from bot.standings import (
+from bot.game.service import GameService
+from bot.ops.database import open_storage
+from bot.records.standings import (
     EVERY_MAP,
     SERVER,
     Rating,
@@ -38,7 +38,7 @@ from bot.standings import (
     median_seconds,
     results_of,
 )
-from bot.storage import Storage
+from bot.storage.api import Storage
 
 log = logging.getLogger(__name__)
 

@@ -105,7 +105,8 @@ def decide(order: Order, board: Board, public: PublicView, private: PrivateView,
         pay = next((a for a in legal if isinstance(a, PayTunnel)), None)
         return pay or next(a for a in legal if isinstance(a, DeclineTunnel))
     if phase == "choose_tickets" and isinstance(order, TicketsOrder) and private.offered:
-        return keep_cheapest(board, public, private)
+        keep = keep_cheapest(board, public, private)
+        return keep if keep in legal else Dropped(Text("You cannot keep those tickets now."))
     return None
 
 
@@ -186,4 +187,5 @@ def keep_cheapest(board: Board, public: PublicView, private: PrivateView) -> Kee
     plans = plan_tickets(board, public, offered)
     ranked = sorted(plans, key=lambda p: (not p.reachable, not p.done, p.stations, p.pieces,
                                           -p.points, p.ticket))
-    return KeepTickets(tickets=[p.ticket for p in ranked[:max(private.keep_min, 1)]])
+    kept = {p.ticket for p in ranked[:max(private.keep_min, 1)]}
+    return KeepTickets(tickets=[t.id for t in private.offered if t.id in kept])  # offer order

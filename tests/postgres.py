@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bot.storage_pg import PostgresStorage
+from bot.storage.postgres import PostgresStorage
 
 TEMPLATE = "ttr_template"
 _numbers = itertools.count(1)

@@ -7,9 +7,9 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from bot.endings import end_reason
-from bot.estimates import estimate_note
 from bot.i18n import N_, _, _n
+from bot.play.endings import end_reason
+from bot.play.estimates import estimate_note
 from engine.views import FinalScores, PlayerScore, PublicView
 from maps.model import MapData
 

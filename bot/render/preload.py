@@ -1,12 +1,12 @@
-"""Imported once by the render pool's fork server (``bot.images``) before it forks the
+"""Imported once by the render pool's fork server (``bot.game.images``) before it forks the
 worker processes: every map's static base layer, palettes, empty map layer and route
 pieces (each seat's claimed spaces, closed spaces) are built here, so each worker starts
 with them in memory (shared copy-on-write) instead of spending seconds on its first
-boards. Then they are frozen out of the garbage collector (``bot.collector``)."""
+boards. Then they are frozen out of the garbage collector (``bot.ops.collector``)."""
 
 from __future__ import annotations
 
-from bot import collector
+from bot.ops import collector
 from maps import map_ids
 
 from . import board_palette, empty_layer, final_palette, hand_palette, render_hand

@@ -17,15 +17,16 @@ from typing import Any
 import pytest
 
 import engine
-from bot import claiming, i18n, presenters
-from bot.client import TTRBot
-from bot.config import Settings
-from bot.database import is_postgres
-from bot.images import Renderer
-from bot.service import choice_tag, decisions
-from bot.storage import SqliteStorage, Storage
-from bot.storage_pg import PostgresStorage
-from bot.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
+from bot import i18n
+from bot.edge.client import TTRBot
+from bot.edge.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
+from bot.game.images import Renderer
+from bot.game.service import choice_tag, decisions
+from bot.ops.config import Settings
+from bot.ops.database import is_postgres
+from bot.play import claiming, presenters
+from bot.storage.api import SqliteStorage, Storage
+from bot.storage.postgres import PostgresStorage
 from engine import (
     BuildHarbor,
     BuildStation,

@@ -1,4 +1,4 @@
-"""A bot process for tests/bot/test_lifecycle.py: the real ``bot.lifecycle.serve`` (signal
+"""A bot process for tests/bot/test_lifecycle.py: the real ``bot.ops.lifecycle.serve`` (signal
 handling, start-up checks, shutdown) on the fake Discord, with a hand renderer slow
 enough that an interaction is still in flight when the test sends a signal.
 
@@ -15,10 +15,10 @@ import logging
 import sys
 import time
 
-from bot.config import Settings
-from bot.images import Renderer
-from bot.lifecycle import serve
-from bot.testing import FakeDiscord
+from bot.edge.testing import FakeDiscord
+from bot.game.images import Renderer
+from bot.ops.config import Settings
+from bot.ops.lifecycle import serve
 
 
 def slow_hand(view: object, map_id: str, public: object = None) -> bytes:

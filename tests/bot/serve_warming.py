@@ -1,4 +1,4 @@
-"""A bot process for tests/bot/test_lifecycle.py: the real ``bot.lifecycle.serve`` on the
+"""A bot process for tests/bot/test_lifecycle.py: the real ``bot.ops.lifecycle.serve`` on the
 fake Discord with the real renderer in worker processes whose fork server is still
 starting (``slow_preload``) when the test sends a signal.
 
@@ -11,10 +11,10 @@ import asyncio
 import logging
 import sys
 
-from bot.config import Settings
-from bot.images import default_renderer
-from bot.lifecycle import serve
-from bot.testing import FakeDiscord
+from bot.edge.testing import FakeDiscord
+from bot.game.images import default_renderer
+from bot.ops.config import Settings
+from bot.ops.lifecycle import serve
 
 
 async def main() -> None:

@@ -4,11 +4,11 @@ workers' and their fork server's pids, then waits to be killed."""
 import time
 from multiprocessing import forkserver
 
-from bot.images import default_renderer
-from bot.workers import worker_pids
+from bot.game.images import default_renderer
+from bot.ops.workers import worker_pids
 
 if __name__ == "__main__":  # a worker imports this file too
-    renderer = default_renderer(processes=2, preload="bot.workers")  # a light preload
+    renderer = default_renderer(processes=2, preload="bot.ops.workers")  # a light preload
     assert renderer.pool is not None
     for job in [renderer.pool.submit(int) for _ in range(2)]:
         job.result()

@@ -11,9 +11,9 @@ import threading
 import pytest
 
 import engine
-from bot import presenters
-from bot.preferences import ServerSettings
-from bot.storage import SqliteStorage
+from bot.play import presenters
+from bot.settings.preferences import ServerSettings
+from bot.storage.api import SqliteStorage
 from engine import Claim
 
 
@@ -72,7 +72,7 @@ async def test_a_table_message_that_scrolled_away_is_posted_again_below(table):
     """Others' messages below the table message: while it is among the channel's last
     few it is edited in place; once they push it out of sight, the next turn posts it
     again at the bottom."""
-    from bot.publisher import SCROLLED_AWAY
+    from bot.game.publisher import SCROLLED_AWAY
 
     await table.open_game(["Ana", "Ben"], "usa")
     state = await _turn(table)

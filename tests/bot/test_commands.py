@@ -7,11 +7,12 @@ import json
 import pytest
 
 import engine
-from bot import i18n, presenters
-from bot.client import TTRBot
-from bot.config import Settings
-from bot.handlers import typed_colour
-from bot.testing import FakeDiscord
+from bot import i18n
+from bot.edge.client import TTRBot
+from bot.edge.testing import FakeDiscord
+from bot.ops.config import Settings
+from bot.play import presenters
+from bot.play.handlers import typed_colour
 from engine import BuildStation, Claim
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from bot.preferences import ServerSettings
+from bot.settings.preferences import ServerSettings
 from maps import map_ids
 
 

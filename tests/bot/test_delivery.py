@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import components
-from bot.service import tunnel_hand
+from bot.edge import components
+from bot.game.service import tunnel_hand
 from engine import GameState
 
 
@@ -54,7 +54,7 @@ async def test_refusals_clip_what_was_typed(table):
     for sub, options in (("claim", {"route": huge}), ("station", {"city": huge}),
                          ("replace", {"member": None, "seat": huge})):
         if sub == "replace":
-            from bot.testing import Mention
+            from bot.edge.testing import Mention
             options["member"] = Mention(table.fake.add_user("Dee"))
         ex = await table.fake.slash(table.bot, user, sub, **options)
         assert ex.text and len(ex.text) < 300, (sub, len(ex.text))

@@ -1,12 +1,12 @@
-"""The fake checks every request against Discord's published API (``bot.testing_api``)."""
+"""The fake checks every request against Discord's published API (``bot.edge.testing_api``)."""
 
 from __future__ import annotations
 
 import discord
 import pytest
 
-from bot.testing import VIOLATIONS, FakeDiscord
-from bot.testing_api import SpecViolation, request_schemas
+from bot.edge.testing import VIOLATIONS, FakeDiscord
+from bot.edge.testing_api import SpecViolation, request_schemas
 from tests.bot.conftest import Table
 
 MESSAGES = "/channels/{channel_id}/messages"

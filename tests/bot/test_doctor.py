@@ -6,8 +6,8 @@ import discord
 import pytest
 
 from bot.__main__ import parse_args
-from bot.doctor import examine, print_report
-from bot.testing import ATTACH_FILES, CREATE_PRIVATE_THREADS, FakeDiscord
+from bot.edge.testing import ATTACH_FILES, CREATE_PRIVATE_THREADS, FakeDiscord
+from bot.ops.doctor import examine, print_report
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import pytest
 
 import engine
 from bot import i18n
-from bot.commands import _map_label
-from bot.estimates import estimate_note
-from bot.presenters import final_text, rules_text
+from bot.edge.commands import _map_label
+from bot.play.estimates import estimate_note
+from bot.play.presenters import final_text, rules_text
 from maps import load_map
 
 ESTIMATED_EN = ("Estimated, as no public source gives the printed values: destination "

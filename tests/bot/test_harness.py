@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from bot import i18n
-from bot.images import Renderer
-from bot.testing import FakeDiscord
+from bot.edge.testing import FakeDiscord
+from bot.game.images import Renderer
 from tests.bot.conftest import make_bot
 
 
@@ -49,7 +49,7 @@ async def test_a_feed_waits_for_its_own_work_only(tmp_path):
 
 @pytest.mark.slow
 async def test_the_process_pool_renderer_draws_what_the_renderer_draws():
-    from bot.images import default_renderer
+    from bot.game.images import default_renderer
     from bot.render import render_board, render_hand
     from bot.render.demo import hand_view, mid_view
 
@@ -80,7 +80,7 @@ async def test_the_database_committer_runs_in_no_callers_context(tmp_path):
     interaction's own work, which then waited for every other game's writes."""
     import contextvars
 
-    from bot.storage import SqliteStorage
+    from bot.storage.api import SqliteStorage
 
     store = await SqliteStorage.open(str(tmp_path / "ttr.sqlite3"))
     caller: contextvars.ContextVar[str] = contextvars.ContextVar("caller", default="nobody")
@@ -106,7 +106,7 @@ async def test_a_task_given_a_fresh_context_is_no_interactions_work():
     its own (SQLite's committer, which serves every game's transactions)."""
     import contextvars
 
-    from bot.testing import _FEED, _ORIGIN, _tag_tasks
+    from bot.edge.testing import _FEED, _ORIGIN, _tag_tasks
 
     _tag_tasks(asyncio.get_running_loop())
     token = _FEED.set(99)

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot import catalog, i18n
-from bot.commands import CommandTranslator
+from bot.edge.commands import CommandTranslator
 from bot.i18n import _, _n
 
 FIELD = string.Formatter()
@@ -102,8 +102,8 @@ def test_player_language_is_their_choice_then_their_discord_then_the_fallback():
 async def test_command_tree_is_translated_into_valid_german_names():
     client = discord.Client(intents=discord.Intents.none())
     tree = discord.app_commands.CommandTree(client)
-    from bot.commands import build_admin_group, build_group
-    from bot.service import supported_maps
+    from bot.edge.commands import build_admin_group, build_group
+    from bot.game.service import supported_maps
     tree.add_command(build_group(supported_maps()))
     tree.add_command(build_admin_group())
     await tree.set_translator(CommandTranslator())

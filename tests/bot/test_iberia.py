@@ -9,8 +9,8 @@ import json
 import pytest
 
 import engine
-from bot.presenters import choice_label
-from bot.service import draft_round
+from bot.game.service import draft_round
+from bot.play.presenters import choice_label
 from engine import DraftPick
 from engine.extras import ExtraPoints
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 import engine
-from bot.storage import Storage
-from bot.testing import Mention
+from bot.edge.testing import Mention
+from bot.storage.api import Storage
 from tests.bot.conftest import BACKENDS
 
 

@@ -1,4 +1,5 @@
-"""Start-up, settings, shutdown, command sync and backups (``bot.lifecycle``, ``bot.config``)."""
+"""Start-up, settings, shutdown, command sync and backups (``bot.ops.lifecycle``,
+``bot.ops.config``)."""
 
 from __future__ import annotations
 
@@ -21,19 +22,19 @@ import discord
 import pytest
 
 import engine
-from bot import collector
-from bot.client import RESTARTING, TTRBot
-from bot.config import ConfigError, Settings
-from bot.diskspace import FullDisk
-from bot.lifecycle import (
+from bot.edge.client import RESTARTING, TTRBot
+from bot.edge.testing import FakeDiscord
+from bot.ops import collector
+from bot.ops.config import ConfigError, Settings
+from bot.ops.diskspace import FullDisk
+from bot.ops.lifecycle import (
     StartupError,
     backup,
     connect_to_discord,
     login_with_retry,
     open_database,
 )
-from bot.storage import MIGRATIONS, SqliteStorage
-from bot.testing import FakeDiscord
+from bot.storage.api import MIGRATIONS, SqliteStorage
 from tests.bot.conftest import json_renderer, make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -206,7 +207,7 @@ async def test_a_full_disk_at_start_up_is_not_taken_for_damage(tmp_path, monkeyp
 
     monkeypatch.setattr(SqliteStorage, "open", refused)
     free = {"bytes": 4096}
-    monkeypatch.setattr("bot.diskspace.shutil.disk_usage",
+    monkeypatch.setattr("bot.ops.diskspace.shutil.disk_usage",
                         lambda folder: shutil._ntuple_diskusage(1 << 30, 1 << 30, free["bytes"]))
     with pytest.raises(StartupError) as err:
         await open_database(str(path))
@@ -234,7 +235,7 @@ async def test_a_disk_that_fills_while_running_is_one_log_line_and_a_clear_answe
         raise full
 
     storage._transact = no_room  # every write is refused
-    monkeypatch.setattr("bot.diskspace.FULL_DISK", FullDisk())  # none seen before
+    monkeypatch.setattr("bot.ops.diskspace.FULL_DISK", FullDisk())  # none seen before
     caplog.set_level(logging.INFO)
     seat = engine.waiting_for(state)[0]
     answers = [(await table.play(state, seat, table.choose(state, seat, ""))).text]
@@ -478,7 +479,7 @@ async def test_login_retries_with_backoff_while_discord_is_unreachable(caplog):
         if len(calls) < 3:
             raise _Down()
 
-    with caplog.at_level(logging.WARNING, logger="bot.lifecycle"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.lifecycle"):
         assert await login_with_retry(login, asyncio.Event(), delays=(0.01, 0.02))
     assert len(calls) == 3
     lines = [r.getMessage() for r in caplog.records]

@@ -8,10 +8,11 @@ import re
 import pytest
 
 import engine
-from bot import components
-from bot.components import ControlId, parse_custom_id
-from bot.handlers import jokers_payment
-from bot.presenters import (
+from bot.edge import components
+from bot.edge.components import ControlId, parse_custom_id
+from bot.game.service import choice_tag, decisions, draft_round
+from bot.play.handlers import jokers_payment
+from bot.play.presenters import (
     card_label,
     cards_text,
     choice_label,
@@ -22,7 +23,6 @@ from bot.presenters import (
     status_text,
     ticket_text,
 )
-from bot.service import choice_tag, decisions, draft_round
 from engine import ChoosePieces, DraftPick, KeepTickets, TakeFestival
 from engine.events import (
     CardDrawn,

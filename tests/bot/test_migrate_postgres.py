@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.migrate import MigrationError, migrate_to_postgres
-from bot.storage import SqliteStorage
-from bot.storage_pg import PostgresStorage
+from bot.ops.migrate import MigrationError, migrate_to_postgres
+from bot.storage.api import SqliteStorage
+from bot.storage.postgres import PostgresStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 

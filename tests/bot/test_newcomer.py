@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import presenters
+from bot.play import presenters
 from engine import BuildStation, Claim
 from maps import load_map, map_ids
 

@@ -1,5 +1,5 @@
 """What an operator sees: a log line per accepted or refused action, games started, and
-the health and metrics endpoint (``bot.health``) behind Docker's HEALTHCHECK."""
+the health and metrics endpoint (``bot.ops.health``) behind Docker's HEALTHCHECK."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import warnings
 from concurrent.futures import Executor, Future
 
 import engine
-from bot import metrics
 from bot.__main__ import health
-from bot.config import Settings
-from bot.health import GATEWAY_GRACE, HealthServer
+from bot.ops import metrics
+from bot.ops.config import Settings
+from bot.ops.health import GATEWAY_GRACE, HealthServer
 
 
 async def test_accepted_actions_refusals_and_game_starts_are_logged_and_counted(table, caplog):

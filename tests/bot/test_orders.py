@@ -1,4 +1,4 @@
-"""Standing orders through the fake Discord (``bot.orders``, ``bot.order_controls``): queued
+"""Standing orders through the fake Discord (``bot.seats.orders``, ``order_controls``): queued
 under **My hand**, played the moment the turn comes without a ping, dropped with a private
 note, kept across restarts, and never shown to anyone else."""
 
@@ -9,7 +9,10 @@ import random
 import pytest
 
 import engine
-from bot.testing import Sent
+from bot.edge.testing import Sent
+from bot.seats.orders import due
+from bot.settings.preferences import ServerSettings
+from bot.storage.api import OrderRow
 from engine import GameState
 from engine.payment import can_afford
 from tests.bot.conftest import BACKENDS, Table
@@ -26,6 +29,16 @@ async def first_turn(table: Table) -> GameState:
     while state.phase != "turn":
         state = await table.step()
     return state
+
+
+async def bens_turn(table: Table, **options: object) -> tuple[GameState, int]:
+    """A new game of Ana and Ben (``options`` for ``/ttr new``) at the start of Ben's first
+    turn, so that Ana may queue orders; the state, and Ana's seat."""
+    await table.open_game(["Ana", "Ben"], "usa", **options)
+    state = await first_turn(table)
+    while state.config.players[state.current] != "Ben":
+        state = await table.step()
+    return state, seat_of(table, state, "Ana")
 
 
 async def panel(table: Table, name: str) -> Sent:
@@ -90,14 +103,7 @@ async def bot_played(table: Table, seat: int, after: int) -> list[engine.Action]
 
 
 async def test_an_order_plays_the_moment_the_turn_comes_without_a_ping(table: Table) -> None:
-    await table.open_game(["Ana", "Ben"], "usa")
-    state = await first_turn(table)
-    if state.config.players[state.current] == "Ana":
-        state = await table.step()
-        state = await table.step()  # (Ana draws two: now it is Ben's turn)
-    while state.config.players[state.current] == "Ana":
-        state = await table.step()
-    ana = seat_of(table, state, "Ana")
+    state, ana = await bens_turn(table, timer=2)
     shown = await panel(table, "Ana")
     assert shown.ephemeral and "No orders yet." in shown.content
     shown = await choose(table, "Ana", shown, "orddraw", "any")
@@ -124,11 +130,7 @@ async def test_an_order_plays_the_moment_the_turn_comes_without_a_ping(table: Ta
 
 async def test_an_order_that_cannot_be_played_is_dropped_with_a_private_note(
         table: Table) -> None:
-    await table.open_game(["Ana", "Ben"], "usa")
-    state = await first_turn(table)
-    while state.config.players[state.current] != "Ben":
-        state = await table.step()
-    ana = seat_of(table, state, "Ana")
+    state, ana = await bens_turn(table, timer=2)
     shown = await panel(table, "Ana")
     # A route Ana cannot pay for, claimed in its own colour, with nothing else to do.
     board = state.board
@@ -152,16 +154,12 @@ async def test_an_order_that_cannot_be_played_is_dropped_with_a_private_note(
     assert await bot_played(table, ana, state.version) == []  # her turn waits for her
     async with table.store() as store:
         kinds = {j.kind for j in await store.jobs(table.game_id) if j.seat == ana}
-    assert kinds == {"remind"}  # reminded as ever
+    assert kinds == {"remind", "timeout"}  # reminded and timed as ever
     table.assert_orders_secret("Ana")
 
 
 async def test_orders_and_their_controls_survive_a_restart(table: Table) -> None:
-    await table.open_game(["Ana", "Ben"], "usa")
-    state = await first_turn(table)
-    while state.config.players[state.current] != "Ben":
-        state = await table.step()
-    ana = seat_of(table, state, "Ana")
+    state, ana = await bens_turn(table)
     shown = await panel(table, "Ana")
     shown = await choose(table, "Ana", shown, "orddraw", "any")
     shown = (await table.click("Ana", shown, prefix=f"ttr:{table.game_id}:ordtix")).reply
@@ -191,11 +189,7 @@ async def test_orders_and_their_controls_survive_a_restart(table: Table) -> None
 async def test_an_order_is_played_once_when_the_bot_stops_in_the_middle(table: Table) -> None:
     """A crash after the order was begun and its first card stored: the restart plays the
     second card, not the order again."""
-    await table.open_game(["Ana", "Ben"], "usa")
-    state = await first_turn(table)
-    while state.config.players[state.current] != "Ben":
-        state = await table.step()
-    ana = seat_of(table, state, "Ana")
+    state, ana = await bens_turn(table)
     await choose(table, "Ana", await panel(table, "Ana"), "orddraw", "any")
     version = state.version
     await stop_loop(table)
@@ -277,3 +271,51 @@ async def test_the_list_and_its_controls_speak_german(table: Table) -> None:
     labels = {c.get("label") for c in shown.controls()} | {
         c.get("placeholder") for c in shown.controls()}
     assert {"Zielkarten ziehen, die billigsten behalten", "Zwei Karten ziehen …"} <= labels
+
+
+def row(id: int, *, user: int = 1, queued: int = 0, played: tuple[int, int] | None = None
+        ) -> OrderRow:
+    turn, version = played if played is not None else (None, None)
+    return OrderRow(id=id, seat=0, user_id=user, position=id, spec='{"type":"draw"}',
+                    queued_turn=queued, played_turn=turn, played_version=version)
+
+
+def test_which_order_speaks_now_and_which_are_spent() -> None:
+    state = engine.new_game(engine.GameConfig(map_id="usa", players=["Ana", "Ben"], seed=3))
+    for seat in range(2):
+        offered = [state.board.t_ids[t] for t in state.offered[seat]]
+        engine.apply(state, seat, engine.KeepTickets(tickets=offered))
+    state.turn = turn = 5  # (the fifth turn, as though four were played)
+    version = state.version
+    fresh, old = row(1, queued=4), row(2, queued=5)
+    assert due([fresh, old], 1, state) == (fresh, [])
+    assert due([old, fresh], 1, state) == (None, [])  # queued this turn: the next one
+    theirs = row(3, user=2, queued=1)  # the seat's former player's
+    assert due([theirs, fresh], 1, state) == (fresh, [theirs])
+    begun = row(4, played=(turn, version))  # begun, then the bot stopped: again
+    assert due([begun, fresh], 1, state) == (begun, [])
+    undone = row(5, played=(turn, version - 1))  # its move was taken back by an undo
+    earlier = row(6, played=(turn - 2, 3))
+    assert due([earlier, undone, fresh], 1, state) == (fresh, [earlier, undone])
+    engine.apply(state, state.current, engine.DrawBlind())  # the middle of the turn
+    assert due([row(7, played=(turn, version)), fresh], 1, state)[0] == row(
+        7, played=(turn, version))  # its next step
+    assert due([fresh], 1, state) == (None, [])  # the turn was begun by hand
+
+
+async def test_the_hand_in_a_private_thread_opens_the_orders_too(table: Table) -> None:
+    store = table.bot.service.storage
+    await store.save_server_settings(table.fake.GUILD_ID, ServerSettings(player_threads=True))
+    state, ana = await bens_turn(table)
+    thread = next(tid for tid, users in table.fake.thread_members.items()
+                  if users == {table.users["Ana"]})
+    hand = table.fake.message(next(s.id for s in table.fake.sent
+                                   if s.channel_id == thread and not s.edit))
+    shown = (await table.click("Ana", hand, label=table.t("Standing orders"))).reply
+    assert shown.ephemeral and shown.user_id == table.users["Ana"]
+    await choose(table, "Ana", shown, "orddraw", "any")
+    version = state.version
+    await others_turn(table, state, ana)
+    assert [type(a) for a in await bot_played(table, ana, version)] == [
+        engine.DrawBlind, engine.DrawBlind]
+    table.assert_orders_secret("Ana")

@@ -15,11 +15,11 @@ import sys
 import pytest
 
 import engine
-from bot.client import TTRBot
-from bot.scheduler import SHARED_LOOK_EVERY
-from bot.service import GameService, Refusal
-from bot.storage import JOB_LEASE_SECONDS, MIGRATIONS, Job, SqliteStorage, Storage
-from bot.storage_pg import PG_MIGRATIONS, PostgresStorage
+from bot.edge.client import TTRBot
+from bot.game.scheduler import SHARED_LOOK_EVERY
+from bot.game.service import GameService, Refusal
+from bot.storage.api import JOB_LEASE_SECONDS, MIGRATIONS, Job, SqliteStorage, Storage
+from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
 from engine import ACTION_ADAPTER, GameConfig, GameState
 from tests.bot.conftest import json_renderer
 
@@ -58,8 +58,8 @@ async def test_both_backends_reach_the_same_tables_and_columns_at_every_version(
         postgres_server, tmp_path):
     """Every SQLite migration has its PostgreSQL counterpart at the same index."""
     assert len(PG_MIGRATIONS) == len(MIGRATIONS), (
-        "every entry of bot.storage.MIGRATIONS needs its PostgreSQL counterpart at the same "
-        "index of bot.storage_pg.PG_MIGRATIONS")
+        "every entry of bot.storage.api.MIGRATIONS needs its PostgreSQL counterpart at the same "
+        "index of bot.storage.postgres.PG_MIGRATIONS")
     for version in range(1, len(MIGRATIONS) + 1):
         lite = await SqliteStorage.open(str(tmp_path / f"v{version}.sqlite3"),
                                         migrations=MIGRATIONS[:version])
@@ -135,7 +135,7 @@ async def test_a_claim_holds_for_its_lease_then_another_process_takes_it_over(da
 # A bot process that claims the due job, says so, and waits for its end (SIGKILL).
 _DOOMED = """
 import asyncio, sys
-from bot.storage_pg import PostgresStorage
+from bot.storage.postgres import PostgresStorage
 
 async def main():
     store = await PostgresStorage.open(sys.argv[1])

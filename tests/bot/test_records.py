@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot import presenters
+from bot.play import presenters
 
 HEADING = re.compile(r"\*\*(?:Turn (\d+)|Setup)\*\*(?: · (.*?))?( \(continued\))?$")
 

@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot.testing import FakeDiscord, Refused
+from bot.edge.testing import FakeDiscord, Refused
 from tests.bot.conftest import Table
 
 

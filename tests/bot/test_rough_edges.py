@@ -6,6 +6,7 @@ from __future__ import annotations
 from discord.utils import escape_markdown
 
 import engine
+from bot.settings.preferences import ServerSettings
 from engine.cards import LOCO
 
 LOBBY_CLOSED = "closed after 24 hours without a change"
@@ -178,7 +179,6 @@ async def test_the_channel_says_once_that_a_player_gets_no_dms(table):
 
 async def test_private_threads_replace_the_hand_dm_of_each_turn(table):
     """With ``player_threads`` on, the hand still came by DM every turn as well."""
-    from bot.preferences import ServerSettings
     store = table.bot.service.storage
     await store.save_server_settings(table.fake.GUILD_ID, ServerSettings(player_threads=True))
     await table.open_game(["Ana", "Ben"], "usa")

@@ -9,8 +9,8 @@ import zlib
 import pytest
 
 import engine
-from bot.preferences import PlayerSettings, ServerSettings
-from bot.storage import JOB_LEASE_SECONDS
+from bot.settings.preferences import PlayerSettings, ServerSettings
+from bot.storage.api import JOB_LEASE_SECONDS
 from tests.bot.conftest import BACKENDS
 
 
@@ -446,16 +446,16 @@ async def test_a_computer_thinks_in_a_worker_process(table):
 @pytest.mark.slow
 async def test_a_computer_keeps_one_seed_per_game_and_seat(table, monkeypatch):
     """Its plans stay put from turn to turn (and differ between games): same seed each time."""
-    import bot.scheduler
+    import bot.game.scheduler
 
     seeds = []
-    real = bot.scheduler.computer_action
+    real = bot.game.scheduler.computer_action
 
     def spy(controller, state, seat, history, seed):
         seeds.append((seat, seed))
         return real(controller, state, seat, history, seed)
 
-    monkeypatch.setattr(bot.scheduler, "computer_action", spy)
+    monkeypatch.setattr(bot.game.scheduler, "computer_action", spy)
     await table.open_game(["Ana", "Ben"], "usa")
     await table.bot.service.set_controller(table.game_id, 1, "computer:hard", reason="test")
     for _ in range(12):
@@ -477,7 +477,7 @@ async def test_work_goes_to_started_workers_without_a_thread(monkeypatch):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from bot.workers import off_loop, workers_up
+    from bot.ops.workers import off_loop, workers_up
 
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     try:

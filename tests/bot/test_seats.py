@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import MIGRATIONS, SeatRow, SqliteStorage, StorageError
+from bot.storage.api import MIGRATIONS, SeatRow, SqliteStorage, StorageError
 
 
 async def test_the_games_table_rebuild_keeps_every_row_and_allows_early_ends(tmp_path):
@@ -97,7 +97,7 @@ def test_a_seat_without_a_member():
 
 
 def test_the_computer_levels_are_the_engines():
-    from bot.storage import COMPUTER_LEVELS
+    from bot.storage.api import COMPUTER_LEVELS
     from engine.players import LEVELS
 
     assert COMPUTER_LEVELS == LEVELS

@@ -13,9 +13,12 @@ import pytest
 from openskill.models import PlackettLuce
 
 import engine
-from bot import presenters, record_texts, stats
-from bot.service import event_to_json
-from bot.standings import (
+from bot import stats
+from bot.edge.testing import Mention
+from bot.game.service import event_to_json
+from bot.play import presenters
+from bot.records import record_texts
+from bot.records.standings import (
     EVERY_MAP,
     SERVER,
     FinishedGame,
@@ -28,8 +31,7 @@ from bot.standings import (
     turn_bucket,
     turn_records,
 )
-from bot.storage import STANDINGS_TABLES, SeatRow, SqliteStorage
-from bot.testing import Mention
+from bot.storage.api import STANDINGS_TABLES, SeatRow, SqliteStorage
 from engine import GameConfig, GameState
 from engine.agents import random_action
 from maps import load_map

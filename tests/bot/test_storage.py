@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from bot.database import open_storage
-from bot.storage import (
+from bot.ops.database import open_storage
+from bot.storage.api import (
     MIGRATIONS,
     Job,
     JobPlan,
@@ -288,7 +288,7 @@ async def test_dm_refusals_are_remembered(store):
 
 
 async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
-    from bot.preferences import PlayerSettings, ServerSettings
+    from bot.settings.preferences import PlayerSettings, ServerSettings
 
     path = str(tmp_path / "db.sqlite3")
     store = await SqliteStorage.open(path)
@@ -313,7 +313,7 @@ async def test_settings_default_until_saved_and_survive_reopening(tmp_path):
 def test_settings_ignore_unknown_keys_and_refuse_bad_values():
     from pydantic import ValidationError
 
-    from bot.preferences import ServerSettings
+    from bot.settings.preferences import ServerSettings
 
     settings = ServerSettings.model_validate_json('{"gone": 1, "reminder_hours": 3}')
     assert settings.reminder_hours == 3
@@ -361,7 +361,7 @@ async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_
     writer's thread; while the writer is in use there (a backup, a read through it), or
     another process holds the write lock, the whole batch goes there, after it. Either way
     it is committed."""
-    from bot import storage as module
+    from bot.storage import api as module
 
     ran_on_loop: list[bool] = []
     run_together = module._run_together
@@ -406,7 +406,7 @@ async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_
 async def test_old_interaction_ids_are_dropped_now_and_then(store):
     """Each interaction is one write; the ids past their memory go at the first delivery of
     a process and then once per sweep interval, not at every delivery."""
-    from bot.storage import INTERACTION_MEMORY_SECONDS
+    from bot.storage.api import INTERACTION_MEMORY_SECONDS
 
     old = store.clock.now() - INTERACTION_MEMORY_SECONDS - 10
     await store._write("INSERT INTO interactions (id, created_at) VALUES (?, ?)", (1, old))
@@ -420,7 +420,7 @@ async def test_old_interaction_ids_are_dropped_now_and_then(store):
 async def test_rows_read_back_from_memory_follow_every_change(store):
     """Table messages and DM refusals are read from memory when only this process writes
     them (from the database when it is shared), and every write is seen."""
-    from bot.storage import TableRow
+    from bot.storage.api import TableRow
 
     row = await store.create_game(guild_id=1, channel_id=10, map_id="usa", max_players=2,
                                   host_id=1, host_name="Ana")
@@ -467,7 +467,7 @@ async def test_single_row_reads_run_on_the_loop_and_see_every_commit(tmp_path):
 async def test_an_undo_is_appended_and_versions_only_grow(store):
     """Undo adds a row to the log (the version it takes back in ``undoes``), with the
     replayed state as the new version's snapshot; nothing is deleted, no version reused."""
-    from bot.storage import UNDO_JSON, in_effect
+    from bot.storage.api import UNDO_JSON, in_effect
 
     game = await _running_game(store)
     for version in (1, 2):
@@ -500,7 +500,7 @@ async def test_games_stored_before_rules_versions_are_of_rules_1(backend, tmp_pa
     those games played), on both backends."""
     import contextlib
 
-    from bot.storage_pg import PG_MIGRATIONS, PostgresStorage
+    from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
 
     with contextlib.ExitStack() as stack:
         if backend == "sqlite":

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.components import ControlId, parse_custom_id
-from bot.config import ConfigError, Settings
-from bot.presenters import (
+from bot.edge.components import ControlId, parse_custom_id
+from bot.game.service import decisions
+from bot.ops.config import ConfigError, Settings
+from bot.play.presenters import (
     choice_done,
     choice_label,
     clip,
@@ -18,7 +19,6 @@ from bot.presenters import (
     rules_text,
     status_text,
 )
-from bot.service import decisions
 from engine import DeclineShare, DrawFaceUp, GiveNeutralShare, TakeShare, Undo
 from engine.cards import CARD_INDEX
 from engine.events import (
@@ -185,8 +185,8 @@ def test_decisions_are_the_engine_options_for_the_chooser_only():
 def test_a_games_views_follow_its_state():
     """The views a game keeps are those of its state's current version: after an action,
     or an undo (a new version: versions only grow), they are anew."""
-    from bot.service import Game
-    from bot.storage import GameRow, SeatRow
+    from bot.game.service import Game
+    from bot.storage.api import GameRow, SeatRow
 
     def started(seed):
         return engine.new_game(engine.GameConfig(map_id="usa", players=["A", "B"], seed=seed))
@@ -217,7 +217,7 @@ def test_a_sent_button_is_what_discord_py_would_send(emoji, label):
     """The bot's buttons skip ``discord.ui.Button``'s objects, not a byte of its payload."""
     import discord
 
-    from bot.components import SentButton
+    from bot.edge.components import SentButton
 
     for style in (discord.ButtonStyle.primary, discord.ButtonStyle.danger):
         for disabled in (False, True):
@@ -236,7 +236,7 @@ def test_the_stored_snapshot_is_the_engines_json_data(map_id):
     import json
     import random
 
-    from bot.service import snapshot_json
+    from bot.game.service import snapshot_json
 
     players = load_map(map_id).rules.players_min + 1
     state = engine.new_game(engine.GameConfig(map_id=map_id, players=list("ABCDE")[:players],

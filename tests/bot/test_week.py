@@ -14,7 +14,7 @@ import collections
 import pytest
 
 import engine
-from bot.testing import ATTACH_FILES
+from bot.edge.testing import ATTACH_FILES
 from tests.bot.conftest import Table
 
 HOUR = 3600.0

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.workers import AFFINITY_WINDOW, WORKER_DEPTH, AffinityPool
+from bot.ops.workers import AFFINITY_WINDOW, WORKER_DEPTH, AffinityPool
 
 
 class Held(Executor):

@@ -9,8 +9,8 @@ import re
 import pytest
 
 import engine
-from bot.handlers import claim_colour as colour_of
-from bot.presenters import route_label
+from bot.play.handlers import claim_colour as colour_of
+from bot.play.presenters import route_label
 from engine import Claim
 from engine.extras import ExtraPoints
 

@@ -8,7 +8,7 @@ from PIL import Image, ImageChops
 
 import bot.render.final as final_module
 from bot import i18n
-from bot.estimates import estimate_note
+from bot.play.estimates import estimate_note
 from bot.render.demo import final_view
 from bot.render.final import FOOTNOTE_H, ShareCell, draw_scores, share_rows
 from bot.render.palette import PANEL_DIM

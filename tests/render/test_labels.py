@@ -17,8 +17,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 import maps
-from bot import i18n, presenters
-from bot.endings import end_reason
+from bot import i18n
+from bot.play import presenters
+from bot.play.endings import end_reason
 from bot.render import panel_image
 from bot.render.demo import empty_view, final_view, hand_view, mid_view
 from bot.render.final import draw_scores

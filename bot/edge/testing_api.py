@@ -1,0 +1,160 @@
+"""Discord's published HTTP API, as the fake checks requests against it.
+
+``tests/discord_api/openapi.json`` is Discord's own OpenAPI 3.1 spec (MIT, vendored with its
+licence). ``RequestSchemas.check`` validates a request body against the request schema of
+its operation and raises ``SpecViolation`` naming the route, the field and the rule broken.
+Validators are built once per operation and shared by every fake of the process.
+
+One known quirk is smoothed over: the spec types snowflakes as strings, Discord accepts
+integers too (discord.py sends them so).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SPEC = Path(__file__).resolve().parents[2] / "tests" / "discord_api" / "openapi.json"
+SNOWFLAKE = "SnowflakeType"
+_BASE = "urn:discord-api"
+
+
+class SpecViolation(AssertionError):
+    """A request body Discord's published schema refuses."""
+
+
+def shape(path: str) -> str:
+    """A route template with its parameter names dropped ('/channels/{}/messages'), so
+    discord.py's names and the spec's match."""
+    return re.sub(r"{\w+}", "{}", path)
+
+
+class RequestSchemas:
+    def __init__(self, spec: dict[str, Any]):
+        schemas = spec["components"]["schemas"]
+        snowflake = schemas[SNOWFLAKE]
+        schemas[SNOWFLAKE] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+        _mark_unions(spec, schemas)
+        self._registry: Registry[Any] = Registry().with_resource(
+            _BASE, Resource.from_contents(spec, default_specification=DRAFT202012))
+        self._operations: dict[tuple[str, str], str] = {}
+        for path, item in spec["paths"].items():
+            for method, op in item.items():
+                body = op.get("requestBody") if isinstance(op, dict) else None
+                if body and "application/json" in body["content"]:
+                    pointer = "/".join(("#/paths", _escape(path), method, "requestBody",
+                                        "content", "application~1json", "schema"))
+                    self._operations[(method.upper(), shape(path))] = pointer
+        self._validators: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
+
+    def known(self, method: str, path: str) -> bool:
+        return (method, shape(path)) in self._operations
+
+    def check(self, method: str, path: str, body: Any) -> None:
+        """Raise ``SpecViolation`` if ``body`` breaks the operation's request schema (an
+        operation the spec gives no JSON body is not checked)."""
+        key = (method, shape(path))
+        validator = self._validators.get(key)
+        if validator is None:
+            if key not in self._operations:
+                return
+            validator = _Validator(
+                {"$ref": _BASE + self._operations[key]}, registry=self._registry)
+            self._validators[key] = validator
+        error = best_match(validator.iter_errors(body))
+        while error is not None and error.context:  # into the union's closest branch
+            branches: dict[Any, list[ValidationError]] = {}
+            for inner in error.context:
+                branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+            closest: list[ValidationError] = min(branches.values(), key=len)
+            error = best_match(closest)
+        if error is not None:
+            raise SpecViolation(f"{method} {path}: {error.json_path} breaks "
+                                f"'{error.validator}': {error.message[:300]}")
+
+
+def _kind(schemas: dict[str, Any], branch: Any) -> list[Any] | None:
+    """The values of ``type`` a union's branch accepts (its discriminator), if it says."""
+    ref = branch.get("$ref", "") if isinstance(branch, dict) else ""
+    target = schemas.get(ref.removeprefix("#/components/schemas/")) if ref else branch
+    kind = (target or {}).get("properties", {}).get("type", {}) if isinstance(
+        target, dict) else {}
+    values = kind.get("enum", [kind["const"]] if "const" in kind else None)
+    return list(values) if values else None
+
+
+def _mark_unions(node: Any, schemas: dict[str, Any]) -> None:
+    """Note on each union whose branches all say which ``type`` they are (components,
+    callbacks) the branches per type: checking only those is much faster than trying every
+    branch, and a violation is reported from the branch meant, not the nearest other."""
+    if isinstance(node, list):
+        for item in node:
+            _mark_unions(item, schemas)
+        return
+    if not isinstance(node, dict):
+        return
+    branches = node.get("oneOf")
+    if isinstance(branches, list) and branches and all(
+            isinstance(b, dict) and "const" in b for b in branches):
+        # A named enumeration (one documented constant per branch): the same, as an enum.
+        node["enum"] = [b["const"] for b in branches]
+        del node["oneOf"]
+    for word in UNIONS:
+        branches = node.get(word)
+        kinds = [_kind(schemas, b) for b in branches] if isinstance(branches, list) else []
+        if kinds and all(kinds):
+            by_type: dict[str, list[int]] = {}
+            for i, values in enumerate(kinds):
+                for value in values or []:
+                    by_type.setdefault(json.dumps(value), []).append(i)
+            node[BY_TYPE] = by_type
+    for value in node.values():
+        _mark_unions(value, schemas)
+
+
+def _union(word: str) -> Any:
+    """``anyOf`` / ``oneOf`` that, on a marked union and an object saying its ``type``,
+    checks only the branches of that type."""
+    standard = jsonschema.Draft202012Validator.VALIDATORS[word]
+
+    def check(validator: Any, branches: list[Any], instance: Any,
+              schema: dict[str, Any]) -> Iterator[ValidationError]:
+        by_type = schema.get(BY_TYPE)
+        if by_type is None or not isinstance(instance, dict) or "type" not in instance:
+            yield from standard(validator, branches, instance, schema)
+            return
+        meant = by_type.get(json.dumps(instance["type"]), [])
+        if not meant:
+            yield ValidationError(f"type {instance['type']!r} is none of "
+                                  f"{sorted(json.loads(k) for k in by_type)}", validator="type")
+        elif len(meant) == 1:
+            yield from validator.descend(instance, branches[meant[0]], schema_path=meant[0])
+        else:
+            yield from standard(validator, [branches[i] for i in meant], instance, schema)
+
+    return check
+
+
+UNIONS = ("anyOf", "oneOf")
+BY_TYPE = "x-branches-by-type"
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator, {word: _union(word) for word in UNIONS})
+
+
+def _escape(path: str) -> str:
+    return path.replace("~", "~0").replace("/", "~1")
+
+
+@functools.cache
+def request_schemas() -> RequestSchemas:
+    """The schemas of the vendored spec, read once per process."""
+    return RequestSchemas(json.loads(SPEC.read_bytes()))

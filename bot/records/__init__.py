@@ -1,0 +1,1 @@
+"""Past play: games, history, replays, statistics and standings."""

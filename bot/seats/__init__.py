@@ -1,0 +1,1 @@
+"""Seats and absence: standing orders that speak for a seat while its player is away."""

@@ -1,0 +1,1 @@
+"""Server and player settings stored in the database."""

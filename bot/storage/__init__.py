@@ -1,0 +1,1 @@
+"""Storage: every query (the `Storage` API), SQLite and PostgreSQL, migrations."""
