@@ -277,7 +277,7 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     """,
     """
-    -- Standings kept as games finish (bot.standings): what /ttr records leaderboard and stats
+    -- Standings kept as games finish (bot.standings): what /ttr leaderboard and /ttr stats
     -- show, read without going through the history. Derived like game_results (rebuilt by
     -- bot.stats). Per server and scope: map_id '' for every map; player '' for the server.
     CREATE TABLE ratings (
