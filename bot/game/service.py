@@ -275,7 +275,8 @@ class Update:
         return self.view.phase == Phase.GAME_OVER
 
     def prompt(self, dm_closed: Sequence[int] = ()) -> str:
-        closed = [f"<@{u}>" for u in (*self.dm_closed, *dm_closed)]
+        """The channel's prompt; ``dm_closed``: who to tell that they get no DMs."""
+        closed = [f"<@{u}>" for u in dm_closed]
         return presenters.prompt_text(self.view, self.mentions, closed, waiting=self.waiting,
                                       fresh=self.fresh, draft=self.draft)
 
@@ -1143,6 +1144,7 @@ class GameService:
         language = await self.storage.game_language(game.row)
         # Seats whose standing order plays this turn at once: no ping, no DM (bot.orders).
         ready = await orders.ready(self.storage, game.id, game.seats, state)
+        threads_on = (await self.storage.server_settings(game.row.guild_id)).player_threads
         for seat in dm_seats:
             if not game.seats[seat].human or seat in ready:
                 continue  # a computer plays this seat, or its order: nobody to tell
@@ -1154,8 +1156,9 @@ class GameService:
             private = game.private_view(seat)
             choices = tuple(decisions(state, seat))
             player = await self.storage.player_settings(user)
-            if not (private.offered or choices) and not player.dm_every_turn:
-                continue  # a plain turn, and they asked for no DM each turn (/ttr settings)
+            if not (private.offered or choices) and (threads_on or not player.dm_every_turn):
+                continue  # a plain turn, and they asked for no DM each turn (/ttr settings),
+                # or their private thread shows the hand (a server setting)
             # A DM is in the player's chosen language, else the game's (no Discord locale
             # is known outside an interaction).
             with i18n.language(player.language or language) as own:
@@ -1166,7 +1169,7 @@ class GameService:
                 seat=seat, private=private, public=view, choose_tickets=bool(private.offered),
                 choices=choices, news=news, text=text, language=own))
         threads = []
-        if (await self.storage.server_settings(game.row.guild_id)).player_threads:
+        if threads_on:
             for seat in sorted(set(dm_seats if hands is None else hands)):
                 if not game.seats[seat].human:
                     continue
