@@ -39,6 +39,7 @@ from bot.records.standings import (
     results_of,
 )
 from bot.storage.api import Storage
+from engine.phases import Phase
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ async def sync(service: GameService) -> int:
     done = 0
     for game_id in await service.storage.unscored_games():
         info = await service.info(game_id)
-        if info.state is None or info.state.phase != "game_over":
+        if info.state is None or info.state.phase != Phase.GAME_OVER:
             log.warning("game %s is finished but its state is not: no statistics", game_id)
             continue
         view = engine.public_view(info.state)

@@ -33,6 +33,7 @@ from engine.actions import (
 from engine.board import Board
 from engine.cards import CARD_NAMES, LOCO
 from engine.errors import Text
+from engine.phases import Phase
 from engine.planner import plan_tickets
 from engine.views import PrivateView, PublicView
 
@@ -96,15 +97,15 @@ def decide(order: Order, board: Board, public: PublicView, private: PrivateView,
     None when the phase is not one the order decides. ``legal``: the seat's legal actions
     (``engine.legal_actions``), which the answer is one of."""
     phase = public.phase
-    if phase == "turn":
+    if phase == Phase.TURN:
         return _first_step(order, board, public, legal)
-    if phase == "second_draw" and not isinstance(order, TicketsOrder):
+    if phase == Phase.SECOND_DRAW and not isinstance(order, TicketsOrder):
         colour = order.colour if isinstance(order, DrawOrder) else None
         return _draw(colour, public, legal) or Dropped(Text("No second card can be drawn."))
-    if phase == "tunnel" and isinstance(order, ClaimOrder):
+    if phase == Phase.TUNNEL and isinstance(order, ClaimOrder):
         pay = next((a for a in legal if isinstance(a, PayTunnel)), None)
         return pay or next(a for a in legal if isinstance(a, DeclineTunnel))
-    if phase == "choose_tickets" and isinstance(order, TicketsOrder) and private.offered:
+    if phase == Phase.CHOOSE_TICKETS and isinstance(order, TicketsOrder) and private.offered:
         keep = keep_cheapest(board, public, private)
         return keep if keep in legal else Dropped(Text("You cannot keep those tickets now."))
     return None

@@ -28,8 +28,9 @@ from bot.play.estimates import estimated_parts
 from bot.play.handlers import Responder, bot_of, channel_game
 from bot.records import commands as records
 from bot.settings.preferences import GameSettings, ServerSettings
-from bot.storage.api import COMPUTER_LEVELS
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
+from engine.phases import Phase
+from engine.players import LEVELS
 from maps import load_map
 
 log = logging.getLogger(__name__)
@@ -273,7 +274,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
     # (and the lobby's Leave button), which leaves room for /ttr addbot.
     @group.command(name="addbot", description="Seat a computer player in this lobby (host only)")
     @app_commands.describe(level="How well it plays")
-    @app_commands.choices(level=[Choice(name=level, value=level) for level in COMPUTER_LEVELS])
+    @app_commands.choices(level=[Choice(name=level, value=level) for level in LEVELS])
     async def addbot(interaction: discord.Interaction[Any], level: Choice[str]) -> None:
         async def run() -> None:
             await handlers.add_computer(interaction, await game_id(interaction), level.value)
@@ -336,7 +337,7 @@ def build_group(maps: list[str]) -> app_commands.Group:
                     info.row.id, info.row.status, None))
                 return
             view = engine.public_view(info.state)
-            if view.phase != "game_over":
+            if view.phase != Phase.GAME_OVER:
                 # The table message (board, whose turn, buttons) moves to the bottom.
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await bot_of(interaction).service.repost_table(info.row.id)

@@ -36,8 +36,9 @@ import discord
 from bot.game.service import choice_tag
 from bot.i18n import _
 from bot.play import claiming, presenters
-from bot.storage.api import COMPUTER_LEVELS
 from engine.actions import Action
+from engine.phases import Decision, Phase
+from engine.players import LEVELS
 from engine.views import PrivateView, PublicView
 from maps import load_map
 
@@ -215,7 +216,7 @@ def computer_select(game_id: int) -> Control:
         custom_id=str(ControlId(game_id, "addbot")), row=1,
         placeholder=_(presenters.ADD_COMPUTER), options=[
             discord.SelectOption(label=presenters.computer_level_label(level), value=level)
-            for level in COMPUTER_LEVELS]))
+            for level in LEVELS]))
 
 
 def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Control]:
@@ -365,16 +366,15 @@ def choice_buttons(game_id: int, map_id: str, tag: int, choices: Sequence[Action
 
 def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View | None:
     """The controls under a board post, from public facts only."""
-    if view.phase == "game_over":
+    if view.phase == Phase.GAME_OVER:
         return None
-    if view.phase in ("choose_initial_tickets", "choose_tickets") or presenters.is_decision(
-            view.phase):
+    if view.phase.decision in (Decision.TICKETS, Decision.CHOICE):
         # The options of a decision (and a ticket offer) go to the chooser privately (DM,
         # "My hand"): no draw button invites a click that can only be refused.
         return _frozen(hand_button(game_id))
     if view.tunnel is not None:
         return _frozen(*tunnel_buttons(game_id, version), hand_button(game_id, row=1))
-    second = view.phase == "second_draw"
+    second = view.phase == Phase.SECOND_DRAW
     # Building is a turn's whole action: its buttons (with My hand) get a row of their own.
     row = market_rows(view) + 1
     builds = [] if second else build_buttons(game_id, view.map_id, row=row)
@@ -411,7 +411,7 @@ def private_view_controls(
         return _frozen(*choice_buttons(game_id, map_id, tag, choices))
     if public.tunnel is not None and public.tunnel.seat == private.seat:
         return _frozen(*tunnel_buttons(game_id, version, payable=tunnel_payable))
-    if public.phase == "second_draw" and public.current == private.seat:
+    if public.phase == Phase.SECOND_DRAW and public.current == private.seat:
         return _frozen(*draw_buttons(game_id, public, version, second=True))
     return None
 

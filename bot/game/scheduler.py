@@ -40,9 +40,10 @@ from bot.ops.workers import computer_action, off_loop
 from bot.play import presenters
 from bot.seats import orders
 from bot.settings.preferences import PlayerSettings
-from bot.storage.api import HUMAN, JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
+from bot.storage.api import JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
 from engine import Action, GameState
 from engine.events import Event
+from engine.players import HUMAN
 
 log = logging.getLogger(__name__)
 

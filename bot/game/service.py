@@ -42,9 +42,6 @@ from bot.seats import orders
 from bot.settings.preferences import GameSettings
 from bot.storage.api import (
     ACTIVE,
-    COMPUTER_LEVELS,
-    CONTROLLERS,
-    HUMAN,
     UNDO_JSON,
     ActionRow,
     GameRow,
@@ -76,6 +73,8 @@ from engine.events import (
     StationBuilt,
     TicketDraftStarted,
 )
+from engine.phases import Phase
+from engine.players import HUMAN, LEVELS, Controller
 from engine.scoring import FinalScores
 from maps import load_map, map_ids
 
@@ -84,7 +83,7 @@ log = logging.getLogger(__name__)
 # A refused DM is not retried for this long (the player may open DMs later).
 DM_RETRY_SECONDS = 6 * 3600
 # Phases in which the player whose turn it is still owes the rest of that turn.
-MID_TURN = ("second_draw", "choose_tickets")
+MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS)
 # Games kept in memory; older idle ones are dropped and reloaded from the database on demand.
 CACHE_SIZE = 512
 # Actions the bot plays in a row for one seat's turn (draw, draw; claim, tunnel; ...).
@@ -127,8 +126,8 @@ def decisions(state: GameState, seat: int) -> list[Action]:
     """The options of a map module's decision ``seat`` must make now (e.g. which share to
     take, or at setup the pieces to play with once the tickets are kept), one button each;
     empty in the common phases, which have their own controls."""
-    setup = state.phase == "choose_initial_tickets"
-    if not (setup or presenters.is_decision(state.phase)) or seat not in engine.waiting_for(state):
+    setup = state.phase == Phase.CHOOSE_INITIAL_TICKETS
+    if not (setup or state.phase.map_decision) or seat not in engine.waiting_for(state):
         return []
     # A ticket keep is a select, never a button per combination.
     return [a for a in engine.legal_actions(state, seat) if not isinstance(a, KeepTickets)]
@@ -144,7 +143,7 @@ def choice_tag(seat: int, phase: str, options: Sequence[Action]) -> int:
 
 def draft_round(state: GameState) -> presenters.DraftRound | None:
     """(round, rounds, second draft?) while a ticket draft is on, else None."""
-    if state.phase != "draft":
+    if state.phase != Phase.DRAFT:
         return None
     draft = engine.public_view(state).draft
     return None if draft is None else (draft.round, draft.rounds, draft.second)
@@ -210,7 +209,7 @@ class Game:
     def user_of(self, seat: int) -> int:
         return self.seats[seat].user_id
 
-    def controller(self, seat: int) -> str:
+    def controller(self, seat: int) -> Controller:
         return self.seats[seat].controller
 
 
@@ -267,7 +266,7 @@ class Update:
 
     @property
     def finished(self) -> bool:
-        return self.view.phase == "game_over"
+        return self.view.phase == Phase.GAME_OVER
 
     def prompt(self, dm_closed: Sequence[int] = ()) -> str:
         closed = [f"<@{u}>" for u in (*self.dm_closed, *dm_closed)]
@@ -289,7 +288,7 @@ class Outcome:
     view: PublicView
     published: bool  # a channel post follows (the turn ended or a tunnel was revealed)
     choices: tuple[Action, ...] = ()  # a module decision the actor must make now
-    phase_before: str = "turn"
+    phase_before: Phase = Phase.TURN
     draft: presenters.DraftRound | None = None  # where a ticket draft stands now
     tunnel: TunnelHand | None = None  # the actor's tunnel waiting: what is left to pay with
 
@@ -305,8 +304,8 @@ class GameInfo:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    def controller(self, seat: int) -> str:
-        """Who plays ``seat`` now (``bot.storage.api.CONTROLLERS``)."""
+    def controller(self, seat: int) -> Controller:
+        """Who plays ``seat`` now."""
         return self.seats[seat].controller
 
 
@@ -382,9 +381,9 @@ def tunnel_hand(state: GameState, seat: int) -> TunnelHand | None:
     return TunnelHand(left, payable)
 
 
-def default_computer() -> str:
+def default_computer() -> Controller:
     """Who takes a seat its member left (resigned, kicked by vote, on autopilot)."""
-    return "computer:normal"
+    return Controller.computer("normal")
 
 
 def seated_view(state: GameState, names: Sequence[str], *,
@@ -406,7 +405,7 @@ def seated_view(state: GameState, names: Sequence[str], *,
 def standings(state: GameState | None, names: Sequence[str]) -> PublicView | None:
     """The public view with the public scores as they stand, once the game is past its
     setup (an early end reveals no ticket and crowns nobody)."""
-    if state is None or (state.turn == 0 and state.phase in presenters.SIMULTANEOUS):
+    if state is None or (state.turn == 0 and state.phase.simultaneous):
         return None
     return seated_view(state, names)
 
@@ -460,7 +459,7 @@ def opening_lines(map_id: str, names: Sequence[str], state: GameState) -> list[s
     order = ", ".join(f"{i + 1}. {presenters.safe_name(name)}" for i, name in enumerate(names))
     lines = [i18n._("🚂 **{map}** begins! Seat order: {order}.", map=presenters.map_name(map_id),
                     order=order)]
-    if state.phase == "draft":  # the first draft is dealt at setup, without an event
+    if state.phase == Phase.DRAFT:  # the first draft is dealt at setup, without an event
         lines += presenters.event_lines(map_id, names, [TicketDraftStarted(
             state.current, False, len(engine.private_view(state, 0).draft_packet))])
     return lines
@@ -758,7 +757,7 @@ class GameService:
                 raise Refusal(i18n._("You are not playing in this game."), "not a player")
             if game.row.status != "running":
                 raise Refusal(i18n._("The game is over."), "game over")
-            if by_person and game.controller(seat) != "human":
+            if by_person and not game.controller(seat).human:
                 raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
             waiting_before = engine.waiting_for(state)
             if (expect_version is not None and expect_version != state.version
@@ -789,7 +788,7 @@ class GameService:
             # actor alone) only the actor hears back; a tunnel reveal, a new module decision,
             # each pick of a simultaneous decision and everything that ends a turn is
             # published.
-            still_deciding = (bool(choices) and presenters.is_decision(phase_before)
+            still_deciding = (bool(choices) and phase_before.map_decision
                               and waiting_after == [seat])
             publish = not ((state.phase in MID_TURN and state.current == seat) or still_deciding)
             # Seats still deciding what they decided before keep their reminders and timer:
@@ -805,17 +804,17 @@ class GameService:
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
                     events=json.dumps([event_to_json(e) for e in events]), before=version,
                     after=state.version, state=snapshot_json(state),
-                    finished=state.phase == "game_over", user_id=user_id, plan=plan,
+                    finished=state.phase == Phase.GAME_OVER, user_id=user_id, plan=plan,
                     timed_out=timed_out, results=results_of(
                         game_id, game.seats, game.public_view())
-                    if state.phase == "game_over" else ())
+                    if state.phase == Phase.GAME_OVER else ())
             except BaseException:
                 self._forget(game_id)  # memory is ahead of the database: reload it
                 raise
             if plan is not None and plan.jobs and self.planner is not None:
                 self.planner.wake(min(job.due_at for job in plan.jobs))
             _log_accepted(game, seat, action, time.perf_counter() - locked_at)
-            if state.phase == "game_over":
+            if state.phase == Phase.GAME_OVER:
                 game.row = dataclasses.replace(game.row, status="finished", version=state.version)
                 log.info("game %s (%s) ended after %d actions", game_id, game.row.map_id,
                          state.version)
@@ -832,7 +831,7 @@ class GameService:
                     lines.insert(0, note)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
                 if choices or (after.offered and not before.offered
-                               and state.phase != "choose_tickets"):
+                               and state.phase != Phase.CHOOSE_TICKETS):
                     # The actor's new decision (a module's, or the drafted tickets to keep)
                     # also goes by DM, with its controls.
                     fresh.append(seat)
@@ -865,7 +864,7 @@ class GameService:
     def _picked(state: GameState, seat: int, pick: Pick) -> Action:
         options = decisions(state, seat)
         if not options:
-            if state.phase in presenters.SIMULTANEOUS and seat not in engine.waiting_for(state):
+            if state.phase.simultaneous and seat not in engine.waiting_for(state):
                 raise Refusal(i18n._("You have chosen already: waiting for the others."))
             raise Refusal(i18n._("You have nothing to choose now."))
         if pick.tag != choice_tag(seat, state.phase, options):
@@ -924,7 +923,7 @@ class GameService:
         logged: the next start-up plans the game again)."""
         state = game.state
         if (self.planner is None or state is None or game.row.status != "running"
-                or state.phase == "game_over"):
+                or state.phase == Phase.GAME_OVER):
             return None
         try:
             jobs = await self.planner.jobs(GameInfo(game.row, list(game.seats), state))
@@ -1145,7 +1144,7 @@ class GameService:
                       for s in game.seats],
             dms=dms, dm_closed=closed, waiting=tuple(engine.waiting_for(state)),
             fresh=tuple(dm_seats), draft=draft, guild_id=game.row.guild_id,
-            board=(board or last is not None) and view.phase != "game_over",
+            board=(board or last is not None) and view.phase != Phase.GAME_OVER,
             last=last, refresh=refresh, news=news, language=language)
 
     @staticmethod
@@ -1157,13 +1156,13 @@ class GameService:
         elif private.offered:
             head = i18n._("Choose your destination tickets in {where}: {rule}.", where=where,
                           rule=presenters.keep_rule(private))
-        elif presenters.is_decision(view.phase):
+        elif view.phase.map_decision:
             head = i18n._("In {where}: {what}.", where=where,
                           what=presenters.decision_text(view, private, draft))
         else:
             head = i18n._("Your turn in {where}: {what}.", where=where,
                           what=presenters.turn_help(view.map_id, view.phase))
-            if view.phase == "turn":
+            if view.phase == Phase.TURN:
                 head += "\n" + presenters.turn_controls(view.map_id)
         return f"{head}\n{presenters.hand_text(view.map_id, private)}{_plan_lines(view, private)}"
 
@@ -1172,15 +1171,15 @@ class GameService:
     async def set_controller(self, game_id: int, seat: int, controller: str, *, reason: str,
                              by_user: int | None = None) -> GameInfo:
         """Hand ``seat`` to ``controller`` (a member's own play, the safe automatic move or a
-        computer player); the history records who (``by_user``) and why (``reason``)."""
-        if controller not in CONTROLLERS:
-            raise ValueError(f"unknown controller {controller!r}")
+        computer player; ValueError for another text); the history records who
+        (``by_user``) and why (``reason``)."""
+        controller = Controller(controller)
         async with self._locked(game_id):
             game = await self._load(game_id)
             if not 0 <= seat < len(game.seats):
                 raise Refusal(i18n._("There is no seat {n}.", n=seat + 1))
             current = game.seats[seat]
-            if controller == HUMAN and not current.person:
+            if controller.human and not current.person:
                 raise Refusal(i18n._("Nobody sits there: `/ttr replace` gives the seat to a "
                                      "member."))
             game, _ = await self._change_seat(
@@ -1189,7 +1188,7 @@ class GameService:
             return GameInfo(game.row, list(game.seats), game.state)
 
     async def _change_seat(self, game: Game, seat: int, *, user_id: int, name: str,
-                           controller: str, kind: str, by_user: int | None,
+                           controller: Controller, kind: str, by_user: int | None,
                            detail: dict[str, object]) -> tuple[Game, str]:
         """Every change of who plays a seat goes through here (call with the game's lock):
         stored with its history row, then the game is reloaded. Returns it and the key
@@ -1198,7 +1197,7 @@ class GameService:
         try:
             history_id = await self.storage.change_seat(
                 game.id, seat, user_id=user_id, name=name, controller=controller, kind=kind,
-                by_user=by_user, detail={**detail, "was": old.controller,
+                by_user=by_user, detail={**detail, "was": str(old.controller),
                                          "from_user": old.user_id, "from_name": old.name})
         except StorageError as exc:
             raise Refusal(i18n._("Cannot change the seat: {why}.",
@@ -1212,8 +1211,8 @@ class GameService:
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> GameInfo:
         """The host seats a computer player in the lobby."""
-        if level not in COMPUTER_LEVELS:
-            raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(COMPUTER_LEVELS)))
+        if level not in LEVELS:
+            raise Refusal(i18n._("Choose a level: {levels}.", levels=", ".join(LEVELS)))
         async with self._locked(game_id):
             game = self._hosting(await self._load(game_id), user_id, "add computer players")
             number = sum(1 for s in game.seats if not s.person) + 1
@@ -1221,7 +1220,7 @@ class GameService:
                 name = presenters.computer_name(level, number)
             try:
                 await self.storage.add_seat(game_id, self._nobody(game), name,
-                                            controller=f"computer:{level}")
+                                            controller=Controller.computer(level))
             except StorageError as exc:
                 raise Refusal(i18n._("Cannot add a computer player: {why}.",
                                      why=i18n.text(exc.text))) from None
@@ -1293,7 +1292,7 @@ class GameService:
             game = self._running(await self._load(game_id))
             seat = self._seat(game, user_id)
             controller = default_computer() if on else HUMAN
-            if (game.controller(seat) == HUMAN) != on:
+            if game.controller(seat).human != on:
                 raise Refusal(presenters.autopilot_already(on))
             game, _ = await self._change_seat(
                 game, seat, user_id=user_id, name=game.seats[seat].name, controller=controller,

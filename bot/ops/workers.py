@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import engine
 from engine import Action, GameState
 from engine.events import Event
-from engine.players import LEVELS, choose_action
+from engine.players import Controller, choose_action
 
 T = TypeVar("T")
 
@@ -185,11 +185,10 @@ HOMES = 4096  # keys whose worker is remembered (games active at once, with room
 
 
 # Here, not in bot.scheduler: a worker process that unpickles it imports only the engine.
-def computer_action(controller: str, state: GameState, seat: int, history: Sequence[Event],
-                    seed: int) -> Action:
-    """The action of the seat's ``controller``: 'computer:<level>' thinks, 'auto' takes the
-    safe move."""
-    level = controller.partition(":")[2]
-    if level in LEVELS:
-        return choose_action(level, state, seat, history=history, seed=seed)
+def computer_action(controller: Controller, state: GameState, seat: int,
+                    history: Sequence[Event], seed: int) -> Action:
+    """The action of the seat's ``controller``: a computer player thinks, the automatic
+    move takes the safe move."""
+    if controller.level is not None:
+        return choose_action(controller.level, state, seat, history=history, seed=seed)
     return engine.safe_action(state, seat, tickets=True)

@@ -60,6 +60,7 @@ from engine.events import (
     StationBuilt,
     TunnelDeclined,
 )
+from engine.phases import Phase
 from maps import load_map
 from maps.model import RailsAndSails, Route
 
@@ -565,7 +566,7 @@ def _answer(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     if outcome.choices:  # a map's own decision waits: its options as buttons
         now = presenters.decision_text(outcome.view, outcome.after, outcome.draft)
         text = "\n".join([text, _("👉 Now {what}:", what=now)])
-        if outcome.view.phase == "draft":
+        if outcome.view.phase == Phase.DRAFT:
             text += "\n" + presenters.hand_text(map_id, outcome.after)
         controls = components.private_view_controls(
             outcome.game_id, map_id, outcome.after, outcome.view,
@@ -577,24 +578,24 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
     action, view, after = outcome.action, outcome.view, outcome.after
     map_id, gid = view.map_id, outcome.game_id
     over = "\n" + _("🏁 That was the last turn: the final scores are in the channel.") \
-        if view.phase == "game_over" else ""
-    mine_now = view.current == outcome.seat and view.phase != "game_over"
+        if view.phase == Phase.GAME_OVER else ""
+    mine_now = view.current == outcome.seat and view.phase != Phase.GAME_OVER
     done = presenters.choice_done(map_id, action)
     if done is not None:
         if after.offered:  # the draft is over: now keep some of the tickets drafted
             return (f"{done}\n{presenters.hand_text(map_id, after)}",
                     components.private_view_controls(gid, map_id, after, view,
                                                      outcome.version))
-        if outcome.choices or view.phase == "game_over":
+        if outcome.choices or view.phase == Phase.GAME_OVER:
             end = ""
-        elif outcome.phase_before in presenters.SIMULTANEOUS:
+        elif outcome.phase_before.simultaneous:
             end = _(" Waiting for the others.") if view.phase == outcome.phase_before else ""
         else:
             end = _(" Your turn is over.")
         return done + end + over, None
     if isinstance(action, DrawFaceUp | DrawBlind):
         text = _("You drew {cards}.", cards=presenters.drawn_text(map_id, outcome.before, after))
-        if mine_now and view.phase == "second_draw":
+        if mine_now and view.phase == Phase.SECOND_DRAW:
             return (_("{drew} Take your second card:", drew=text) + "\n"
                     + presenters.market_text(view),
                     components.private_view_controls(gid, map_id, after, view, outcome.version))
@@ -604,7 +605,7 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
                 components.private_view_controls(gid, map_id, after, view, outcome.version))
     if isinstance(action, KeepTickets):
         waiting = (_(" Waiting for the others.") if view.phase == outcome.phase_before
-                   and outcome.phase_before in presenters.SIMULTANEOUS else "")
+                   and outcome.phase_before.simultaneous else "")
         return _("Kept.") + f"{waiting}\n{presenters.hand_text(map_id, after)}{over}", None
     if view.tunnel is not None and view.tunnel.seat == outcome.seat and outcome.tunnel:
         payable = outcome.tunnel.payable
@@ -685,7 +686,7 @@ async def _builder(interaction: discord.Interaction[Any], game_id: int, kind: st
     says why (not their turn, mid-turn, an older list)."""
     info = await bot_of(interaction).service.info(game_id)
     seat, state = seated(info, interaction.user.id)
-    if info.row.status != "running" or state.phase == "game_over":
+    if info.row.status != "running" or state.phase == Phase.GAME_OVER:
         raise Refusal(_("The game is over."), "game over")
     if kind not in presenters.build_kinds(info.row.map_id):
         raise Refusal(_("This map has no stations.") if kind == "station"
@@ -693,14 +694,14 @@ async def _builder(interaction: discord.Interaction[Any], game_id: int, kind: st
     if version is not None and version != state.version:
         raise Refusal(_("That list is out of date: press **{button}** again.",
                         button=_(presenters.BUILD_BUTTONS[kind])), "out of date")
-    if state.current != seat or state.phase not in ("turn", "second_draw"):
+    if state.current != seat or state.phase not in (Phase.TURN, Phase.SECOND_DRAW):
         waiting = engine.waiting_for(state)
         if seat in waiting:  # a decision of theirs comes first (tickets, a share, a tunnel)
             raise Refusal(_("First finish what you are deciding: press **My hand**."),
                           "not now")
         names = ", ".join(presenters.safe_name(info.seats[s].name) for s in waiting)
         raise Refusal(_("It is not your turn: waiting for {names}.", names=names), "not now")
-    if state.phase == "second_draw":
+    if state.phase == Phase.SECOND_DRAW:
         raise Refusal(_("You are drawing cards this turn: take your second card first."),
                       "not now")
     return info.row.map_id, seat, state
@@ -779,7 +780,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if choices:
         now = presenters.decision_text(public, private, draft_round(state))
         text += "\n" + _("👉 Now {what}:", what=now)
-    if public.phase == "turn" and public.current == seat:
+    if public.phase == Phase.TURN and public.current == seat:
         text += "\n" + presenters.turn_controls(info.row.map_id)
         controls = components.with_row(controls, components.build_buttons(
             game_id, info.row.map_id, row=3))
@@ -788,7 +789,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     if plans:  # last: a clipped long reply loses the plan, never the decision
         text += "\n" + presenters.planner_text(info.row.map_id, plans)
     controls = components.with_row(controls, [*components.seat_buttons(
-        game_id, state.version, autopilot=info.controller(seat) != "human"),
+        game_id, state.version, autopilot=not info.controller(seat).human),
         order_controls.panel_button(game_id)])
     png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
     await Responder(interaction).send(
@@ -969,7 +970,8 @@ async def exchange(interaction: discord.Interaction[Any], game_id: int, trains: 
     info = await bot_of(interaction).service.info(game_id)
     if not presenters.two_decks(info.row.map_id):
         raise Refusal(_("This map has no pieces to exchange (only Rails & Sails has)."))
-    if info.state is not None and info.state.phase in ("choose_initial_tickets", "choose_pieces"):
+    early = (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_PIECES)
+    if info.state is not None and info.state.phase in early:
         await _choose_pieces(interaction, game_id, info.row.map_id, trains)
     else:
         await perform(interaction, game_id, ExchangePieces(trains=trains))

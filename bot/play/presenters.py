@@ -47,7 +47,9 @@ from engine.events import (
     TurnSkipped,
     TurnStarted,
 )
+from engine.phases import Phase
 from engine.planner import ANY_COLOUR, TicketPlan, plan_tickets
+from engine.players import Controller
 from engine.views import PendingTunnel, PrivateView, PublicView, TicketView
 from maps import load_map
 from maps.model import Festivals, MapData, RailsAndSails, Route, Shares
@@ -62,27 +64,22 @@ KINDS = {"": "train", "harbor": "harbor train", "ship": "ship", "double_ship": "
 # Colour words not among the engine's suits (those are in the catalog from ``engine.cards``).
 GRAY = N_("gray")
 PHASE_HELP = {
-    "turn": N_("draw cards, claim a route or draw destination tickets"),
-    "second_draw": N_("take a second card (face-up or from the deck)"),
-    "choose_tickets": N_("choose which new destination tickets to keep"),
-    "tunnel": N_("pay the tunnel's extra cards or decline it"),
-    "choose_share": N_("choose which company's share to take for the route just claimed, or "
+    Phase.TURN: N_("draw cards, claim a route or draw destination tickets"),
+    Phase.SECOND_DRAW: N_("take a second card (face-up or from the deck)"),
+    Phase.CHOOSE_TICKETS: N_("choose which new destination tickets to keep"),
+    Phase.TUNNEL: N_("pay the tunnel's extra cards or decline it"),
+    Phase.CHOOSE_SHARE: N_("choose which company's share to take for the route just claimed, or "
                        "none"),
-    "choose_neutral_share": N_("choose which company's share goes to the neutral investor"),
-    "draft": N_("pick one destination ticket from your draft packet"),
-    "draft_keep": N_("choose which of your drafted tickets to keep"),
-    "choose_festival": N_("choose which city's festival cards to take"),
-    "choose_pieces": N_("choose how many trains and ships you play with (secret)"),
+    Phase.CHOOSE_NEUTRAL_SHARE: N_("choose which company's share goes to the neutral investor"),
+    Phase.DRAFT: N_("pick one destination ticket from your draft packet"),
+    Phase.DRAFT_KEEP: N_("choose which of your drafted tickets to keep"),
+    Phase.CHOOSE_FESTIVAL: N_("choose which city's festival cards to take"),
+    Phase.CHOOSE_PIECES: N_("choose how many trains and ships you play with (secret)"),
 }
-# Phases of the common rules, each with its own controls. Any other phase is a decision of a
-# map's rule module: its legal actions become buttons labelled by ``CHOICES``.
-BASE_PHASES = frozenset(
-    {"choose_initial_tickets", "turn", "second_draw", "choose_tickets", "tunnel", "game_over"})
-# Phases in which several players decide at once, each in private (``waiting_for`` says who).
-SIMULTANEOUS = frozenset({"choose_initial_tickets", "draft", "draft_keep", "choose_pieces"})
-# Module decisions by action type: the button's label, and what the chooser reads after
-# (both formatted with the action's fields plus ``ticket_name``/``pile_name``). A new map
-# decision adds a row here.
+# Module decisions (``Phase.map_decision``; the common phases have controls of their own)
+# by action type: the button's label, and what the chooser reads after (both formatted
+# with the action's fields plus ``ticket_name``/``pile_name``). A new map decision adds a
+# row here.
 CHOICES: dict[str, tuple[str, str]] = {
     "take_share": (N_("Take a {company} share"), N_("Share taken.")),
     "decline_share": (N_("No share"), N_("No share taken.")),
@@ -314,11 +311,6 @@ def ticket_label(map_id: str, ticket_id: int) -> str:
 # -- module decisions ------------------------------------------------------------------
 
 
-def is_decision(phase: str) -> bool:
-    """Whether ``phase`` is a decision of a map's rule module (answered by choice buttons)."""
-    return phase not in BASE_PHASES
-
-
 def _fields(map_id: str, action: Action) -> dict[str, object]:
     fields = action.model_dump(exclude={"type"})
     if isinstance(action, DraftPick):
@@ -343,7 +335,7 @@ def choice_done(map_id: str, action: Action) -> str | None:
     return _(row[1], **_fields(map_id, action)) if row else None
 
 
-def decision_help(phase: str) -> str:
+def decision_help(phase: Phase) -> str:
     return _(PHASE_HELP[phase]) if phase in PHASE_HELP else _("make your choice")
 
 
@@ -352,9 +344,9 @@ def decision_text(view: PublicView, private: PrivateView, draft: DraftRound | No
     from your draft packet (round 2 of 6)', or which festival piles lie at the route's ends
     and how big they are (public, but handy when choosing)."""
     text = decision_help(view.phase)
-    if draft is not None and view.phase == "draft":
+    if draft is not None and view.phase == Phase.DRAFT:
         text += _(" (round {n} of {rounds})", n=draft[0], rounds=draft[1])
-    if view.phase == "choose_festival" and private.festival_options:
+    if view.phase == Phase.CHOOSE_FESTIVAL and private.festival_options:
         text += _(" — lying there: ") + " · ".join(
             f"{pile_name(view.map_id, p)} {view.festival_piles.get(p, 0)}"
             for p in private.festival_options)
@@ -363,9 +355,9 @@ def decision_text(view: PublicView, private: PrivateView, draft: DraftRound | No
 
 # Rails & Sails turns offer more (and two decks).
 _RS_HELP = {
-    "turn": N_("draw cards, claim a route, draw destination tickets, build a harbor or "
+    Phase.TURN: N_("draw cards, claim a route, draw destination tickets, build a harbor or "
                "exchange pieces"),
-    "second_draw": N_("take a second card (face-up, or from the train or ship deck)"),
+    Phase.SECOND_DRAW: N_("take a second card (face-up, or from the train or ship deck)"),
 }
 
 
@@ -402,7 +394,7 @@ def payment_text(what: str) -> str:
     return _("How do you pay for {what}?", what=what)
 
 
-def turn_help(map_id: str, phase: str) -> str:
+def turn_help(map_id: str, phase: Phase) -> str:
     """What the player whose turn it is may do now ('draw cards, claim a route…')."""
     if two_decks(map_id) and phase in _RS_HELP:
         return _(_RS_HELP[phase])
@@ -588,20 +580,20 @@ def market_text(view: PublicView) -> str:
 def _together_head(view: PublicView, draft: DraftRound | None) -> str:
     """What everyone in a simultaneous phase is deciding ('Draft round 2 of 6')."""
     match view.phase:
-        case "draft":
+        case Phase.DRAFT:
             if draft is None:
                 return _("Ticket draft")
             number, rounds, second = draft
             if second:
                 return _("Second draft, round {n} of {rounds}", n=number, rounds=rounds)
             return _("Draft round {n} of {rounds}", n=number, rounds=rounds)
-        case "draft_keep":
+        case Phase.DRAFT_KEEP:
             festivals = _festivals(view.map_id)
             if festivals:
                 return _("Ticket draft: keep exactly {n} of your drafted tickets",
                          n=festivals.draft.keep)
             return _("Ticket draft: keep some of your drafted tickets")
-        case "choose_pieces":
+        case Phase.CHOOSE_PIECES:
             rs = load_map(view.map_id).rules.rails_and_sails
             return _("Choose your {n} pieces, trains and ships, in secret",
                      n=rs.pieces if rs else "")
@@ -620,21 +612,22 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
     In a simultaneous phase it names everyone still deciding (``waiting``) and mentions
     only those whose decision is new (``fresh``), so each round pings each player once.
     """
-    if view.phase == "game_over":
+    if view.phase == Phase.GAME_OVER:
         return ""
-    if view.phase in SIMULTANEOUS:
+    if view.phase.simultaneous:
         seats = list(waiting) if waiting is not None else [
             p.seat for p in view.players if p.deciding]
         names = ", ".join(safe_name(view.players[s].name) for s in seats) or _("nobody")
         text = _("{head}: waiting for {names}.", head=_together_head(view, draft), names=names)
         ping = [mentions[s] for s in seats if s in fresh]
         if ping:
-            pieces = view.phase == "choose_pieces" or (
-                view.phase == "choose_initial_tickets" and two_decks(view.map_id))
+            pieces = view.phase == Phase.CHOOSE_PIECES or (
+                view.phase == Phase.CHOOSE_INITIAL_TICKETS and two_decks(view.map_id))
             how = (_("check your DMs or press **My hand**, or type `/ttr exchange trains:<n>`")
                    if pieces else _("check your DMs or press **My hand**"))
             text += f"\n{', '.join(ping)}: {how}."
-    elif (is_decision(view.phase) or view.phase == "choose_tickets") and view.current is not None:
+    elif ((view.phase.map_decision or view.phase == Phase.CHOOSE_TICKETS)
+          and view.current is not None):
         who = mentions[view.current]
         # A computer player has no DMs to check: it just decides.
         text = (_("{who}: {what} (check your DMs or press **My hand**).", who=who,
@@ -644,7 +637,7 @@ def prompt_text(view: PublicView, mentions: Sequence[str], dm_closed: Sequence[s
         assert view.current is not None
         text = _("{who}, your turn: {what}.", who=mentions[view.current],
                  what=turn_help(view.map_id, view.phase))
-        if view.phase == "turn":  # on the mention's line: the turn line is one line
+        if view.phase == Phase.TURN:  # on the mention's line: the turn line is one line
             text += " " + turn_controls(view.map_id)
         if view.tunnel is not None:
             text = _n("{who}: the tunnel needs {n} more card ({colour} or locomotive). Pay or "
@@ -671,9 +664,9 @@ def status_text(view: PublicView, *, waiting: Sequence[int] | None = None,
                 draft: DraftRound | None = None) -> str:
     lines = []
     rs = two_decks(view.map_id)
-    if view.phase == "game_over":
+    if view.phase == Phase.GAME_OVER:
         lines.append(_("The game is over."))
-    elif view.phase in SIMULTANEOUS:
+    elif view.phase.simultaneous:
         seats = waiting if waiting is not None else [p.seat for p in view.players if p.deciding]
         names = ", ".join(safe_name(view.players[s].name) for s in seats) or _("nobody")
         head = _("{head}: waiting for {names}.", head=_together_head(view, draft), names=names)
@@ -1331,18 +1324,17 @@ def only_host(host: str, what: str, *, admins: bool = False) -> str:
     return _("Only the host ({host}) can {what}.", host=host, what=_(what))
 
 
-def seat_label(seat: int, name: str, controller: str) -> str:
+def seat_label(seat: int, name: str, controller: Controller) -> str:
     """'2: Ana (computer: normal)' for a seat list."""
-    who = "" if controller == "human" else f" ({controller_label(controller)})"
+    who = "" if controller.human else f" ({controller_label(controller)})"
     return f"{seat + 1}: {name}{who}"
 
 
-def controller_label(controller: str) -> str:
+def controller_label(controller: Controller) -> str:
     """'computer: normal', 'auto' in the current language."""
-    kind, _sep, level = controller.partition(":")
-    if kind == "computer" and level:
-        return _("computer: {level}", level=_(level))
-    return _(kind)
+    if controller.level is not None:
+        return _("computer: {level}", level=_(controller.level))
+    return _(str(controller))
 
 
 def computer_level_label(level: str) -> str:

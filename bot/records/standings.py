@@ -37,6 +37,7 @@ from typing import Protocol
 from openskill.models import PlackettLuce
 
 from engine import PublicView
+from engine.players import Controller
 
 EVERY_MAP = ""  # the scope of all maps together
 SERVER = ""  # the player whose tallies are the whole server's
@@ -142,7 +143,7 @@ class Seat(Protocol):
     def name(self) -> str: ...
 
     @property
-    def controller(self) -> str: ...
+    def controller(self) -> Controller: ...
 
 
 def player_key(seat: Seat) -> tuple[str, int | None]:
@@ -150,8 +151,7 @@ def player_key(seat: Seat) -> tuple[str, int | None]:
     ('computer:<level>', None), 'computer:auto' if only the automatic move played it."""
     if seat.user_id > 0:
         return f"user:{seat.user_id}", seat.user_id
-    level = seat.controller.partition(":")[2] or seat.controller
-    return f"computer:{level}", None
+    return f"computer:{seat.controller.level or seat.controller}", None
 
 
 def is_computer(player: str) -> bool:

@@ -17,6 +17,7 @@ from typing import Literal
 from PIL import Image
 
 from bot import i18n
+from engine.phases import Phase
 from engine.views import PrivateView, PublicPlayer, PublicView
 from maps.model import MapData
 
@@ -500,7 +501,7 @@ def board_palette(map_id: str) -> Image.Image:
                     "stations": {c.id: i % 5 for i, c in enumerate(m.cities[:5])},
                     "market": market,
                     "current": 0,
-                    "phase": "turn",
+                    "phase": Phase.TURN,
                     "last_round": True,
                     "festival_piles": {
                         p: 1 + i % 9

@@ -11,6 +11,7 @@ import random
 
 from engine import extras
 from engine.extras import ExtraPoints
+from engine.phases import Phase
 from engine.views import (
     FinalScores,
     PlayerScore,
@@ -113,7 +114,7 @@ def empty_view(map_id: str, players: int = 3) -> PublicView:
     return PublicView(
         map_id=map_id,
         turn=1,
-        phase="draft" if m.rules.festivals else "choose_initial_tickets",
+        phase=Phase.DRAFT if m.rules.festivals else Phase.CHOOSE_INITIAL_TICKETS,
         current=None,
         players=_players(m, {}, players, rng, {}),
         market=_market(m, rng),
@@ -140,7 +141,7 @@ def mid_view(map_id: str, seed: int = 1, players: int = 4, claims: int = 30) -> 
     return PublicView(
         map_id=map_id,
         turn=len(claimed) * 2 + 1,
-        phase="turn",
+        phase=Phase.TURN,
         current=current,
         players=_players(m, claimed, players, rng, stations),
         market=_market(m, rng),
@@ -268,7 +269,7 @@ def final_view(map_id: str, seed: int = 1, players: int = 4) -> PublicView:
     )
     return mid.model_copy(
         update={
-            "phase": "game_over",
+            "phase": Phase.GAME_OVER,
             "current": None,
             "last_round": True,
             "final": final,
@@ -352,8 +353,8 @@ def engine_views(
     last: LastMove | None = None
     before: dict[int, int] = {}
     turn = -1
-    while state.phase != "game_over":
-        if mid is None and state.phase == "turn" and state.turn != turn:
+    while state.phase != Phase.GAME_OVER:
+        if mid is None and state.phase == Phase.TURN and state.turn != turn:
             turn = state.turn
             view = public_view(state)
             claimed = {r: s for r, s in view.claimed.items() if r not in before}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.i18n import N_, _, _n
+from engine.phases import Phase
 from engine.views import PublicPlayer, PublicView
 from maps.model import MapData, Route
 
@@ -32,30 +33,26 @@ CARD_W, CARD_H = 54, 78
 def phase_text(view: PublicView) -> str:
     who = view.players[view.current].name if view.current is not None else ""
     texts = {
-        "choose_initial_tickets": N_("Everyone is choosing tickets"),
-        "turn": N_("{who} to play"),
-        "second_draw": N_("{who} draws a second card"),
-        "choose_tickets": N_("{who} is choosing tickets"),
-        "tunnel": N_("{who} decides whether to pay for a tunnel"),
-        "choose_share": N_("{who} is choosing a share"),
-        "choose_neutral_share": N_("{who} gives the neutral investor a share"),
-        "draft": N_("Ticket draft: everyone picks a ticket and passes the rest on"),
-        "draft_keep": N_("Ticket draft: everyone chooses the tickets to keep"),
-        "choose_festival": N_("{who} chooses which city's festival cards to take"),
-        "choose_pieces": N_("Everyone is choosing their split of trains and ships"),
-        "game_over": N_("Game over"),
+        Phase.CHOOSE_INITIAL_TICKETS: N_("Everyone is choosing tickets"),
+        Phase.TURN: N_("{who} to play"),
+        Phase.SECOND_DRAW: N_("{who} draws a second card"),
+        Phase.CHOOSE_TICKETS: N_("{who} is choosing tickets"),
+        Phase.TUNNEL: N_("{who} decides whether to pay for a tunnel"),
+        Phase.CHOOSE_SHARE: N_("{who} is choosing a share"),
+        Phase.CHOOSE_NEUTRAL_SHARE: N_("{who} gives the neutral investor a share"),
+        Phase.DRAFT: N_("Ticket draft: everyone picks a ticket and passes the rest on"),
+        Phase.DRAFT_KEEP: N_("Ticket draft: everyone chooses the tickets to keep"),
+        Phase.CHOOSE_FESTIVAL: N_("{who} chooses which city's festival cards to take"),
+        Phase.CHOOSE_PIECES: N_("Everyone is choosing their split of trains and ships"),
+        Phase.GAME_OVER: N_("Game over"),
     }
     found = texts.get(view.phase)
     return _(found, who=who) if found else view.phase
 
 
-# Phases where every player decides at once: no one is "to play".
-SIMULTANEOUS = ("choose_initial_tickets", "draft", "draft_keep", "choose_pieces")
-
-
 def acting(view: PublicView) -> int | None:
     """The seat to highlight as the one to play (None while everyone decides at once)."""
-    return None if view.phase in SIMULTANEOUS else view.current
+    return None if view.phase.simultaneous else view.current
 
 
 def sails(m: MapData) -> bool:
@@ -184,9 +181,9 @@ def status_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: 
         y += 22
     y += 4
     banners = []
-    if view.phase in ("draft", "draft_keep"):
+    if view.phase in (Phase.DRAFT, Phase.DRAFT_KEEP):
         banners.append((_("TICKET DRAFT"), FESTIVAL))
-    if view.last_round and view.phase != "game_over":
+    if view.last_round and view.phase != Phase.GAME_OVER:
         banners.append((_("LAST ROUND"), (196, 58, 44)))
     bx = x
     for text, fill in banners:  # side by side

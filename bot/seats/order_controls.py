@@ -27,6 +27,7 @@ from engine import GameState, private_view, public_view
 from engine.board import board_for
 from engine.cards import GRAY
 from engine.orders import ORDER_ADAPTER, ClaimOrder, DrawOrder, Order, TicketsOrder
+from engine.phases import Phase
 from engine.planner import plan_tickets
 
 ANY = "any"  # a colour option's value: whatever pays
@@ -90,7 +91,7 @@ def _seated(info: GameInfo, user_id: int) -> tuple[int, GameState]:
         raise Refusal(_("You are not playing in this game."), "not a player")
     if info.state is None:
         raise Refusal(_("The game has not started yet."), "not started")
-    if info.row.status != "running" or info.state.phase == "game_over":
+    if info.row.status != "running" or info.state.phase == Phase.GAME_OVER:
         raise Refusal(_("The game is over."), "game over")
     return seat, info.state
 
@@ -149,7 +150,7 @@ def _panel_text(info: GameInfo, seat: int, state: GameState, rows: Sequence[Orde
         lines.append(_("That is the most ({n}): cancel or replace one.", n=MOST))
     else:
         lines.append(_("👉 Add one below (at most {n}).", n=MOST))
-    if state.current == seat and state.phase == "turn":
+    if state.current == seat and state.phase == Phase.TURN:
         lines.append(_("It is your turn now: play it; a new order waits for your next turn."))
     return "\n".join(lines)
 

@@ -30,6 +30,7 @@ from bot.storage.api import OrderRow, SeatRow, Storage
 from engine import Action, GameState
 from engine.errors import Text
 from engine.orders import ORDER_ADAPTER, ClaimOrder, DrawOrder, Dropped, Order, decide
+from engine.phases import Phase
 from engine.views import PublicView
 
 log = logging.getLogger(__name__)
@@ -61,11 +62,11 @@ def due(rows: Sequence[OrderRow], user_id: int, state: GameState
             spent.append(row)  # left behind by the seat's former player
         elif row.played_turn is not None:
             if row.played_turn != state.turn or (
-                    state.phase == "turn" and row.played_version != state.version):
+                    state.phase == Phase.TURN and row.played_version != state.version):
                 spent.append(row)  # played on an earlier turn, or taken back by an undo
             else:
                 return row, spent  # begun this turn: its next step (or a restart)
-        elif state.phase == "turn" and state.turn > row.queued_turn:
+        elif state.phase == Phase.TURN and state.turn > row.queued_turn:
             return row, spent
         else:
             return None, spent  # queued during this very turn, or the turn began by hand
@@ -82,7 +83,7 @@ async def standing(storage: Storage, game_id: int, seats: Sequence[SeatRow],
                    state: GameState) -> dict[int, Standing]:
     """Per seat the game waits for, played by its member, the order that speaks now."""
     waiting = [s for s in engine.waiting_for(state) if seats[s].human]
-    if not waiting or state.phase == "game_over":
+    if not waiting or state.phase == Phase.GAME_OVER:
         return {}
     rows = await storage.orders(game_id)
     if not rows:

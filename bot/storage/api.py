@@ -43,7 +43,7 @@ from bot.records.standings import (
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings, Timing
 from engine.actions import Undo
 from engine.errors import Text
-from engine.players import LEVELS
+from engine.players import HUMAN, Controller
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
 K = TypeVar("K")
@@ -51,11 +51,6 @@ V = TypeVar("V")
 T = TypeVar("T")
 GameStatus = Literal["lobby", "running", "finished", "cancelled", "ended", "abandoned"]
 ACTIVE: tuple[GameStatus, ...] = ("lobby", "running")
-# Who plays a seat: its person, the engine's safe automatic move, or a computer player.
-HUMAN = "human"
-AUTO = "auto"
-COMPUTER_LEVELS = LEVELS  # the engine's computer players name the levels
-CONTROLLERS = (HUMAN, AUTO, *(f"computer:{level}" for level in COMPUTER_LEVELS))
 # A lobby nobody touched for this long no longer holds its channel.
 LOBBY_IDLE_SECONDS = 24 * 3600
 # Interaction ids are remembered this long (Discord's tokens live 15 minutes).
@@ -420,7 +415,11 @@ class SeatRow:
     seat: int
     user_id: int  # negative: nobody's seat (a computer player added or left behind)
     name: str
-    controller: str = HUMAN  # who plays it: one of CONTROLLERS
+    controller: Controller = HUMAN  # who plays it (stored as its text)
+
+    def __post_init__(self) -> None:
+        # Read from the database (or written by a test) as text: the one parse.
+        object.__setattr__(self, "controller", Controller(self.controller))
 
     @property
     def person(self) -> bool:
@@ -819,7 +818,7 @@ class Storage(ABC):
         return [SeatRow(*r) for r in rows]  # type: ignore[arg-type]
 
     async def add_seat(self, game_id: int, user_id: int, name: str, *,
-                       controller: str = HUMAN) -> None:
+                       controller: Controller = HUMAN) -> None:
         """Seat a member, or (``user_id`` < 0, with a computer ``controller``) a computer."""
         async def body(db: Tx) -> None:
             row = await db.fetchone(
@@ -836,7 +835,7 @@ class Storage(ABC):
             await db.execute(
                 "INSERT INTO seats (game_id, seat, user_id, name, controller) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (game_id, row[3] + 1, user_id, name, controller),
+                (game_id, row[3] + 1, user_id, name, str(controller)),
             )
             await db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
                              (self.clock.now(), game_id))
@@ -884,7 +883,7 @@ class Storage(ABC):
             await db.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, name, controller) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.name, s.controller) for s in seats],
+                [(game_id, s.seat, s.user_id, s.name, str(s.controller)) for s in seats],
             )
             await db.execute(
                 _SAVE_SNAPSHOT,
@@ -993,7 +992,7 @@ class Storage(ABC):
     # -- seats changing hands, ends, votes, history ------------------------------------------
 
     async def change_seat(self, game_id: int, seat: int, *, user_id: int, name: str,
-                          controller: str, kind: str, by_user: int | None,
+                          controller: Controller, kind: str, by_user: int | None,
                           detail: dict[str, object]) -> int:
         """Hand ``seat`` to a member or a controller, and say so in the history, atomically.
         Returns the history row's id."""
@@ -1005,7 +1004,8 @@ class Storage(ABC):
             try:
                 changed = await db.execute(
                     "UPDATE seats SET user_id = ?, name = ?, controller = ? "
-                    "WHERE game_id = ? AND seat = ?", (user_id, name, controller, game_id, seat))
+                    "WHERE game_id = ? AND seat = ?",
+                    (user_id, name, str(controller), game_id, seat))
             except self._INTEGRITY_ERRORS:
                 raise StorageError("that member already has a seat in this game") from None
             if changed != 1:
@@ -1019,7 +1019,7 @@ class Storage(ABC):
                 (self.clock.now(), game_id, game_id, game_id))
             return await self._history(
                 db, game_id, kind, seat=seat, user_id=by_user,
-                detail={**detail, "to_user": user_id, "controller": controller})
+                detail={**detail, "to_user": user_id, "controller": str(controller)})
         return await self._transact(body)
 
     async def end_game(self, game_id: int, status: GameStatus, *, by_user: int | None,

@@ -39,6 +39,41 @@ FACTORIES: dict[str, PlayerFactory] = {
 REFERENCES = ("racer", "greedy", "planner", "rusher", "expert")
 
 
+class Controller(str):
+    """Who plays a seat: ``'human'`` (its member, in person), ``'auto'`` (the safe automatic
+    move, ``engine.safe_action``) or ``'computer:<level>'`` (a computer player of one of
+    ``LEVELS``). A ``str``, so it is stored and compared as that text; this constructor is
+    the one place that reads one, and refuses anything else with ValueError."""
+
+    __slots__ = ()
+
+    def __new__(cls, text: str) -> Controller:
+        if text not in _CONTROLLER_NAMES:
+            raise ValueError(f"unknown controller {text!r}: one of "
+                             f"{', '.join(sorted(_CONTROLLER_NAMES))}")
+        return super().__new__(cls, text)
+
+    @classmethod
+    def computer(cls, level: str) -> Controller:
+        return cls(f"computer:{level}")
+
+    @property
+    def human(self) -> bool:
+        return self == "human"
+
+    @property
+    def level(self) -> str | None:
+        """A computer player's level; None for a member or the automatic move."""
+        kind, _, level = self.partition(":")
+        return level if kind == "computer" else None
+
+
+_CONTROLLER_NAMES = frozenset({"human", "auto", *(f"computer:{level}" for level in LEVELS)})
+HUMAN = Controller("human")
+AUTO = Controller("auto")
+CONTROLLERS = (HUMAN, AUTO, *(Controller.computer(level) for level in LEVELS))
+
+
 def choose_action(
     level: str, state: GameState, seat: int, *, history: Sequence[Event] = (), seed: int = 0
 ) -> Action:
@@ -55,9 +90,13 @@ def choose_action(
 
 
 __all__ = [
+    "AUTO",
+    "CONTROLLERS",
     "FACTORIES",
+    "HUMAN",
     "LEVELS",
     "REFERENCES",
+    "Controller",
     "Observation",
     "Player",
     "PlayerFactory",

@@ -7,6 +7,7 @@ import pytest
 import engine
 from bot.play import presenters
 from engine import BuildStation, Claim
+from engine.phases import Phase
 from maps import load_map, map_ids
 
 
@@ -280,7 +281,8 @@ async def test_smaller_rough_edges(table):
     assert "several colours" in ex.text
     assert (await table.stored_state()).version == state.version
     mentions = ["<@1>", "Robo (🤖)"]
-    view = engine.public_view(state).model_copy(update={"phase": "choose_share", "current": 1})
+    view = engine.public_view(state).model_copy(update={"phase": Phase.CHOOSE_SHARE,
+                                                         "current": 1})
     assert "DMs" not in presenters.prompt_text(view, mentions)
     fake = table.fake
     await fake.slash(table.bot, me, "config", group="ttr-admin", setting="maps_offered",

@@ -96,8 +96,10 @@ def test_a_seat_without_a_member():
     assert SeatRow(0, 5, "Ana").human is True
 
 
-def test_the_computer_levels_are_the_engines():
-    from bot.storage.api import COMPUTER_LEVELS
-    from engine.players import LEVELS
+def test_a_seats_stored_controller_is_the_engines_controller():
+    from engine.players import Controller
 
-    assert COMPUTER_LEVELS == LEVELS
+    assert SeatRow(0, -1, "Bot", "computer:hard").controller.level == "hard"
+    assert type(SeatRow(0, 5, "Ana").controller) is Controller
+    with pytest.raises(ValueError, match="unknown controller"):
+        SeatRow(0, -1, "Bot", "computer:expert")

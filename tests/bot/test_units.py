@@ -13,7 +13,6 @@ from bot.play.presenters import (
     choice_label,
     clip,
     event_lines,
-    is_decision,
     prompt_text,
     route_label,
     rules_text,
@@ -118,9 +117,6 @@ def test_share_lines_never_name_the_company():
 
 
 def test_module_decisions_are_labelled_from_the_presenter_table():
-    assert is_decision("choose_share") and is_decision("choose_neutral_share")
-    assert not any(is_decision(p) for p in ("turn", "second_draw", "tunnel", "game_over",
-                                            "choose_tickets", "choose_initial_tickets"))
     pa = "pennsylvania"
     assert choice_label(pa, TakeShare(company="B&O")) == "Take a B&O share"
     assert choice_label(pa, DeclineShare()) == "No share"

@@ -158,3 +158,21 @@ def test_a_game_of_newer_rules_than_the_engine_knows_is_refused() -> None:
     snap = new_game(GameConfig(map_id="usa", players=["A", "B"], seed=1)).to_snapshot()
     with pytest.raises(ValidationError):
         GameState.from_snapshot({**snap, "config": {**snap["config"], "rules": RULES_VERSION + 1}})
+
+
+# Controllers: who plays a seat -------------------------------------------------------------
+
+
+def test_a_controller_is_read_in_one_place_and_stored_as_its_text() -> None:
+    import pickle
+
+    from engine.players import AUTO, CONTROLLERS, HUMAN, LEVELS, Controller
+
+    assert [str(c) for c in CONTROLLERS] == ["human", "auto", *(f"computer:{lv}" for lv in LEVELS)]
+    assert HUMAN.human and not AUTO.human and not Controller.computer("hard").human
+    assert [c.level for c in CONTROLLERS] == [None, None, *LEVELS]
+    assert Controller("computer:easy") == "computer:easy" == Controller.computer("easy")
+    assert pickle.loads(pickle.dumps(AUTO)).__class__ is Controller  # to a worker and back
+    for bad in ("", "Human", "computer", "computer:", "computer:expert", "bot"):
+        with pytest.raises(ValueError, match="unknown controller"):
+            Controller(bad)

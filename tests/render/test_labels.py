@@ -26,6 +26,7 @@ from bot.render.final import draw_scores
 from bot.render.hand import draw_hand
 from bot.render.palette import player_fill
 from engine.events import GameEnded
+from engine.phases import Phase
 from engine.views import PendingTunnel, PublicView, TicketResult
 
 # The modules that draw words (the map layer, cards and symbols are measured elsewhere).
@@ -82,9 +83,7 @@ def problems(labels: list[Label]) -> list[str]:
 
 
 # Every phase the panel describes, and the moments with more to say (a tunnel, the last round).
-PHASES = ["choose_initial_tickets", "turn", "second_draw", "choose_tickets", "choose_share",
-          "choose_neutral_share", "draft", "draft_keep", "choose_festival", "choose_pieces",
-          "game_over"]
+PHASES = [p for p in Phase if p != Phase.TUNNEL]  # the tunnel comes with its pending claim
 
 
 @pytest.mark.slow
@@ -100,7 +99,7 @@ def test_every_label_fits(labels: list[Label], map_id: str,
         for colour in ("purple", "locomotive"):
             tunnel = PendingTunnel(seat=2, route=0, color=colour, extra=2,
                                    revealed=["purple", "locomotive", "red"])
-            panel_image(mid.model_copy(update={"phase": "tunnel", "last_round": True,
+            panel_image(mid.model_copy(update={"phase": Phase.TUNNEL, "last_round": True,
                                                "tunnel": tunnel}))
         panel_image(empty_view(map_id, players=2))
         panel_image(empty_view(map_id, players=2).model_copy(update={"turn": 0}))  # setup

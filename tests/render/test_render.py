@@ -22,6 +22,7 @@ from bot.render import (
 from bot.render.board import base_for
 from bot.render.demo import empty_view, final_view, hand_view, mid_view
 from bot.render.palette import player_fill, suit_fill
+from engine.phases import Phase
 from engine.views import PrivateView, PublicView, TicketView
 
 MAP_IDS = maps.map_ids()
@@ -160,7 +161,7 @@ def test_stations_and_closed_routes_and_tunnel_do_not_break() -> None:
             "stations": {m.cities[0].id: 0, m.cities[1].id: 1},
             "claimed": {twin.id: 0},
             "closed": [twin.double_of],
-            "phase": "tunnel",
+            "phase": Phase.TUNNEL,
             "tunnel": PendingTunnel(
                 seat=1,
                 route=tunnel.id,
