@@ -18,22 +18,30 @@ Per map, in this one process (a render worker does the same work):
   small map (on a mid-game board), as the bot sends it, and its size; ``final``: each
   game's final-scores image right after its boards (the bot has the worker that drew a
   game's boards draw its final image: the map layer is its last board's), ``f.cold``:
-  the largest of those and a hand-made five-player one, each with the caches emptied first.
+  the largest of those and a hand-made five-player one, each with the caches emptied first;
+  ``lapse``: the first game's animated timelapse (every turn that built something, as the
+  bot posts it with the final scores; median of 3, the map caches as the game's boards
+  left them: the timelapse uses none of them but the empty map at frame size, which
+  ``start`` builds, as the workers' start-up does), its size (``L KiB``) and frames.
 
 Times are the CPU time of this process unless ``--wall``: on a machine shared with
 other work, wall time measures the neighbours. Targets: warm median <= 25 ms, cold
-median <= 60 ms, PNG <= 1.5 MB, final image (as the bot draws it: ``final``) <= 40 ms.
+median <= 60 ms, PNG <= 1.5 MB, final image (as the bot draws it: ``final``) <= 40 ms,
+timelapse < 10 MiB (Discord's attachment limit).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -54,6 +62,7 @@ from bot.render.board import warm_pieces
 from bot.render.demo import NAMES, final_view, hand_view
 from bot.render.highlight import LastMove
 from bot.render.shapes import space_sprite
+from bot.render.timelapse import LIMIT_BYTES, empty_map, render_timelapse
 from engine.agents import random_action
 from engine.views import PublicView
 from maps import map_ids
@@ -115,11 +124,13 @@ def main() -> int:
     print(f"clock: {'wall' if args.wall else 'CPU time of this process'}")
     print(f"{'map':<13}{'start':>7}{'bare':>7}{'cold':>7}{'warm':>7}{'p90':>7}{'claim':>7}"
           f"{'boards':>8}{'PNG KiB':>9}{'hand':>7}{'plan':>7}{'KiB':>5}{'final':>7}"
-          f"{'f.cold':>7}"
-          f"   (ms; bare/cold/warm/claim/hand/plan/final: medians; f.cold: the largest)")
+          f"{'f.cold':>7}{'lapse':>7}{'L KiB':>7}{'frames':>7}"
+          f"   (ms; bare/cold/warm/claim/hand/plan/final/lapse: medians; f.cold: the largest)")
     colds, warms, claims, finals, cold_finals, biggest = [], [], [], [], [], 0
+    lapses, lapse_bytes = [], 0
     for map_id in args.maps:
-        start_ms = ms(lambda m=map_id: (board_palette(m), final_palette(m), warm_pieces(m)))
+        start_ms = ms(lambda m=map_id: (board_palette(m), final_palette(m), warm_pieces(m),
+                                        empty_map(m)))
         seqs = [game_boards(map_id, seed, 3 + seed % 3) for seed in range(args.games)]
         boards = [b for seq in seqs for b in seq]
         mids = [seq[len(seq) * k // 6] for seq in seqs for k in range(1, 6)][:5]
@@ -155,6 +166,13 @@ def main() -> int:
         for over in ends:
             clear_caches()
             final_cold.append(ms(lambda v=over: render_final(v)))
+        over, built = seqs[0][-1][0], tuple(m for _v, m in seqs[0] if m is not None)
+        lapse = statistics.median(ms(lambda v=over, b=built: render_timelapse(v, b))
+                                  for _ in range(3))
+        gif = render_timelapse(over, built)
+        frames = Image.open(io.BytesIO(gif)).n_frames
+        lapses.append(lapse)
+        lapse_bytes = max(lapse_bytes, len(gif))
         colds += cold
         finals.append(final)
         cold_finals += final_cold
@@ -167,17 +185,19 @@ def main() -> int:
               f"{statistics.median(warm):7.1f}{warm[int(0.9 * len(warm))]:7.1f}"
               f"{statistics.median(claim):7.1f}{len(warm):8d}"
               f"{size / 1024:9.0f}{hand:7.0f}{planned:7.0f}{plan_kib:5.0f}{final:7.1f}"
-              f"{max(final_cold):7.1f}")
+              f"{max(final_cold):7.1f}{lapse:7.0f}{len(gif) / 1024:7.0f}{frames:7d}")
     cold_ms, warm_ms = statistics.median(colds), statistics.median(warms)
     ok = (warm_ms <= WARM_MS and cold_ms <= COLD_MS and biggest <= MAX_BYTES
-          and max(finals) <= FINAL_MS)
+          and max(finals) <= FINAL_MS and lapse_bytes < LIMIT_BYTES)
     print(f"all maps: warm median {warm_ms:.1f} ms over {len(warms)} boards (target "
           f"{WARM_MS:.0f}; the {len(claims)} that highlight a claim: median "
           f"{statistics.median(claims):.1f} ms), cold median {cold_ms:.1f} ms (target "
           f"{COLD_MS:.0f}), largest PNG "
           f"{biggest / 1024:.0f} KiB (budget {MAX_BYTES / 1024:.0f}), final image at most "
           f"{max(finals):.1f} ms per map (target {FINAL_MS:.0f}; cold, a worker without the "
-          f"game's map layer: at most {max(cold_finals):.1f} ms): "
+          f"game's map layer: at most {max(cold_finals):.1f} ms), timelapse at most "
+          f"{max(lapses):.0f} ms and {lapse_bytes / 1024:.0f} KiB (budget "
+          f"{LIMIT_BYTES / 2**20:.0f} MiB): "
           f"{'ok' if ok else 'OVER BUDGET'}")
     return 0 if ok else 1
 

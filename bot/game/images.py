@@ -3,8 +3,9 @@
 Rendering is CPU work. The bot's renderer runs it in a pool of worker processes, one
 per core, so drawing never competes with the event loop for the GIL; a renderer
 without a pool (tests) uses a worker thread. Callers await ``draw_board``,
-``draw_hand`` and ``draw_final``; the words on an image are in the language the caller
-names (by default the one its block is in, ``bot.i18n``), also in a worker process.
+``draw_hand``, ``draw_final`` and ``draw_timelapse``; the words on an image are in the
+language the caller names (by default the one its block is in, ``bot.i18n``), also in a
+worker process.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ class Renderer:
     board: Callable[[PublicView, LastMove | None], bytes]
     hand: Callable[[PrivateView, str, PublicView | None], bytes]
     final: Callable[[PublicView], bytes]
+    # A finished game's animated board, claim by claim (None: this renderer makes none).
+    timelapse: Callable[[PublicView, tuple[LastMove, ...]], bytes] | None = None
     pool: Executor | None = None  # where the callables run (they must pickle); else a thread
     # When a list, every job is timed into it (benchmarks; costs a pickling per job).
     traces: list[JobTrace] | None = field(default=None, compare=False)
@@ -107,6 +110,15 @@ class Renderer:
     async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None,
                          game: int | None = None) -> bytes:
         return await self._run("final", lang, self.final, view, key=game)
+
+    async def draw_timelapse(self, view: PublicView, moves: tuple[LastMove, ...], *,
+                             lang: i18n.Language | None = None,
+                             game: int | None = None) -> bytes | None:
+        """A finished game's board built up turn by turn (``moves``: what each turn built),
+        an animated GIF; None if this renderer makes none."""
+        if self.timelapse is None:
+            return None
+        return await self._run("timelapse", lang, self.timelapse, view, moves, key=game)
 
     async def _run(self, kind: str, lang: i18n.Language | None, fn: Callable[..., bytes],
                    *args: Any, key: int | None = None) -> bytes:
@@ -173,8 +185,7 @@ def _traced(fn: Callable[..., bytes], lang: i18n.Language, *args: Any
     from bot import render
 
     started, cpu = time.perf_counter(), time.thread_time()
-    layer = (render.layer_source(args[0])
-             if isinstance(args[0], PublicView) and fn is not render.render_final else "")
+    layer = render.layer_source(args[0]) if fn is render.render_board_png else ""
     png = _in_language(fn, lang, *args)
     return png, started, time.perf_counter(), time.thread_time() - cpu, layer, os.getpid()
 
@@ -278,6 +289,7 @@ def default_renderer(*, processes: int | None = None,
     """The real renderer; with ``processes`` > 0, in that many worker processes, forked
     from a server that imported ``preload`` first."""
     from bot.render import render_board_png, render_final, render_hand
+    from bot.render.timelapse import render_timelapse
 
     pool = None
     if processes:
@@ -291,7 +303,8 @@ def default_renderer(*, processes: int | None = None,
         pool = AffinityPool(lambda: RenderPool(max_workers=1, mp_context=context,
                                                initializer=_worker_start,
                                                initargs=(os.getpid(),)), processes)
-    return Renderer(board=render_board_png, hand=render_hand, final=render_final, pool=pool)
+    return Renderer(board=render_board_png, hand=render_hand, final=render_final,
+                    timelapse=render_timelapse, pool=pool)
 
 
 async def check_renderer(renderer: Renderer) -> str:

@@ -50,6 +50,8 @@ from bot.game.scheduler import KickOffer, Reminder
 from bot.game.service import ChannelLost, DirectMessage, GameService, Update
 from bot.play import presenters
 from bot.play.presenters import OpenVote
+from bot.records import chronicle, history
+from bot.render.highlight import LastMove
 from bot.seats import order_controls
 from bot.storage.api import PostRow, TableRow
 
@@ -88,6 +90,10 @@ MISSING_PERMISSIONS = 50013
 BLOCKED_FOR = 6 * 3600.0
 # What the bot needs in a game's channel: the invite list in docs/operations.md
 # (``python -m bot doctor`` checks them).
+# Discord's limit on the files of one message (bytes).
+ATTACHMENT_LIMIT = 10 * 2**20
+TIMELAPSE = "timelapse.gif"
+LAPSES_KEPT = 4  # finished games' timelapses kept for a retried post (~0.5 MB each)
 NEEDED = discord.Permissions(
     view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
     embed_links=True, create_public_threads=True, create_private_threads=True,
@@ -132,6 +138,8 @@ class DiscordPublisher:
         self._capped_until = 0.0  # see _capped
         self._blocked: dict[int, float] = {}  # channel -> until when it is left alone
         self._text_only: dict[int, float] = {}  # channel -> until when no image is posted
+        self._lapses: dict[tuple[int, int], bytes] = {}  # (game, version) -> its timelapse
+        self._told: set[tuple[int, int]] = set()  # (server, chronicle channel) told of failing
 
     async def publish(self, update: Update) -> None:
         """Post an update. Discord's refusals: a rate limit longer than the bot waits
@@ -419,17 +427,108 @@ class DiscordPublisher:
         return None
 
     async def _final(self, update: Update, channel: discord.PartialMessageable) -> None:
-        files = []
+        """The final scores and image, then the game's timelapse, then the server's
+        chronicle (if it has one) hears of it."""
+        key = (update.game_id, update.version)
+        # The timelapse is drawn while the final image is (each in a render worker).
+        lapse = asyncio.ensure_future(self._timelapse(update))
         try:
-            png = await self.renderer.draw_final(update.view, lang=update.language,
-                                                 game=update.game_id)
-            files.append(discord.File(io.BytesIO(png), filename="final.png"))
+            png = None
+            try:
+                png = await self.renderer.draw_final(update.view, lang=update.language,
+                                                     game=update.game_id)
+            except Exception:
+                log.exception("game %s: rendering the final scores failed", update.game_id)
+            files = [] if png is None else [discord.File(io.BytesIO(png), filename="final.png")]
+            # Long final texts (5 players' tickets) go over several messages, the image first.
+            for i, part in enumerate(presenters.chunks(presenters.final_text(update.view))):
+                await self._send_once(key, f"final:{i}", channel, part,
+                                      files=files if i == 0 else [])
+            moves, gif = await lapse
+        finally:
+            lapse.cancel()  # (when something above failed: the drawing is not needed)
+        if gif is not None and self._service().clock.now() >= self._text_only.get(
+                update.channel_id, 0.0):
+            try:
+                await self._send_once(key, "timelapse", channel,
+                                      chronicle.timelapse_caption(update.game_id, len(moves)),
+                                      files=[discord.File(io.BytesIO(gif), filename=TIMELAPSE)])
+            except discord.HTTPException as exc:  # the scores are out: the game is over
+                if exc.code in CHANNEL_LOST:
+                    raise
+                log.info("game %s: the timelapse was not posted: %s", update.game_id, exc)
+        await self._chronicle(update, png, moves, gif)
+
+    async def _timelapse(self, update: Update) -> tuple[tuple[LastMove, ...], bytes | None]:
+        """What each turn of the finished game built (from its stored log's public events)
+        and its timelapse, drawn once per game version (a retried post finds it here);
+        no timelapse (None) if it cannot be drawn."""
+        key = (update.game_id, update.version)
+        try:
+            rows = await self._service().storage.actions(update.game_id)
+            names = [p.name for p in update.view.players]
+            moves = await asyncio.to_thread(lambda: tuple(history.building_turns(
+                update.view.map_id, names, history.logged_events(rows))))
+            found = self._lapses.get(key)
+            gif = found if found is not None else await self.renderer.draw_timelapse(
+                update.view, moves, lang=update.language, game=update.game_id)
         except Exception:
-            log.exception("game %s: rendering the final scores failed", update.game_id)
-        # Long final texts (5 players' tickets) go over several messages, the image first.
-        for i, part in enumerate(presenters.chunks(presenters.final_text(update.view))):
-            await self._send_once((update.game_id, update.version), f"final:{i}", channel, part,
-                                  files=files if i == 0 else [])
+            log.exception("game %s: drawing the timelapse failed", update.game_id)
+            return (), None
+        if gif is not None and len(gif) >= ATTACHMENT_LIMIT:
+            log.warning("game %s: the timelapse is too large to post (%d bytes)",
+                        update.game_id, len(gif))
+            return moves, None
+        if gif is not None:
+            self._lapses[key] = gif
+            while len(self._lapses) > LAPSES_KEPT:
+                self._lapses.pop(next(iter(self._lapses)))
+        return moves, gif
+
+    async def _chronicle(self, update: Update, png: bytes | None, moves: tuple[LastMove, ...],
+                         gif: bytes | None) -> None:
+        """The finished game's summary, final image and timelapse in the server's chronicle
+        channel (``chronicle_channel``), once. A channel gone or closed to the bot is
+        logged and its server's owner told once by DM; the players hear nothing of it."""
+        if update.guild_id is None:
+            return
+        target = None
+        try:
+            target = (await self._service().storage.server_settings(update.guild_id)
+                      ).chronicle_channel
+            if target is None or target == update.channel_id:
+                return
+            files = [(name, data) for name, data in (("final.png", png), (TIMELAPSE, gif))
+                     if data is not None]
+            # Both files in one message if they fit Discord's limit, else the timelapse after.
+            apart = sum(len(data) for _name, data in files) > ATTACHMENT_LIMIT
+            channel = self.client.get_partial_messageable(target)
+            key = (update.game_id, update.version)
+            for i, part in enumerate([files[:1], files[1:]] if apart else [files]):
+                await self._send_once(
+                    key, "chronicle" if i == 0 else "chronicle:timelapse", channel,
+                    chronicle.summary(update.game_id, update.view, moves) if i == 0 else
+                    chronicle.timelapse_caption(update.game_id, len(moves)),
+                    files=[discord.File(io.BytesIO(data), filename=name) for name, data in part])
+        except discord.HTTPException as exc:  # gone, or no permission there
+            log.warning("game %s: the chronicle channel %s refused the summary: %s",
+                        update.game_id, target, exc)
+            if target is not None:
+                await self._chronicle_refused(update.guild_id, target, update.game_id)
+        except Exception:  # (a rate limit, say): the game is over all the same
+            log.exception("game %s: the chronicle post failed", update.game_id)
+
+    async def _chronicle_refused(self, guild_id: int, channel_id: int, game_id: int) -> None:
+        """Tell the server's owner, once per chronicle channel while the bot runs."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.owner_id is None or (guild_id, channel_id) in self._told:
+            return
+        self._told.add((guild_id, channel_id))
+        await self.tell(guild.owner_id, i18n._(
+            "I could not post game #{game} in the chronicle channel <#{channel}>: it is gone, "
+            "or I may not send messages with files there. Give me those permissions, or "
+            "switch it off with `/ttr-admin config chronicle_channel off`.",
+            game=game_id, channel=channel_id))
 
     async def _thread_one(self, channel_id: int, hand: DirectMessage) -> None:
         """Bring one player's hand message in their private thread up to date (the thread

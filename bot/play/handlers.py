@@ -1074,10 +1074,26 @@ async def server_config(interaction: discord.Interaction[Any], setting: str | No
             raise Refusal(presenters.invalid_setting(setting, problem)) from None
         except ValueError:  # not a setting (the choices offer only settings)
             raise Refusal(_("There is no setting `{name}`.", name=setting[:40])) from None
+        if setting == "chronicle_channel" and settings.chronicle_channel is not None:
+            await _check_chronicle(interaction, guild_id, settings.chronicle_channel)
         await storage.save_server_settings(guild_id, settings)
     values = [(name, _(meaning), getattr(settings, name))
               for name, meaning in ServerSettings.configurable().items()]
     await Responder(interaction).send(presenters.server_settings_text(values, changed=setting))
+
+
+async def _check_chronicle(interaction: discord.Interaction[Any], guild_id: int,
+                           channel_id: int) -> None:
+    """A chronicle channel must be one of this server's that the bot can see."""
+    try:
+        data = await interaction.client.http.get_channel(channel_id)
+    except discord.HTTPException:
+        raise Refusal(presenters.invalid_setting("chronicle_channel", _(
+            "I cannot see that channel: I need View Channel, Send Messages and Attach Files "
+            "there"))) from None
+    if str(data.get("guild_id")) != str(guild_id):
+        raise Refusal(presenters.invalid_setting("chronicle_channel", _(
+            "name a channel of this server, like #ttr-chronicle")))
 
 
 # -- components ------------------------------------------------------------------------------

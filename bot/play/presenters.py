@@ -1233,6 +1233,8 @@ def _setting_value(name: str, value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return ", ".join(map(str, value))
+    if name == "chronicle_channel":
+        return f"<#{value}>"
     return str(value)
 
 

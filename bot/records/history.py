@@ -12,14 +12,15 @@ once the channel has heard of it. No Discord types here.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import engine
-from bot.game.service import event_from_json
+from bot.game.service import event_from_json, last_move
 from bot.play import presenters
 from bot.records import record_texts
-from bot.storage.api import ActionRow
+from bot.render.highlight import LastMove
+from bot.storage.api import ActionRow, in_effect
 from engine import ACTION_ADAPTER, GameConfig, PublicView
 from engine.events import Event, TurnStarted
 
@@ -87,6 +88,31 @@ def pages(logs: Sequence[TurnLog], names: Sequence[str],
     if page:
         result.append(page)
     return result
+
+
+def building_turns(map_id: str, names: Sequence[str], events: Iterable[Event]
+                   ) -> list[LastMove]:
+    """What each turn built (claims, stations, harbors), in order, from a game's public
+    events: the steps of its timelapse. Turns that built nothing are left out."""
+    moves: list[LastMove] = []
+    turn: list[Event] = []
+    for event in (*events, None):
+        if event is None or isinstance(event, TurnStarted):
+            move = last_move(map_id, names, turn)
+            if move is not None:
+                moves.append(move)
+            turn = []
+        else:
+            turn.append(event)
+    return moves
+
+
+def logged_events(rows: Sequence[ActionRow]) -> Iterator[Event]:
+    """The public events of a stored action log's actions in effect (an undone action's
+    are not), in order."""
+    for row in in_effect(rows):
+        for data in json.loads(row.events):
+            yield event_from_json(data)
 
 
 def turn_at(logs: Sequence[TurnLog], turn: int) -> TurnLog | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from dataclasses import dataclass
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -22,6 +23,10 @@ from maps import map_ids
 # When the channel gets a new board image: after turns that changed the board (claims,
 # stations, harbors), after every turn, or never (the table message's image is replaced).
 BoardPosts = Literal["changes", "every_turn", "table_only"]
+
+
+# A channel's mention or id, as a member types it.
+CHANNEL = re.compile(r"<#([0-9]{15,20})>|([0-9]{15,20})")
 
 
 class Invalid(ValueError):
@@ -74,6 +79,10 @@ class ServerSettings(_Settings):
         default=False,
         description="A private thread per player where their hand and buttons are kept "
                     "up to date ('true' or 'false')")
+    chronicle_channel: int | None = Field(
+        default=None,
+        description="A channel that gets every finished game's summary, final image, "
+                    "timelapse and highlights, e.g. #ttr-chronicle ('off': none)")
 
     @field_validator("maps_offered", mode="before")
     @classmethod
@@ -93,6 +102,17 @@ class ServerSettings(_Settings):
         if unknown or not maps:
             raise Invalid(N_("name maps from: {maps}"), maps=", ".join(map_ids()))
         return list(dict.fromkeys(maps))
+
+    @field_validator("chronicle_channel", mode="before")
+    @classmethod
+    def _channel(cls, value: object) -> object:
+        """A channel as typed in ``/ttr-admin config``: its mention ('<#123…>') or id."""
+        if not isinstance(value, str):
+            return value
+        found = CHANNEL.fullmatch(value.strip())
+        if found is None:
+            raise Invalid(N_("name a channel of this server, like #ttr-chronicle"))
+        return int(found.group(1) or found.group(2))
 
     def offers(self, map_id: str) -> bool:
         return self.maps_offered is None or map_id in self.maps_offered

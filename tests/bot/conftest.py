@@ -93,6 +93,9 @@ def json_renderer() -> Renderer:
              "with_plan": public is not None}).encode(),
         final=lambda v: b"FINAL" + json.dumps(
             {**v.model_dump(mode="json"), "language": i18n.current()}).encode(),
+        timelapse=lambda v, moves: b"TIMELAPSE" + json.dumps(
+            {**v.model_dump(mode="json"), "language": i18n.current(),
+             "moves": [dataclasses.asdict(m) for m in moves]}).encode(),
     )
 
 

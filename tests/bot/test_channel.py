@@ -168,7 +168,9 @@ async def test_five_player_pennsylvania_final_text_is_complete(table):
     assert final is not None
     posts = _posts(table)
     start = next(i for i, s in enumerate(posts) if "Final scores" in s.content)
-    parts = posts[start:]
+    # The final scores, then the timelapse.
+    *parts, lapse = posts[start:]
+    assert lapse.files[0][1].startswith(b"TIMELAPSE")
     assert all(len(s.content) <= 2000 for s in parts)
     assert parts[0].files[0][1].startswith(b"FINAL")
     text = "\n".join(s.content for s in parts)
