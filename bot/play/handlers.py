@@ -62,7 +62,6 @@ from engine.events import (
 )
 from engine.phases import Phase
 from maps import load_map
-from maps.model import RailsAndSails, Route
 
 log = logging.getLogger(__name__)
 
@@ -890,7 +889,6 @@ async def claim(interaction: discord.Interaction[Any], game_id: int, route_text:
                 colour: str | None, locomotives: int | None) -> None:
     info = await bot_of(interaction).service.info(game_id)
     seat, state = seated(info, interaction.user.id)
-    rs = load_map(info.row.map_id).rules.rails_and_sails
     map_id = info.row.map_id
     colour = typed_colour(map_id, colour)
     routes = resolve_routes(map_id, route_text)
@@ -902,40 +900,16 @@ async def claim(interaction: discord.Interaction[Any], game_id: int, route_text:
         raise Refusal(_("You can pay this route in several colours: choose one with `colour`."))
     picked = [a for a in legal if colour is None or claim_colour(a.cards) == colour]
     route = presenters.route(map_id, route_id)
-    if locomotives is not None and rs is not None:
+    if locomotives is not None:  # the map's way to pay with that many wild cards
         paint = colour or (claim_colour(picked[0].cards) if picked else route.color)
-        hand = engine.private_view(state, seat).hand
-        action = Claim(route=route_id, cards=jokers_payment(route, paint, locomotives, hand, rs))
-    elif locomotives is not None:
-        paint = colour or (claim_colour(picked[0].cards) if picked else route.color)
-        cards = {paint: route.length - locomotives, "locomotive": locomotives}
-        action = Claim(route=route_id, cards={c: n for c, n in cards.items() if n > 0})
+        action = Claim(route=route_id,
+                       cards=engine.payment_with(state, seat, route_id, paint, locomotives))
     elif picked:
         action = picked[0]
     else:
         # Not payable as asked: the engine explains why (claimed, trains, cards).
         action = Claim(route=route_id, cards={colour: route.length} if colour else {})
     await perform(interaction, game_id, action)
-
-
-def jokers_payment(route: Route, colour: str, jokers: int, hand: dict[str, int],
-                   rs: RailsAndSails) -> dict[str, int]:
-    """Rails & Sails: pay ``route`` in ``colour`` with exactly ``jokers`` jokers, the rest
-    from the hand: plain train cards before harbor ones (keep those for harbors), double
-    ships before single ones. The engine judges the result (and says what is wrong)."""
-    cards = {"locomotive": jokers}
-    if route.kind == "ship":
-        need = route.length - jokers
-        doubles = min(hand.get(f"{colour}_double_ship", 0), need // 2)
-        singles = min(hand.get(f"{colour}_ship", 0), need - 2 * doubles)
-        if need - 2 * doubles - singles > 0 and hand.get(f"{colour}_double_ship", 0) > doubles:
-            doubles += 1  # overshoot by one ship rather than fall short
-        cards.update({f"{colour}_double_ship": doubles, f"{colour}_ship": singles})
-    else:
-        need = route.length * (rs.rough_terrain_cards_per_space if route.rough_terrain else 1)
-        plain = min(hand.get(colour, 0), need - jokers)
-        cards.update({colour: plain, f"{colour}_harbor": need - jokers - plain})
-    return {c: n for c, n in cards.items() if n > 0}
 
 
 async def _build_in_city(interaction: discord.Interaction[Any], game_id: int, city: str,

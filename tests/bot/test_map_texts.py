@@ -11,7 +11,6 @@ import engine
 from bot.edge import components
 from bot.edge.components import ControlId, parse_custom_id
 from bot.game.service import choice_tag, decisions, draft_round
-from bot.play.handlers import jokers_payment
 from bot.play.presenters import (
     card_label,
     cards_text,
@@ -237,18 +236,3 @@ def test_rules_texts_of_the_new_maps():
                  "20/30/40", "−4", "2 more turns", "Tour tickets"):
         assert part in world, part
     assert "locomotive" not in world.lower()
-
-
-def test_a_claim_with_a_chosen_number_of_jokers():
-    world = load_map("world")
-    rs = world.rules.rails_and_sails
-    assert rs is not None
-    ship = next(r for r in world.routes if r.kind == "ship" and r.length == 3)
-    hand = {"red_double_ship": 2, "red_ship": 1, "locomotive": 2}
-    assert jokers_payment(ship, "red", 1, hand, rs) == {"locomotive": 1, "red_double_ship": 1}
-    assert jokers_payment(ship, "red", 0, hand, rs) == {"red_double_ship": 1, "red_ship": 1}
-    train = next(r for r in world.routes if r.kind == "train" and r.length == 3
-                 and not r.rough_terrain)
-    hand = {"red": 1, "red_harbor": 3, "locomotive": 1}
-    assert jokers_payment(train, "red", 1, hand, rs) == {
-        "locomotive": 1, "red": 1, "red_harbor": 1}
