@@ -144,8 +144,9 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     text = ex.text
     wins = sum(e["rank"] == 1 for e in mine)
     assert f"Games: 3 played, {wins} won" in text
-    assert (f"{load_map('nordic').name} 1/{sum(e['rank'] == 1 for e in nordic)} won · "
-            f"USA {len(usa)}/{sum(e['rank'] == 1 for e in usa)} won") in text
+    # Per map as the whole line says it (issue 27: 'USA 1/0 won' read as a fraction).
+    assert (f"{load_map('nordic').name}: 1 played, {sum(e['rank'] == 1 for e in nordic)} won · "
+            f"USA: {len(usa)} played, {sum(e['rank'] == 1 for e in usa)} won") in text
     assert f"average {sum(scores) / 3:.1f}, best {best['score']} (game #{best['game']})" in text
     done = sum(e["done"] for e in mine)
     failed = sum(e["failed"] for e in mine)
@@ -153,9 +154,13 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     assert f"Longest path: {longest['path']} (game #{longest['game']})" in text
     claimed = Counter((e["map"], r) for e in mine for r in e["routes"])
     top = sorted(claimed.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-    routes = " · ".join(f"{presenters.route_label(m, r)} [{load_map(m).name}] ×{n}"
-                        for (m, r), n in top)
-    assert f"Most claimed routes: {routes}" in text
+    # Only routes claimed in two games or more: a route claimed once is no favourite.
+    routes = " · ".join(f"{presenters.route_label(m, r)} [{load_map(m).name}] ({n} times)"
+                        for (m, r), n in top if n >= 2)
+    assert routes and f"Routes claimed most often: {routes}" in text
+    # Nordic's one game: no route was claimed twice, so none is listed ('×1' before).
+    ex = await table.slash("Ben", "stats", member=Mention(ana), map="nordic")
+    assert "claimed most" not in ex.text and "×1" not in ex.text
 
     # One map only.
     ex = await table.slash("Ben", "stats", member=Mention(ana), map="nordic")

@@ -76,8 +76,15 @@ def test_claim_and_ticket_lines_are_public_facts_only():
 
 
 def test_route_labels_name_cities_length_colour_and_kind():
-    assert route_label("europe", 1) == "Bruxelles–Paris (2, red)"
-    assert "tunnel" in " ".join(route_label("europe", r) for r in range(1, 102))
+    assert route_label("europe", 1) == "Bruxelles–Paris (2 red)"
+    # As a player says it (issue 27: '(2, gray, tunnel)').
+    labels = {route_label("europe", r) for r in range(1, 102)}
+    assert "Zürich–München (gray tunnel of 2)" in labels or any(
+        "gray tunnel of 2)" in label for label in labels)
+    assert not any(", tunnel" in label or ", gray" in label for label in labels)
+    ferries = {route_label("nordic", r.id) for r in load_map("nordic").routes
+               if r.ferry_locomotives == 1 and r.color == "gray" and r.length == 2}
+    assert any(label.endswith("(gray ferry of 2 with 1 locomotive)") for label in ferries)
     assert route_label("usa", 10_000) == "route 10000"
 
 
