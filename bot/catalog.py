@@ -24,7 +24,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.edge.commands import NAME_LOCATIONS, build_admin_group, build_group
-from bot.game.service import supported_maps
+from bot.play.maps import supported_maps
 from bot.settings.preferences import ServerSettings
 
 ROOT = Path(__file__).resolve().parent.parent

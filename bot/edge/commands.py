@@ -20,10 +20,11 @@ from discord import app_commands
 
 import engine
 from bot import i18n
-from bot.game.service import Refusal, decisions, draft_round, seated_view
+from bot.game.games import Refusal, seated_view
 from bot.i18n import _
 from bot.play import handlers, presenters
 from bot.play.claiming import claim_colour
+from bot.play.decisions import decisions, draft_round
 from bot.play.estimates import estimated_parts
 from bot.play.handlers import Responder, bot_of, channel_game
 from bot.records import commands as records

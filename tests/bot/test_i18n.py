@@ -103,7 +103,7 @@ async def test_command_tree_is_translated_into_valid_german_names():
     client = discord.Client(intents=discord.Intents.none())
     tree = discord.app_commands.CommandTree(client)
     from bot.edge.commands import build_admin_group, build_group
-    from bot.game.service import supported_maps
+    from bot.play.maps import supported_maps
     tree.add_command(build_group(supported_maps()))
     tree.add_command(build_admin_group())
     await tree.set_translator(CommandTranslator())

@@ -10,7 +10,7 @@ import pytest
 import engine
 from bot.edge import components
 from bot.edge.components import ControlId, parse_custom_id
-from bot.game.service import choice_tag, decisions, draft_round
+from bot.play.decisions import choice_tag, decisions, draft_round
 from bot.play.presenters import (
     card_label,
     cards_text,
