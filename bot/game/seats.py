@@ -40,7 +40,7 @@ class Seats(Planning):
                 raise Refusal(i18n._("There is no seat {n}.", n=seat + 1))
             current = game.seats[seat]
             if controller.human and not current.person:
-                raise Refusal(i18n._("Nobody sits there: `/ttr replace` gives the seat to a "
+                raise Refusal(i18n._("Nobody sits there: `/ttr seat replace` gives the seat to a "
                                      "member."))
             game, _ = await self._change_seat(
                 game, seat, user_id=current.user_id, name=current.name, controller=controller,

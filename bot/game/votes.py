@@ -96,7 +96,7 @@ class Votes(Seats):
             votes, needed = len(voters & electors), len(electors) // 2 + 1
         if votes != needed:  # short of a majority (or decided by an earlier vote)
             return False, presenters.kick_counted(target.name, votes, needed)
-        # The kicked member leaves the seat (``/ttr replace`` can seat them again).
+        # The kicked member leaves the seat (``/ttr seat replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
         return True, presenters.kicked_line(target.name)
