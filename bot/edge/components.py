@@ -32,9 +32,9 @@ from typing import Any
 
 import discord
 
-from bot.game.service import choice_tag
 from bot.i18n import _
 from bot.play import claiming, presenters
+from bot.play.decisions import choice_tag
 from engine.actions import Action
 from engine.phases import Decision, Phase
 from engine.players import LEVELS

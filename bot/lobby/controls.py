@@ -9,7 +9,7 @@ import discord
 
 from bot.edge.components import ControlId
 from bot.edge.controls import ControlFamily, template
-from bot.game.service import Refusal
+from bot.game.games import Refusal
 from bot.play import handlers, presenters
 
 

@@ -10,9 +10,10 @@ import discord
 
 from bot.edge.components import ControlId
 from bot.edge.controls import ControlFamily, template
-from bot.game.service import Pick, Refusal
+from bot.game.games import Refusal
 from bot.i18n import _
 from bot.play import claiming, handlers
+from bot.play.decisions import Pick
 from bot.play.handlers import Responder
 from engine import KeepTickets
 

@@ -18,23 +18,15 @@ from pydantic import ValidationError
 import engine
 from bot import i18n
 from bot.edge import components
+from bot.game.games import Ended, GameInfo, Refusal
 from bot.game.images import Renderer
 from bot.game.publisher import DiscordPublisher
-from bot.game.service import (
-    Ended,
-    GameInfo,
-    GameService,
-    Outcome,
-    Pick,
-    Refusal,
-    decisions,
-    draft_round,
-    tunnel_hand,
-)
+from bot.game.service import GameService, Outcome
 from bot.i18n import _, _n
 from bot.ops import diskspace, metrics
 from bot.play import claiming, presenters
 from bot.play.claiming import claim_colour
+from bot.play.decisions import Pick, decisions, draft_round, tunnel_hand
 from bot.play.estimates import estimate_note
 from bot.seats import order_controls
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings

@@ -21,7 +21,8 @@ import engine
 from bot import i18n, stats
 from bot.edge import components
 from bot.edge.options import MAP_CHOICES
-from bot.game.service import Refusal, opening_lines
+from bot.game.games import Refusal
+from bot.game.telling import opening_lines
 from bot.i18n import _
 from bot.play.handlers import Responder, bot_of, guarded
 from bot.records import history, record_texts

@@ -18,7 +18,8 @@ import discord
 
 from bot.edge import components
 from bot.edge.components import ControlId, Item, SentButton
-from bot.game.service import GameInfo, GameService, Refusal
+from bot.game.games import GameInfo, Refusal
+from bot.game.service import GameService
 from bot.i18n import _
 from bot.play import presenters
 from bot.seats.orders import MOST, describe

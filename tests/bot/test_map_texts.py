@@ -7,7 +7,7 @@ import re
 
 import engine
 from bot.edge import components
-from bot.game.service import choice_tag, decisions, draft_round
+from bot.play.decisions import choice_tag, decisions, draft_round
 from bot.play.presenters import (
     card_label,
     cards_text,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.game.service import decisions
 from bot.ops.config import ConfigError, Settings
+from bot.play.decisions import decisions
 from bot.play.presenters import (
     choice_done,
     choice_label,
@@ -154,7 +154,7 @@ def test_decisions_are_the_engine_options_for_the_chooser_only():
 def test_a_games_views_follow_its_state():
     """The views a game keeps are those of its state's current version: after an action,
     or an undo (a new version: versions only grow), they are anew."""
-    from bot.game.service import Game
+    from bot.game.games import Game
     from bot.storage.api import GameRow, SeatRow
 
     def started(seed):
@@ -205,7 +205,7 @@ def test_the_stored_snapshot_is_the_engines_json_data(map_id):
     import json
     import random
 
-    from bot.game.service import snapshot_json
+    from bot.storage.codec import snapshot_json
 
     players = load_map(map_id).rules.players_min + 1
     state = engine.new_game(engine.GameConfig(map_id=map_id, players=list("ABCDE")[:players],
