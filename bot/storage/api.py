@@ -1050,12 +1050,6 @@ class Storage(ABC):
         return int(counted[0]) if counted else 0
 
 
-    async def add_history(self, game_id: int, kind: str, *, seat: int | None = None,
-                          user_id: int | None = None, detail: dict[str, object]) -> None:
-        async def body(db: Tx) -> None:
-            await self._history(db, game_id, kind, seat=seat, user_id=user_id, detail=detail)
-        await self._transact(body)
-
     async def history(self, game_id: int) -> list[HistoryRow]:
         rows = await self._all(
             "SELECT version, kind, seat, user_id, detail, created_at FROM history "
