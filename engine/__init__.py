@@ -33,7 +33,15 @@ from engine.agents import safe_action
 from engine.board import Board, board_for
 from engine.cards import CARD_INDEX, CARD_NAMES
 from engine.errors import IllegalAction
-from engine.game import apply, in_effect, legal_actions, new_game, replay, ticket_keeps
+from engine.game import (
+    apply,
+    in_effect,
+    legal_actions,
+    new_game,
+    payment_with,
+    replay,
+    ticket_keeps,
+)
 from engine.phases import Decision, Phase
 from engine.planner import TicketPlan, plan_tickets
 from engine.position import (
@@ -92,6 +100,7 @@ __all__ = [
     "in_effect",
     "legal_actions",
     "new_game",
+    "payment_with",
     "plan_tickets",
     "position_of",
     "private_view",

@@ -492,6 +492,20 @@ def ticket_keeps(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
 # Replay -----------------------------------------------------------------------------------
 
 
+def payment_with(state: GameState, seat: int, route_id: int, colour: str,
+                 wild: int) -> dict[str, int]:
+    """The cards ``seat`` pays to claim route ``route_id`` in ``colour`` with exactly
+    ``wild`` wild cards (locomotives; Rails & Sails' jokers), the rest from its hand in the
+    map's way. Not checked: ``apply`` judges the claim (and says what is wrong)."""
+    r = state.board.route_index[route_id]
+    for module in rule_modules(state):
+        cards = module.payment_with(state, seat, r, colour, wild)
+        if cards is not None:
+            return cards
+    return {c: n for c, n in ((colour, state.board.r_len[r] - wild), (CARD_NAMES[LOCO], wild))
+            if n > 0}
+
+
 def in_effect(log: Sequence[Action | Undo]) -> list[int]:
     """The indexes of ``log``'s actions still in effect: each ``Undo`` takes back the last
     action still in effect before it (so undos in a row walk back). ValueError for an undo

@@ -58,6 +58,12 @@ class RuleModule:
         """Whether ``seat`` could take one of this module's turn actions."""
         return False
 
+    def payment_with(self, state: GameState, seat: int, route: int, colour: str,
+                     wild: int) -> dict[str, int] | None:
+        """This map's way to pay ``route`` in ``colour`` with exactly ``wild`` wild cards
+        (``engine.game.payment_with``); None: the core's."""
+        return None
+
     def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
         """React to a completed claim; True if it left a decision pending (the turn goes on)."""
         return False

@@ -46,8 +46,10 @@ import discord
 from bot import i18n
 from bot.edge import components
 from bot.game.images import Renderer
+from bot.game.posting import ChannelLost
 from bot.game.scheduler import KickOffer, Reminder
-from bot.game.service import ChannelLost, DirectMessage, GameService, Update
+from bot.game.service import GameService
+from bot.game.telling import DirectMessage, Update
 from bot.play import presenters
 from bot.play.presenters import OpenVote
 from bot.records import chronicle, history
@@ -70,6 +72,8 @@ MISSING: Any = discord.utils.MISSING
 # votes' messages ([OpenVote, ...]).
 LOBBY_COPIES = "lobby_copies:{game}"
 VOTES = "votes:{game}"
+# bot_state key: the players refusing DMs the game's channel told so ([user id, ...]).
+DM_TOLD = "dm_told:{game}"
 # Discord caps the edits of messages older than this (seconds; error 30046).
 EDITS_CAPPED_AFTER = 3600.0
 EDITS_CAPPED = 30046
@@ -138,6 +142,7 @@ class DiscordPublisher:
         self._capped_until = 0.0  # see _capped
         self._blocked: dict[int, float] = {}  # channel -> until when it is left alone
         self._text_only: dict[int, float] = {}  # channel -> until when no image is posted
+        self._dm_told: dict[int, set[int]] = {}  # game -> see _not_told_yet
         self._lapses: dict[tuple[int, int], bytes] = {}  # (game, version) -> its timelapse
         self._told: set[tuple[int, int]] = set()  # (server, chronicle channel) told of failing
 
@@ -222,7 +227,7 @@ class DiscordPublisher:
                 board.cancel()
             raise
         refused = [dm.user_id for dm in sent if dm is not None]
-        prompt = update.prompt(refused)
+        prompt = update.prompt(await self._not_told_yet(update, refused))
         channel = self.client.get_partial_messageable(update.channel_id)
         # A publish resumed after a crash whose version reached the table already (news
         # without a new version has its own post keys, which say whether it was told).
@@ -281,6 +286,22 @@ class DiscordPublisher:
                                         controls, await self._files(update, board))
         if not edited:  # the table message is gone or cannot be edited: post it again
             await self.publish_table(update)
+
+    async def _not_told_yet(self, update: Update, refused: list[int]) -> list[int]:
+        """Of the players who refuse DMs and must act now, those the channel has not told
+        yet in this game (once is enough: every turn was noise), or not since their DMs
+        worked again."""
+        storage = self._service().storage
+        key = DM_TOLD.format(game=update.game_id)
+        told = self._dm_told.get(update.game_id)
+        if told is None:  # read once per game and process, not at every publish
+            told = set(json.loads(await storage.bot_state(key) or "[]"))
+        closed = {*update.dm_closed, *refused}
+        now = told - ({dm.user_id for dm in update.dms} - closed) | closed
+        if now != told:
+            await storage.set_bot_state(key, json.dumps(sorted(now)))
+        self._dm_told[update.game_id] = now
+        return sorted(closed - told)
 
     async def _close(self, game_id: int, channel: discord.PartialMessageable, table: TableRow,
                      lines: str, version: int) -> None:
@@ -707,6 +728,7 @@ class DiscordPublisher:
         vote once the game left its version (undone by this update, or moved on); a vote on
         an absent player's seat once they are back or nobody plays the seat."""
         if update.finished:
+            self._dm_told.pop(update.game_id, None)
             await self.close_votes(update.game_id, lambda v: "over")
             return
         storage = self._service().storage

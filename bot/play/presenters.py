@@ -154,19 +154,23 @@ def route_ends(map_id: str, route_id: int) -> str:
 
 
 def route_label(map_id: str, route_id: int) -> str:
-    """'Paris–Wien (3, green)', with 'tunnel', ferry locomotives, 'ship' or 'rough terrain'."""
+    """'Paris–Wien (3 green)', 'Zürich–München (gray tunnel of 2)', as players say them."""
     r = _routes(map_id).get(route_id)
     if r is None:
         return _("route {n}", n=route_id)
-    extras = [str(r.length), _(r.color)]
-    if r.kind == "ship":
-        extras.append(_("ship"))
+    colour, length = _(r.color), r.length
+    if r.tunnel:
+        extras = [_("{colour} tunnel of {length}", colour=colour, length=length)]
+    elif r.ferry_locomotives:
+        extras = [_n("{colour} ferry of {length} with {n} locomotive",
+                     "{colour} ferry of {length} with {n} locomotives", r.ferry_locomotives,
+                     colour=colour, length=length)]
+    elif r.kind == "ship":
+        extras = [_("{colour} sea route of {length}", colour=colour, length=length)]
+    else:
+        extras = [_("{length} {colour}", length=length, colour=colour)]
     if r.rough_terrain:
         extras.append(_("rough terrain"))
-    if r.tunnel:
-        extras.append(_("tunnel"))
-    if r.ferry_locomotives:
-        extras.append(_("ferry, {n} loco", n=r.ferry_locomotives))
     if route_id in _second_of_twins(map_id):  # a double's second route, alike
         extras.append(_("second track"))
     return f"{city_name(map_id, r.a)}–{city_name(map_id, r.b)} ({', '.join(extras)})"
@@ -1153,7 +1157,7 @@ def reminder_mention(user_id: int, game_id: int) -> str:
 
 def timeout_line(name: str, hours: float) -> str:
     return _("⏰ {name}'s {time} ran out: the bot played the least committal move for them.",
-             name=name, time=_hours(hours))
+             name=safe_name(name), time=_hours(hours))
 
 
 def timeout_waits(name: str, hours: float) -> str:
@@ -1178,22 +1182,24 @@ def lobby_expired(game_id: int, hours: float) -> str:
 
 def kick_offer(name: str, expiries: int) -> str:
     return _("⏰ {name}'s time ran out {n} turns in a row. The other players may vote to hand "
-             "the seat to a computer player (a majority of them decides).", name=name,
+             "the seat to a computer player (a majority of them decides).", name=safe_name(name),
              n=expiries)
 
 
 def kick_counted(name: str, votes: int, needed: int) -> str:
-    return _("Your vote to replace {name} is counted ({votes} of {needed} needed).", name=name,
+    return _("Your vote to replace {name} is counted ({votes} of {needed} needed).",
+             name=safe_name(name),
              votes=votes, needed=needed)
 
 
 def kick_closed(name: str) -> str:
     return _("There is no vote on {name}'s seat now: they are back, or the bot plays it.",
-             name=name)
+             name=safe_name(name))
 
 
 def kicked_line(name: str) -> str:
-    return _("🤖 The table voted: a computer player takes {name}'s seat from now on.", name=name)
+    return _("🤖 The table voted: a computer player takes {name}'s seat from now on.",
+             name=safe_name(name))
 
 
 def player_settings_text(quiet_hours: tuple[int, int] | None, timezone: str, reminders: bool,
@@ -1291,7 +1297,7 @@ def invalid_setting(name: str, problem: str) -> str:
 NOT_YOURS_NOW = N_("A computer player has your seat now: press **My hand**, then **Take my "
                    "seat back**.")
 LOBBY_ONLY = N_("Computer players are added in the lobby, before the game starts.")
-NOT_STARTED = N_("The game has not started yet: in a lobby use `/ttr resign` or `/ttr end`.")
+NOT_STARTED = N_("The game has not started yet: in a lobby use `/ttr seat resign` or `/ttr end`.")
 ALREADY_OVER = N_("This game is over already.")
 ALREADY_SEATED = N_("That member already has a seat in this game (or is not a member).")
 WHICH_SEAT = N_("Say which seat to hand over (`seat`): the player whose place they take.")
@@ -1322,8 +1328,8 @@ def only_host(host: str, what: str, *, admins: bool = False) -> str:
     """``what``: one of ``HOST_DEEDS``."""
     if admins:
         return _("Only the host ({host}) or a member with Manage Server or Manage Channels can "
-                 "{what}.", host=host, what=_(what))
-    return _("Only the host ({host}) can {what}.", host=host, what=_(what))
+                 "{what}.", host=safe_name(host), what=_(what))
+    return _("Only the host ({host}) can {what}.", host=safe_name(host), what=_(what))
 
 
 def seat_label(seat: int, name: str, controller: Controller) -> str:
@@ -1355,19 +1361,19 @@ def autopilot_already(on: bool) -> str:
 
 def autopilot_line(name: str, on: bool) -> str:
     if on:
-        return _("🤖 {name} handed their seat to a computer player (`/ttr autopilot off` or "
-                 "**Take my seat back** under **My hand** ends that).", name=name)
-    return _("{name} plays their seat again.", name=name)
+        return _("🤖 {name} handed their seat to a computer player (`/ttr seat autopilot off` or "
+                 "**Take my seat back** under **My hand** ends that).", name=safe_name(name))
+    return _("{name} plays their seat again.", name=safe_name(name))
 
 
 def resigned_line(name: str) -> str:
     return _("🏳️ {name} resigned: a computer player takes over their seat; their routes stay.",
-             name=name)
+             name=safe_name(name))
 
 
 def replaced_line(old: str, new: str) -> str:
     return _("🔁 {new} takes over {old}'s seat (cards and tickets came to them privately).",
-             new=new, old=old)
+             new=safe_name(new), old=safe_name(old))
 
 
 def added_computer_line(name: str) -> str:
@@ -1411,11 +1417,13 @@ def vote_text(kind: str, names: Sequence[str], needed: int, what: str = "", *,
     aim = _("abandon the game") if kind == "abandon" else _(
         "undo {what}", what=what or _("the last action"))
     if passed:
-        return _("🗳️ {names} voted to {aim}: agreed.", names=", ".join(names), aim=aim)
+        return _("🗳️ {names} voted to {aim}: agreed.", names=", ".join(map(safe_name, names)),
+                 aim=aim)
     return _n("🗳️ {names} votes to {aim} ({n} of {needed} needed). Players: press **Agree** "
               "to agree.",
               "🗳️ {names} vote to {aim} ({n} of {needed} needed). Players: press **Agree** to "
-              "agree.", len(names), names=", ".join(names), aim=aim, needed=needed)
+              "agree.", len(names), names=", ".join(map(safe_name, names)), aim=aim,
+              needed=needed)
 
 
 class OpenVote(BaseModel):
@@ -1457,7 +1465,8 @@ UNDO_HELP = N_("↩️ **Undo the last action** takes back your own last move at
 
 
 def undo_subject(map_id: str, name: str, action: Action) -> str:
-    return _("{name}'s last move ({action})", name=name, action=action_label(map_id, action))
+    return _("{name}'s last move ({action})", name=safe_name(name),
+             action=action_label(map_id, action))
 
 
 def undone_text(subject: str) -> str:
@@ -1470,11 +1479,11 @@ def seat_taken_text(where: str) -> str:
 
 
 def replaced_ack(name: str, seat: int) -> str:
-    return _("Done: {name} plays seat {seat} now.", name=name, seat=seat + 1)
+    return _("Done: {name} plays seat {seat} now.", name=safe_name(name), seat=seat + 1)
 
 
 def undone_line(map_id: str, name: str, action: Action) -> str:
-    return _("↩️ {name}'s last move ({action}) was undone.", name=name,
+    return _("↩️ {name}'s last move ({action}) was undone.", name=safe_name(name),
              action=action_label(map_id, action))
 
 

@@ -14,11 +14,11 @@ from bot.stats import Rated, Summary, TurnSpeed
 
 # Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller
 # with ``_``.
-NO_GAME_HERE = N_("There is no game in this channel: name one (`/ttr games` lists this "
+NO_GAME_HERE = N_("There is no game in this channel: name one (`/ttr records games` lists this "
                   "server's).")
 NOT_STARTED = N_("Game #{game} has not started, so it has no history yet.")
 NOTHING_YET = N_("Nothing has happened in game #{game} yet.")
-UNKNOWN_GAME = N_("There is no game #{game} on this server (`/ttr games` lists them).")
+UNKNOWN_GAME = N_("There is no game #{game} on this server (`/ttr records games` lists them).")
 NO_TURNS = N_("Game #{game} has no turns to replay yet: the first turn has not begun.")
 BAD_TURN = N_("Game #{game} has turns 1 to {last}: choose one of those.")
 NO_GAMES = N_("No games on this server yet: start one with `/ttr new`.")
@@ -125,10 +125,15 @@ def turn_speed(turns: TurnSpeed) -> str:
     return " · ".join(part for part in (speed, missed) if part)
 
 
+# Claims of a route (in different games) before it shows among the routes claimed most.
+FAVOURITE_AFTER = 2
+
+
 def stats_text(title: str, summary: Summary, *, player: bool) -> str:
     """A player's (``player``) or a server's statistics."""
     maps = " · ".join(
-        f"{presenters.map_name(m)} {games}" + (_("/{n} won", n=won) if player else "")
+        _("{map}: {games} played, {wins} won", map=presenters.map_name(m), games=games,
+          wins=won) if player else f"{presenters.map_name(m)} {games}"
         for m, (games, won) in summary.per_map.items())
     played = (_("{games} played, {wins} won", games=summary.games, wins=summary.wins)
               if player else _("{n} finished", n=summary.games))
@@ -139,7 +144,9 @@ def stats_text(title: str, summary: Summary, *, player: bool) -> str:
                 else _(" by {name} (game #{game})", name=r.name, game=r.game_id))
 
     several = len(summary.per_map) > 1
-    routes = " · ".join(f"{_route_text(m, r, several)} ×{n}" for m, r, n in summary.routes)
+    # A route claimed once says nothing about a liking: only those claimed again count.
+    routes = " · ".join(_("{route} ({n} times)", route=_route_text(m, r, several), n=n)
+                        for m, r, n in summary.routes if n >= FAVOURITE_AFTER)
     lines = [
         f"📊 **{title}**",
         _("Games: {played} — {maps}", played=played, maps=maps),
@@ -148,8 +155,9 @@ def stats_text(title: str, summary: Summary, *, player: bool) -> str:
         _("Tickets: {done} completed, {failed} failed", done=summary.tickets_completed,
           failed=summary.tickets_failed),
         _("Longest path: {n}{by}", n=longest.value, by=by(longest)),
-        _("Most claimed routes: {routes}", routes=routes or _("none")),
     ]
+    if routes:
+        lines.append(_("Routes claimed most often: {routes}", routes=routes))
     if summary.turns is not None:
         turns = summary.turns
         lines.append(_("Turns: median time to act {time}, {missed}",

@@ -720,6 +720,27 @@ class RailsAndSails(RuleModule):
         out += exchanges(most_trains, most_ships)
         return out
 
+    def payment_with(self, state: GameState, seat: int, route: int, colour: str,
+                     wild: int) -> dict[str, int]:
+        """Jokers as asked, the rest from the hand: on a ship route double ships before
+        single ones (one ship over rather than short), on a train route plain train cards
+        before harbor ones (those are kept for harbors), two a space on rough terrain."""
+        hand, spec = names_from_counts(state.hands[seat]), state.board.map.routes[route]
+        cards = {"locomotive": wild}
+        if spec.kind == "ship":
+            need = spec.length - wild
+            doubles = min(hand.get(f"{colour}_double_ship", 0), need // 2)
+            singles = min(hand.get(f"{colour}_ship", 0), need - 2 * doubles)
+            if need - 2 * doubles - singles > 0 and hand.get(f"{colour}_double_ship", 0) > doubles:
+                doubles += 1
+            cards.update({f"{colour}_double_ship": doubles, f"{colour}_ship": singles})
+        else:
+            per_space = _config(state).rough_terrain_cards_per_space if spec.rough_terrain else 1
+            need = spec.length * per_space
+            plain = min(hand.get(colour, 0), need - wild)
+            cards.update({colour: plain, f"{colour}_harbor": need - wild - plain})
+        return {c: n for c, n in cards.items() if n > 0}
+
     def can_act(self, state: GameState, seat: int) -> bool:
         return bool(self.draw_actions(state, seat) or self.turn_actions(state, seat))
 

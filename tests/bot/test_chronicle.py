@@ -11,13 +11,13 @@ import pytest
 
 import engine
 from bot import i18n
-from bot.game.service import event_to_json
 from bot.records import chronicle
 from bot.records.history import building_turns, logged_events
 from bot.render.demo import final_view
 from bot.render.highlight import LastMove
 from bot.settings.preferences import ServerSettings
 from bot.storage.api import UNDO_JSON, ActionRow
+from bot.storage.codec import event_to_json
 from engine.events import RouteClaimed, TurnStarted
 from maps import load_map
 from tests.bot.conftest import SECRET_FIELDS
@@ -88,7 +88,7 @@ async def test_a_chronicle_channel_gone_costs_the_game_nothing(table, caplog):
     table.fake.delete_channel(chronicle_id)
     await table.open_game(["Ana", "Ben"], "usa")
     sent_before = len(table.fake.sent)
-    with caplog.at_level(logging.WARNING, logger="bot.publisher"):
+    with caplog.at_level(logging.WARNING, logger="bot.game.publisher"):
         state = await table.play_to_end()
     assert state.phase == "game_over"
     shown = table.fake.channel_now(table.fake.CHANNEL_ID)

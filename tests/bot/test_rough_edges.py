@@ -3,7 +3,10 @@ German card names in images, and the smaller texts."""
 
 from __future__ import annotations
 
+from discord.utils import escape_markdown
+
 import engine
+from bot.settings.preferences import ServerSettings
 from engine.cards import LOCO
 
 LOBBY_CLOSED = "closed after 24 hours without a change"
@@ -145,3 +148,43 @@ async def test_nordic_rules_say_what_locomotives_do_there(table):
     assert "Karte wie jede andere" in german and "nur auf Tunneln und Fähren" in german
     assert "Joker" not in german and "zählt als beide" not in german
     assert "je 3 beliebige Karten eine Lokomotive" in german and "je 4 beliebige" in german
+
+
+async def test_private_refusals_escape_player_names(table):
+    """Issue 27 item 14: a name like '*Ana*' turned a refusal's text italic."""
+    await table.open_game(["*Ana*", "__Ben__"], "usa")
+    table.fake.permissions[table.users["__Ben__"]] = 1 << 10  # view channel only
+    ex = await table.slash("__Ben__", "end")
+    assert ex.reply.ephemeral and r"Only the host (\*Ana\*)" in ex.text, ex.text
+    state = await _turn(table)
+    await table.play(state, state.current, engine.DrawBlind())
+    other = state.config.players[1 - state.current]
+    hand = (await table.click(other, table.fake.last_board(), label="My hand")).reply
+    confirm = (await table.click(other, hand, label="Undo the last action")).reply
+    name = state.config.players[state.current]
+    assert f"{escape_markdown(name)}'s last move" in confirm.content, confirm.content
+
+
+async def test_the_channel_says_once_that_a_player_gets_no_dms(table):
+    """Issue 27 item 14: 'I cannot DM you' came with every turn of a player refusing DMs."""
+    await table.open_game(["Ana", "Ben"], "usa", refuse_dms=("Ben",))
+    ben = table.users["Ben"]
+    await _turn(table)
+    for _ in range(12):
+        await table.step(prefer="draw-only")
+    notices = [s for s in table.fake.channel_messages()
+               if f"<@{ben}>: I cannot DM you" in s.content and not s.edit]
+    assert len(notices) == 1, [s.content for s in notices]
+
+
+async def test_private_threads_replace_the_hand_dm_of_each_turn(table):
+    """With ``player_threads`` on, the hand still came by DM every turn as well."""
+    store = table.bot.service.storage
+    await store.save_server_settings(table.fake.GUILD_ID, ServerSettings(player_threads=True))
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    before = {u: len(table.fake.dms(u)) for u in table.users.values()}
+    for _ in range(8):
+        state = await table.step(prefer="draw-only")
+    assert state.phase in ("turn", "second_draw")
+    assert {u: len(table.fake.dms(u)) for u in table.users.values()} == before

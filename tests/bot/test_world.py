@@ -42,7 +42,7 @@ async def test_two_player_world_game_to_the_end(table):
     # Every exchange says which way and how many (the splits are public by then).
     assert re.search(r"(Ana|Ben) exchanged (\d+) (trains?|ships?) for \2 (ships?|trains?) \(−\2\)",
                      texts)
-    assert ", ship) for " in texts and "double ship" in texts  # ship routes were claimed
+    assert " sea route of " in texts and "double ship" in texts  # ship routes were claimed
     assert "joker" in texts and "locomotive" not in texts  # a joker by its name here
     # Two decks, two refills: the board has both deck buttons.
     board = next(s for s in public if "Ship deck" in str(s.message["components"]))

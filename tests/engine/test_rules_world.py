@@ -510,3 +510,35 @@ def test_three_jokers_discard_all_six_before_dealing(started, kinds):
     market = position_of(state).market
     assert market[:3] == ["red", "green", "black"]
     assert sorted(market[3:]) == ["white_double_ship", "white_ship", "yellow_ship"]
+
+
+def test_a_claim_with_a_chosen_number_of_jokers(started):
+    """``payment_with``: the rest of a payment with exactly n jokers comes from the hand,
+    double ships before single ones, plain train cards before harbor trains (moved here
+    from the bot, which had its own copy of the rule)."""
+    from engine import payment_with
+
+    state = started("world", 2)
+    world = state.board.map
+    ship = next(r for r in world.routes if r.kind == "ship" and r.length == 3)
+    train = next(r for r in world.routes if r.kind == "train" and r.length == 3
+                 and not r.rough_terrain)
+    rough = next(r for r in world.routes if r.kind == "train" and r.rough_terrain)
+    setup_position(state, Position(hands={0: {"red_double_ship": 2, "red_ship": 1,
+                                              "locomotive": 2}}))
+    assert payment_with(state, 0, ship.id, "red", 1) == {"locomotive": 1, "red_double_ship": 1}
+    assert payment_with(state, 0, ship.id, "red", 0) == {"red_double_ship": 1, "red_ship": 1}
+    setup_position(state, Position(hands={0: {"red": 1, "red_harbor": 3, "locomotive": 1}}))
+    assert payment_with(state, 0, train.id, "red", 1) == {
+        "locomotive": 1, "red": 1, "red_harbor": 1}
+    setup_position(state, Position(hands={0: {"red": 9}}))
+    assert payment_with(state, 0, rough.id, "red", 0) == {"red": 2 * rough.length}
+
+
+def test_a_claim_with_a_chosen_number_of_locomotives_on_a_core_map():
+    from engine import payment_with
+
+    state = new_game(GameConfig(map_id="europe", players=["A", "B"], seed=1))
+    route = next(r for r in state.board.map.routes if r.length == 4)
+    assert payment_with(state, 0, route.id, "red", 1) == {"red": 3, "locomotive": 1}
+    assert payment_with(state, 0, route.id, "red", 4) == {"locomotive": 4}
