@@ -52,10 +52,11 @@ NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast",
 VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo", "undovote",
                        *(f"{kind}to" for kind in claiming.KINDS)})
 # <slot or option>.<version or tag>; a picker's <page or target>.<version>
-SLOTTED = frozenset({"up", "upt", "ups", "pick", "ordpay",
+SLOTTED = frozenset({"up", "upt", "ups", "pick", "ordpay", "ordpage",
                      *(f"{kind}{step}" for kind in claiming.KINDS for step in ("pg", "pay"))})
 # Standing orders (bot.order_controls): the list, and what its controls queue or change.
-ORDER_CONTROLS = frozenset({"orders", "ordroute", "ordpay", "orddraw", "ordtix", "ordcancel",
+ORDER_CONTROLS = frozenset({"orders", "ordroute", "ordpay", "ordpage", "orddraw", "ordtix",
+                            "ordcancel",
                             "ordrepl"})
 NUMBERED = frozenset({"hpage", "rturn", "kick",  # history page, replay turn, kick seat
                       "ordroute", "orddraw", "ordtix", "ordcancel", "ordrepl"})
