@@ -1231,7 +1231,7 @@ class GameService:
                 raise Refusal(i18n._("There is no seat {n}.", n=seat + 1))
             current = game.seats[seat]
             if controller.human and not current.person:
-                raise Refusal(i18n._("Nobody sits there: `/ttr replace` gives the seat to a "
+                raise Refusal(i18n._("Nobody sits there: `/ttr seat replace` gives the seat to a "
                                      "member."))
             game, _ = await self._change_seat(
                 game, seat, user_id=current.user_id, name=current.name, controller=controller,
@@ -1316,7 +1316,7 @@ class GameService:
             votes, needed = len(voters & electors), len(electors) // 2 + 1
         if votes != needed:  # short of a majority (or decided by an earlier vote)
             return False, presenters.kick_counted(target.name, votes, needed)
-        # The kicked member leaves the seat (``/ttr replace`` can seat them again).
+        # The kicked member leaves the seat (``/ttr seat replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
         return True, presenters.kicked_line(target.name)
