@@ -15,8 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.game.service import replay_log
 from bot.storage.api import ActionRow, SqliteStorage
+from bot.storage.codec import replay_log
 from bot.storage.postgres import PostgresStorage
 from engine.state import migrate_snapshot
 

@@ -18,8 +18,9 @@ from typing import Any
 import discord
 
 from bot.edge import components
-from bot.edge.components import Control, ControlId, SentButton
-from bot.game.service import GameInfo, GameService, Refusal
+from bot.edge.components import ControlId, Item, SentButton
+from bot.game.games import GameInfo, Refusal
+from bot.game.service import GameService
 from bot.i18n import _
 from bot.play import presenters
 from bot.seats.orders import MOST, describe
@@ -36,11 +37,11 @@ LOCOMOTIVE = "locomotive"
 OPTIONS = 25  # Discord's most options in one select
 
 
-def panel_button(game_id: int) -> Control:
+def panel_button(game_id: int) -> Item:
     """**Standing orders** under a seated player's hand."""
-    return Control(SentButton(custom_id=str(ControlId(game_id, "orders")),
-                              label=_("Standing orders"), style=discord.ButtonStyle.secondary,
-                              disabled=False, emoji="📋", row=4))
+    return SentButton(custom_id=str(ControlId(game_id, "orders")),
+                      label=_("Standing orders"), style=discord.ButtonStyle.secondary,
+                      disabled=False, emoji="📋", row=4)
 
 
 async def control(service: GameService, user_id: int, c: ControlId, values: list[str],
@@ -164,22 +165,22 @@ def _panel_view(info: GameInfo, state: GameState, seat: int, rows: Sequence[Orde
                 target: int | None, page: int = 0) -> discord.ui.View | None:
     game_id = info.row.id
     aim = target or 0
-    items: list[Control] = []
+    items: list[Item] = []
     grey = discord.ButtonStyle.secondary
     if target is not None or len(rows) < MOST:
         routes = _route_options(info.row.map_id, state, seat)
         pages = max(1, -(-len(routes) // OPTIONS))
         page = min(max(page, 0), pages - 1)
         if routes:
-            items.append(Control(discord.ui.Select(
+            items.append(discord.ui.Select(
                 custom_id=str(ControlId(game_id, "ordroute", number=aim)),
                 options=routes[page * OPTIONS:(page + 1) * OPTIONS], row=0,
                 placeholder=_("Claim a route…") if pages == 1 else _(
-                    "Claim a route… (page {n} of {pages})", n=page + 1, pages=pages))))
-        items.append(Control(discord.ui.Select(
+                    "Claim a route… (page {n} of {pages})", n=page + 1, pages=pages)))
+        items.append(discord.ui.Select(
             custom_id=str(ControlId(game_id, "orddraw", number=aim)),
             options=_draw_options(info.row.map_id), row=1,
-            placeholder=_("Draw two cards…"))))
+            placeholder=_("Draw two cards…")))
         items.append(_button(ControlId(game_id, "ordtix", number=aim),
                              _("Draw tickets, keep the cheapest"), "🎫", 2))
         for other, emoji in ((page - 1, "◀"), (page + 1, "▶")):
@@ -195,9 +196,9 @@ def _panel_view(info: GameInfo, state: GameState, seat: int, rows: Sequence[Orde
 
 
 def _button(control: ControlId, label: str, emoji: str, row: int, *,
-            style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Control:
-    return Control(SentButton(custom_id=str(control), label=label, style=style,
-                              disabled=False, emoji=emoji, row=row))
+            style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Item:
+    return SentButton(custom_id=str(control), label=label, style=style, disabled=False,
+                      emoji=emoji, row=row)
 
 
 def _route_options(map_id: str, state: GameState, seat: int) -> list[discord.SelectOption]:
@@ -257,6 +258,6 @@ def _colour_view(info: GameInfo, route: int, target: int) -> discord.ui.View | N
             options.append(discord.SelectOption(
                 label=label.format(paid=paid)[:100], value=f"{colour}:{otherwise}",
                 emoji=presenters.card_emoji(None if colour == ANY else colour)))
-    return components.with_controls([Control(discord.ui.Select(
+    return components.with_controls([discord.ui.Select(
         custom_id=str(ControlId(info.row.id, "ordpay", target, route)),
-        options=options[:OPTIONS], placeholder=_("Choose the colour and what else")))])
+        options=options[:OPTIONS], placeholder=_("Choose the colour and what else"))])

@@ -1050,12 +1050,6 @@ class Storage(ABC):
         return int(counted[0]) if counted else 0
 
 
-    async def add_history(self, game_id: int, kind: str, *, seat: int | None = None,
-                          user_id: int | None = None, detail: dict[str, object]) -> None:
-        async def body(db: Tx) -> None:
-            await self._history(db, game_id, kind, seat=seat, user_id=user_id, detail=detail)
-        await self._transact(body)
-
     async def history(self, game_id: int) -> list[HistoryRow]:
         rows = await self._all(
             "SELECT version, kind, seat, user_id, detail, created_at FROM history "
@@ -1568,8 +1562,8 @@ class Storage(ABC):
 
     async def _plan(self, db: Tx, game_id: int, version: int, plan: JobPlan) -> None:
         """Move the waiting jobs of the ``carry`` seats (still deciding the same thing) to
-        ``version``, drop every job of another version (older, or newer and taken back by
-        an undo) unless a worker holds it, add ``jobs`` (where that seat has no job of that
+        ``version``, drop every job of another (older: versions only grow) version unless a
+        worker holds it, add ``jobs`` (where that seat has no job of that
         kind at ``version`` yet) and clear ``acted``'s run of expired turns and the votes to
         kick them."""
         for seat in plan.carry:

@@ -43,7 +43,7 @@ PUBLISH_LOCK_POLL = 0.02
 
 # PostgreSQL's counterpart of each entry of ``bot.storage.api.MIGRATIONS``, at the same index:
 # a database at version N has the same tables and columns on either backend
-# (tests/bot/test_storage_pg.py compares them). Append both together; never edit one.
+# (tests/bot/test_postgres.py compares them). Append both together; never edit one.
 # Differences by design: ids are BIGINT (Discord snowflakes), times DOUBLE PRECISION,
 # and ``history`` has an explicit ``rowid`` (SQLite's is implicit) to read it in order.
 PG_MIGRATIONS: tuple[str, ...] = (

@@ -16,8 +16,9 @@ import pytest
 
 import engine
 from bot.edge.client import TTRBot
+from bot.game.games import Refusal
 from bot.game.scheduler import SHARED_LOOK_EVERY
-from bot.game.service import GameService, Refusal
+from bot.game.service import GameService
 from bot.storage.api import JOB_LEASE_SECONDS, MIGRATIONS, Job, SqliteStorage, Storage
 from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
 from engine import ACTION_ADAPTER, GameConfig, GameState
