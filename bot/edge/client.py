@@ -35,6 +35,7 @@ from bot.ops.config import Settings
 from bot.ops.database import describe, open_storage
 from bot.play import handlers
 from bot.records import commands as records
+from bot.seats.away_commands import BackButton
 from bot.storage.api import Storage
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,7 @@ class TTRBot(discord.AutoShardedClient):
                                    worker=self.worker_name())
         log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
-        self.add_dynamic_items(Control)
+        self.add_dynamic_items(Control, BackButton)
         for group in command_groups():
             self.tree.add_command(group)
         await self.tree.set_translator(CommandTranslator())

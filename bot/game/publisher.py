@@ -54,7 +54,7 @@ from bot.play import presenters
 from bot.play.presenters import OpenVote
 from bot.records import chronicle, history
 from bot.render.highlight import LastMove
-from bot.seats import order_controls
+from bot.seats import away, order_controls
 from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -619,6 +619,8 @@ class DiscordPublisher:
                     dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
                     if dm.choose_tickets or dm.choices
                     else components.with_controls([order_controls.panel_button(dm.game_id)]))
+                if dm.away:  # coming back is one click (bot.seats.away)
+                    controls = away.with_back_button(controls)
             await self._deliver(key, target, channel, intent, file=file,
                                 view=controls or MISSING)
         except discord.Forbidden as exc:

@@ -285,6 +285,20 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE jobs ADD CONSTRAINT jobs_kind_check
         CHECK (kind IN ('remind', 'timeout', 'computer', 'order'));
     """,
+    """
+    CREATE TABLE away (
+        user_id BIGINT PRIMARY KEY,
+        back_at DOUBLE PRECISION NOT NULL,
+        level   TEXT NOT NULL
+    );
+    CREATE INDEX away_back ON away (back_at);
+    CREATE TABLE watchers (
+        game_id   BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id   BIGINT NOT NULL,
+        thread_id BIGINT,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
 )
 
 
