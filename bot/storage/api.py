@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
 import aiosqlite
 from pydantic import BaseModel
 
+from bot import fence
 from bot.clock import Clock, SystemClock
 from bot.i18n import Language
 from bot.records.standings import (
@@ -591,7 +592,11 @@ def _game(row: Sequence[object] | None) -> GameRow | None:
 
 class Tx(Protocol):
     """One connection inside a transaction. Queries are written once, in the SQL both
-    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them)."""
+    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them).
+
+    A transaction's body (``Storage._transact``) awaits nothing but these calls: SQLite's
+    runs to its end in one go on the writer, so both backends refuse any other await
+    with ``TransactionAwaited``, and the transaction is rolled back."""
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         """Run one statement; how many rows it changed."""
@@ -1736,6 +1741,13 @@ class _SqliteTx:
         return [tuple(r) for r in self._conn.execute(sql, args).fetchall()]
 
 
+class TransactionAwaited(RuntimeError):
+    """A transaction's body awaited something other than its ``Tx`` (see there)."""
+
+    def __init__(self) -> None:
+        super().__init__("a transaction's body awaited something other than its database")
+
+
 def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run to its end, here and now, a coroutine that never waits (a transaction's body
     on ``_SqliteTx``)."""
@@ -1744,7 +1756,7 @@ def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
     except StopIteration as done:
         return cast(T, done.value)
     coroutine.close()
-    raise RuntimeError("a transaction's body awaited something other than its database")
+    raise TransactionAwaited
 
 
 async def _nothing_held() -> None:
@@ -1885,11 +1897,9 @@ class SqliteStorage(Storage):
         conn = self._conn
         self._in_thread += 1
         try:
-            # aiosqlite's own way to run a function in its thread (it has no public one).
-            result = await conn._execute(lambda: fn(conn._conn))  # type: ignore[no-untyped-call]
+            return await fence.in_sqlite_thread(conn, fn)
         finally:
             self._in_thread -= 1
-        return cast(T, result)
 
     async def check(self) -> None:
         """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
@@ -1976,7 +1986,7 @@ class SqliteStorage(Storage):
         each, and only the commit (the fsync) in the writer's thread; in a thread, each
         statement waits for the GIL while the loop runs, milliseconds a batch. All of it
         goes to the thread when the writer is in use there (a read, a backup)."""
-        db = self._conn._conn
+        db = fence.sqlite_connection(self._conn)
         begun = False
         if not self._in_thread:
             # The loop never waits for another process's lock (a backup's checkpoint):
