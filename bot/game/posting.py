@@ -20,30 +20,14 @@ from typing import Protocol
 
 from bot import i18n
 from bot.clock import Clock
-from bot.game.games import (
-    Game,
-    Games,
-    PostLock,
-    seated_view,
-)
-from bot.game.telling import (
-    Scene,
-    SeatFacts,
-    Update,
-    audience,
-    compose,
-)
+from bot.game.games import Game, Games, PostLock, seated_view
+from bot.game.telling import Scene, SeatFacts, Update, audience, compose
 from bot.ops.diskspace import log_failure
 from bot.play.decisions import decisions
 from bot.seats import orders
-from bot.storage.api import (
-    ACTIVE,
-    Storage,
-)
+from bot.storage.api import ACTIVE, Storage
 from engine import GameState
-from engine.events import (
-    Event,
-)
+from engine.events import Event
 
 log = logging.getLogger(__name__)
 
