@@ -1287,6 +1287,7 @@ class GameService:
         # The kicked member leaves the seat (``/ttr replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
+        await self._tell(game, target.user_id, presenters.kicked_you, game_id)
         return True, presenters.kicked_line(target.name)
 
     async def autopilot(self, game_id: int, user_id: int, on: bool) -> GameInfo:
@@ -1355,7 +1356,20 @@ class GameService:
             update = await self._update(game, lines, dm_seats=[seat], board=False, news=news)
             post_lock = await self._take_post_lock(game_id)
         await self._publish(update, post_lock)
+        if old.person:  # the member who sat there learns it from the bot, not by chance
+            await self._tell(game, old.user_id, presenters.replaced_you, game_id, name)
         return GameInfo(game.row, list(game.seats), game.state), seat
+
+    async def _tell(self, game: Game, user_id: int, text: Callable[..., str],
+                    *args: object) -> None:
+        """One private line to a member about ``game``, in their language (else the
+        game's)."""
+        if self.publisher is None:
+            return
+        chosen = (await self.storage.player_settings(user_id)).language
+        with i18n.language(chosen or await self.storage.game_language(game.row)):
+            line = text(*args)
+        await self.publisher.tell(user_id, line)
 
     # -- ending ---------------------------------------------------------------------------
 

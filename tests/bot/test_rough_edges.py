@@ -6,6 +6,7 @@ from __future__ import annotations
 from discord.utils import escape_markdown
 
 import engine
+from bot.edge.testing import Mention
 from bot.settings.preferences import ServerSettings
 from engine.cards import LOCO
 
@@ -188,3 +189,29 @@ async def test_private_threads_replace_the_hand_dm_of_each_turn(table):
         state = await table.step(prefer="draw-only")
     assert state.phase in ("turn", "second_draw")
     assert {u: len(table.fake.dms(u)) for u in table.users.values()} == before
+
+
+async def test_a_member_seated_again_takes_their_seat_back(table):
+    """Issue 27 item 14: replacing a member who resigned into their own seat said
+    'Ben takes over Ben's seat'."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    await _turn(table)
+    ex = await table.slash("Ben", "resign")
+    await table.click("Ben", ex.reply, label="Resign")
+    ex = await table.slash("Ana", "replace", member=Mention(table.users["Ben"]))
+    line = [s.content for s in ex.sent if s.public and "🔁" in s.content]
+    assert line and "Ben takes their seat back" in line[0], line
+
+
+async def test_a_replaced_member_is_told_privately(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    await _turn(table)
+    dee = table.fake.add_user("Dee")
+    info = await table.bot.service.info(table.game_id)
+    seat = info.seat_of(table.users["Ben"])
+    before = len(table.fake.dms(table.users["Ben"]))
+    await table.slash("Ana", "replace", member=Mention(dee), seat=str(seat + 1))
+    told = table.fake.dms(table.users["Ben"])[before:]
+    assert [m.content for m in told] == [
+        f"🔁 You no longer play in game #{table.game_id}: the host or an admin gave your seat "
+        "to Dee."]
