@@ -1381,8 +1381,8 @@ def replaced_line(old: str, new: str) -> str:
 
 def replaced_you(game_id: int, new: str) -> str:
     """To the member whose seat the host gave to someone else."""
-    return _("🔁 You no longer play in game #{game}: the host or an admin gave your seat to {name}.",
-             game=game_id, name=safe_name(new))
+    return _("🔁 You no longer play in game #{game}: the host or an admin gave your seat to "
+             "{name}.", game=game_id, name=safe_name(new))
 
 
 def kicked_you(game_id: int) -> str:
