@@ -215,3 +215,14 @@ async def test_a_replaced_member_is_told_privately(table):
     assert [m.content for m in told] == [
         f"🔁 You no longer play in game #{table.game_id}: the host or an admin gave your seat "
         "to Dee."]
+
+
+async def test_a_command_in_the_parent_channel_points_to_the_games_thread(table):
+    """Issue 27 item 14: `/ttr` in the channel a game's thread was opened from said only
+    'There is no game in this channel'."""
+    parent = table.channel_id
+    await table.open_game(["Ana", "Ben"], "usa", thread=True)
+    assert table.channel_id != parent
+    ex = await table.fake.slash(table.bot, table.users["Ana"], "hand", channel_id=parent)
+    assert ex.reply.ephemeral
+    assert f"Game #{table.game_id} is played in its thread <#{table.channel_id}>" in ex.text
