@@ -734,6 +734,7 @@ class GameService:
         expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
         seat: int | None = None, note: str | None = None, timed_out: bool = False,
+        in_dm: bool = False,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
@@ -743,7 +744,8 @@ class GameService:
         its version: its index means something only in the state it was drawn for.
         The bot plays for a seat (timer, computer player) with ``seat`` instead of a
         user; ``note`` then heads the channel post that follows, and ``timed_out`` says
-        the turn timer played it (turns timed out count in the statistics).
+        the turn timer played it (turns timed out count in the statistics). ``in_dm``: the
+        actor acted in their DM, where ``reply`` shows their next decision already.
         """
         by_person = seat is None
         async with self._locked(game_id):
@@ -831,10 +833,11 @@ class GameService:
                 if note is not None:
                     lines.insert(0, note)
                 fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
-                if choices or (after.offered and not before.offered
-                               and state.phase != Phase.CHOOSE_TICKETS):
+                if not in_dm and (choices or (after.offered and not before.offered
+                                              and state.phase != Phase.CHOOSE_TICKETS)):
                     # The actor's new decision (a module's, or the drafted tickets to keep)
-                    # also goes by DM, with its controls.
+                    # also goes by DM, with its controls (unless the answer is in the DM:
+                    # Rails & Sails asked for the pieces twice there).
                     fresh.append(seat)
                 update = await self._update(game, lines, dm_seats=fresh,
                                             events=game.unposted, hands=[seat, *fresh])

@@ -677,7 +677,7 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
 
     try:
         await service.act(game_id, interaction.user.id, action, expect_version=expect_version,
-                          reply=reply)
+                          reply=reply, in_dm=interaction.guild_id is None)
     except Refusal as exc:
         refused(exc, interaction, game_id)
         if not isinstance(action, KeepTickets) and await _offer_again(interaction, game_id,

@@ -226,3 +226,17 @@ async def test_a_command_in_the_parent_channel_points_to_the_games_thread(table)
     ex = await table.fake.slash(table.bot, table.users["Ana"], "hand", channel_id=parent)
     assert ex.reply.ephemeral
     assert f"Game #{table.game_id} is played in its thread <#{table.channel_id}>" in ex.text
+
+
+async def test_rails_and_sails_asks_for_the_pieces_once_in_a_dm(table):
+    """Issue 27 item 14: a player who kept their tickets in the DM got the piece split there
+    twice: in the answer, and in a new DM."""
+    await table.open_game(["Ana", "Ben"], "world")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    for user in table.users.values():
+        asked = [m for m in table.fake.dms(user) if not m.edit and any(
+            f"ttr:{table.game_id}:pick:" in c for c in table.fake.message(m.id).custom_ids()
+            + m.custom_ids())]
+        assert len(asked) <= 1, [m.content[:80] for m in asked]
