@@ -23,8 +23,7 @@ from babel.messages.pofile import write_po
 from discord import app_commands
 
 from bot import i18n
-from bot.edge.commands import NAME_LOCATIONS, build_admin_group, build_group
-from bot.game.service import supported_maps
+from bot.edge.commands import NAME_LOCATIONS, command_groups
 from bot.settings.preferences import ServerSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,8 +69,8 @@ class _Recorder(app_commands.Translator):
 async def _command_strings() -> set[MessageId]:
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
-    tree.add_command(build_group(supported_maps()))
-    tree.add_command(build_admin_group())
+    for group in command_groups():
+        tree.add_command(group)
     recorder = _Recorder()
     for command in tree.get_commands():
         await command.get_translated_payload(tree, recorder)

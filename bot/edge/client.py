@@ -25,7 +25,7 @@ from discord import app_commands
 
 from bot import i18n, stats
 from bot.clock import Clock, SystemClock
-from bot.edge.commands import CommandTranslator, build_admin_group, build_group
+from bot.edge.commands import CommandTranslator, command_groups
 from bot.edge.components import Control, ControlId
 from bot.game.images import Renderer, default_renderer
 from bot.game.publisher import RATE_LIMIT_WAIT, DiscordPublisher
@@ -149,8 +149,8 @@ class TTRBot(discord.AutoShardedClient):
         log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
         self.add_dynamic_items(Control)
-        self.tree.add_command(build_group(self._service.maps))
-        self.tree.add_command(build_admin_group())
+        for group in command_groups():
+            self.tree.add_command(group)
         await self.tree.set_translator(CommandTranslator())
         if self.settings.dev_guild_id is not None:
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))

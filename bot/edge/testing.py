@@ -781,9 +781,13 @@ class FakeDiscord:
 
     def command_data(self, sub: str, options: dict[str, Any], focused: str | None = None,
                      group: str = "ttr") -> Payload:
+        # "seat autopilot": a subcommand in a subcommand group (type 2), as Discord nests it
+        *groups, name = sub.split()
+        chosen: Payload = {"type": 1, "name": name, "options": self._options(options, focused)}
+        for inner in reversed(groups):
+            chosen = {"type": 2, "name": inner, "options": [chosen]}
         data: Payload = {"id": str(self.COMMAND_ID), "name": group, "type": 1,
-                         "options": [{"type": 1, "name": sub,
-                                      "options": self._options(options, focused)}]}
+                         "options": [chosen]}
         mentioned = [v.user_id for v in options.values() if isinstance(v, Mention)]
         if mentioned:
             data["resolved"] = {

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import orjson
 
@@ -79,6 +79,7 @@ from engine.scoring import FinalScores
 from maps import load_map, map_ids
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A refused DM is not retried for this long (the player may open DMs later).
 DM_RETRY_SECONDS = 6 * 3600
@@ -202,6 +203,11 @@ class Game:
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    def info(self) -> GameInfo:
+        """A read-only look at the game as last committed: a state in the cache is never
+        changed in place (an action plays on a copy, stored before it replaces it)."""
+        return GameInfo(self.row, list(self.seats), self.state)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -512,6 +518,15 @@ def _log_accepted(game: Game, seat: int, action: Action, seconds: float) -> None
 
 
 @dataclass
+class Telling:
+    """What a change tells once it is stored (``GameService._changing``): the update to
+    publish, and first the actor's own answer."""
+
+    update: Update | None = None
+    answer: Callable[[], Awaitable[None]] | None = None
+
+
+@dataclass
 class PostLock:
     """A game's right to publish, held: this process's lock and the database's."""
 
@@ -559,19 +574,31 @@ class GameService:
 
     async def _load(self, game_id: int) -> Game:
         """The game, from the cache or the database; call with the game's lock held."""
-        game = self._games.get(game_id)
+        game = self._cached(game_id)
         if game is not None and self.storage.shared and not await self._current(game):
-            del self._games[game_id]  # another process changed it: load it afresh
+            self._forget(game_id)  # another process changed it: load it afresh
             game = None
+        if game is None:
+            game = self._games[game_id] = await self._read(game_id)
+            self._evict()
+        return game
+
+    def _cached(self, game_id: int) -> Game | None:
+        """The cached game, now the most recently used, or None."""
+        game = self._games.get(game_id)
         if game is not None:
             self._games.move_to_end(game_id)
             self._evict()
-            return game
+        return game
+
+    async def _read(self, game_id: int) -> Game:
+        """The game as the database holds it."""
         if self.storage.shared:
             # What is unposted is read below: a publish of this game still going on, here
             # or in another process, must have marked what it posted first (else its
             # lines would be told again with the next update).
-            await (await self._take_post_lock(game_id)).release()
+            async with self._posting(game_id):
+                pass
         row = await self.storage.game(game_id)
         if row is None:
             raise Refusal(i18n._("That game does not exist (any more)."))
@@ -580,8 +607,6 @@ class GameService:
             game.state = await self._load_state(row)
             rows = in_effect(await self.storage.actions(game_id, after=row.posted_version))
             game.unposted = [event_from_json(e) for a in rows for e in json.loads(a.events)]
-        self._games[game_id] = game
-        self._evict()
         return game
 
     async def _current(self, game: Game) -> bool:
@@ -598,7 +623,7 @@ class GameService:
         for gid in list(self._games)[:max(0, extra)]:
             post = self._post_locks.get(gid)
             if not self._lock(gid).locked() and not (post and post.locked()):
-                del self._games[gid]
+                self._forget(gid)
 
     async def _load_state(self, row: GameRow) -> GameState:
         """Trust the snapshot if it is at the game's version; otherwise replay the log."""
@@ -624,13 +649,64 @@ class GameService:
         return state
 
     def _forget(self, game_id: int) -> None:
-        """Drop the cached game (after a failed write the database is the truth)."""
+        """Drop the cached game (the database is the truth): the one place a game leaves
+        the cache."""
         self._games.pop(game_id, None)
 
-    async def info(self, game_id: int) -> GameInfo:
+    async def _rewrite(self, game_id: int, write: Awaitable[T],
+                       refuse: Callable[[str], str]) -> T:
+        """Run ``write``, a change of the game's stored rows other than an action (call with
+        the game's lock): the cached game is dropped whether it succeeds or fails, and a
+        ``StorageError`` becomes the ``Refusal`` ``refuse(why)``."""
+        try:
+            return await write
+        except StorageError as exc:
+            raise Refusal(refuse(i18n.text(exc.text))) from None
+        finally:
+            self._forget(game_id)
+
+    @asynccontextmanager
+    async def _changing(self, game_id: int) -> AsyncIterator[Telling]:
+        """Hold the game for a change; what the change sets on the ``Telling`` is told
+        once the game's lock is released: the one way a change reaches the channel. The
+        post lock is taken before the game lock is released (versions are told in the
+        order they were applied), then the actor is answered, the update published and
+        the post lock released, whatever fails."""
+        telling = Telling()
         async with self._locked(game_id):
-            game = await self._load(game_id)
-            return GameInfo(game.row, list(game.seats), game.state)
+            yield telling
+            if telling.update is None:
+                return
+            post_lock = await self._take_post_lock(game_id)
+        try:
+            if telling.answer is not None:
+                try:
+                    await telling.answer()
+                except Exception:
+                    log.exception("game %s: answering the actor failed", game_id)
+        finally:
+            await self._publish(telling.update, post_lock)
+
+    @asynccontextmanager
+    async def _posting(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's post lock alone (a retry of what failed to publish)."""
+        post_lock = await self._take_post_lock(game_id)
+        try:
+            yield
+        finally:
+            await post_lock.release()
+
+    async def info(self, game_id: int) -> GameInfo:
+        """The game as last committed, for reads (status, hand, boards, each autocomplete
+        keystroke): from the cache without the game's lock, so a read never waits for a
+        change in progress. Only a game not cached (or, with a shared database, changed by
+        another process) is loaded, under the lock."""
+        game = self._cached(game_id)
+        if game is not None and (self.busy(game_id) or not self.storage.shared
+                                 or await self._current(game)):
+            return game.info()
+        async with self._locked(game_id):
+            return (await self._load(game_id)).info()
 
     async def channel_game(self, channel_id: int, *, active_only: bool = True) -> GameInfo | None:
         game_id = await self.storage.active_game_id(channel_id)
@@ -668,26 +744,18 @@ class GameService:
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
         async with self._locked(game_id):
-            try:
-                await self.storage.add_seat(game_id, user_id, name)
-            except StorageError as exc:
-                raise Refusal(i18n._("You cannot join: {why}.", why=i18n.text(exc.text))) from None
-            self._forget(game_id)
-            game = await self._load(game_id)
-            return GameInfo(game.row, list(game.seats), None)
+            await self._rewrite(game_id, self.storage.add_seat(game_id, user_id, name),
+                                lambda why: i18n._("You cannot join: {why}.", why=why))
+            return (await self._load(game_id)).info()
 
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
         async with self._locked(game_id):
-            try:
-                await self.storage.remove_seat(game_id, user_id)
-            except StorageError as exc:
-                raise Refusal(i18n._("You cannot leave: {why}.", why=i18n.text(exc.text))) from None
-            self._forget(game_id)
-            game = await self._load(game_id)
-            return GameInfo(game.row, list(game.seats), None)
+            await self._rewrite(game_id, self.storage.remove_seat(game_id, user_id),
+                                lambda why: i18n._("You cannot leave: {why}.", why=why))
+            return (await self._load(game_id)).info()
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Update:
-        async with self._locked(game_id):
+        async with self._changing(game_id) as telling:
             game = await self._load(game_id)
             if game.row.status != "lobby":
                 raise Refusal(i18n._("This game has already started."))
@@ -707,24 +775,17 @@ class GameService:
             seats = [SeatRow(i, s.user_id, s.name, s.controller) for i, s in enumerate(order)]
             config = GameConfig(map_id=game.row.map_id, players=[s.name for s in seats], seed=seed)
             state = engine.new_game(config)
-            try:
-                await self.storage.start_game(
-                    game_id, config=config.model_dump_json(), seats=seats, version=state.version,
-                    state=snapshot_json(state))
-            except StorageError as exc:
-                raise Refusal(i18n._("Cannot start: {why}.", why=i18n.text(exc.text))) from None
-            finally:
-                self._forget(game_id)
+            await self._rewrite(game_id, self.storage.start_game(
+                game_id, config=config.model_dump_json(), seats=seats, version=state.version,
+                state=snapshot_json(state)), lambda why: i18n._("Cannot start: {why}.", why=why))
             game = await self._load(game_id)
             log.info("game %s (%s) started with %d players", game_id, game.row.map_id, len(seats))
             metrics.GAMES_STARTED.inc(map=game.row.map_id)
             with i18n.language(await self.storage.game_language(game.row)):
                 lines = opening_lines(game.row.map_id, game.names, state)
-            update = await self._update(game, lines, dm_seats=range(len(seats)),
-                                        board=True)
+            update = telling.update = await self._update(game, lines, dm_seats=range(len(seats)),
+                                                         board=True)
             await self._plan(game)
-            post_lock = await self._take_post_lock(game_id)
-        await self._publish(update, post_lock)
         return update
 
     # -- actions --------------------------------------------------------------------------
@@ -748,7 +809,7 @@ class GameService:
         actor acted in their DM, where ``reply`` shows their next decision already.
         """
         by_person = seat is None
-        async with self._locked(game_id):
+        async with self._changing(game_id) as telling:
             locked_at = time.perf_counter()
             game = await self._load(game_id)
             state = game.state
@@ -772,6 +833,9 @@ class GameService:
             phase_before = state.phase
             before = game.private_view(seat)
             version = state.version
+            # The action plays on a copy: the cached state stays the last one committed, which
+            # readers see without the lock (``info``), until the new one is stored.
+            state = state.copy()
             try:
                 if state.turns_left >= 0:
                     # The last round: this action may end the game, and final scoring
@@ -782,9 +846,6 @@ class GameService:
                     events = engine.apply(state, seat, action)
             except IllegalAction as exc:
                 raise Refusal(i18n.text(exc.text), "illegal") from None
-            except Exception:
-                self._forget(game_id)  # the state may be half-changed: reload it next time
-                raise
             waiting_after = engine.waiting_for(state)
             choices = decisions(state, seat)
             # Mid-turn (second card, ticket choice, the next step of a module decision of the
@@ -801,7 +862,7 @@ class GameService:
                 carry.append(seat)
             try:
                 # The new version's jobs are stored with the action, in its transaction.
-                plan = await self._job_plan(game, carry=carry,
+                plan = await self._job_plan(game, state, carry=carry,
                                             acted=seat if by_person else None)
                 await self.storage.record_action(
                     game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
@@ -809,21 +870,24 @@ class GameService:
                     after=state.version, state=snapshot_json(state),
                     finished=state.phase == Phase.GAME_OVER, user_id=user_id, plan=plan,
                     timed_out=timed_out, results=results_of(
-                        game_id, game.seats, game.public_view())
+                        game_id, game.seats, engine.public_view(state))
                     if state.phase == Phase.GAME_OVER else ())
             except BaseException:
-                self._forget(game_id)  # memory is ahead of the database: reload it
+                self._forget(game_id)  # the commit's outcome is unknown: reload from the database
                 raise
+            # Stored: the new version is what everyone sees from now on (row and state
+            # together, with no await between).
+            game.state = state
+            game.row = dataclasses.replace(
+                game.row, version=state.version,
+                status="finished" if state.phase == Phase.GAME_OVER else game.row.status)
             if plan is not None and plan.jobs and self.planner is not None:
                 self.planner.wake(min(job.due_at for job in plan.jobs))
             _log_accepted(game, seat, action, time.perf_counter() - locked_at)
             if state.phase == Phase.GAME_OVER:
-                game.row = dataclasses.replace(game.row, status="finished", version=state.version)
                 log.info("game %s (%s) ended after %d actions", game_id, game.row.map_id,
                          state.version)
                 metrics.GAMES_ENDED.inc(map=game.row.map_id)
-            else:
-                game.row = dataclasses.replace(game.row, version=state.version)
             game.unposted.extend(events)
             after = game.private_view(seat)
             update = None
@@ -850,18 +914,9 @@ class GameService:
                 before=before, after=after, view=game.public_view(), published=publish,
                 choices=tuple(choices), phase_before=phase_before, draft=draft_round(state),
                 tunnel=tunnel_hand(state, seat))
-            post_lock = await self._take_post_lock(game_id)
-        try:
+            telling.update = update
             if reply is not None:
-                try:
-                    await reply(outcome)
-                except Exception:
-                    log.exception("game %s: answering the actor failed", game_id)
-        finally:
-            if update is not None:
-                await self._publish(update, post_lock)
-            else:
-                await post_lock.release()
+                telling.answer = lambda: reply(outcome)
         return outcome
 
     @staticmethod
@@ -885,18 +940,16 @@ class GameService:
         """
         done = 0
         for row in await self.storage.unposted_games():
-            async with self._locked(row.id):
+            async with self._changing(row.id) as telling:
                 game = await self._load(row.id)
                 state = game.state
                 if state is None or state.phase in MID_TURN:
                     continue  # mid-turn: the turn's end publishes it
                 with i18n.language(await self.storage.game_language(row)):
                     lines = presenters.event_lines(row.map_id, game.names, game.unposted)
-                update = await self._update(game, lines, dm_seats=engine.waiting_for(state),
-                                            events=game.unposted)
+                telling.update = await self._update(
+                    game, lines, dm_seats=engine.waiting_for(state), events=game.unposted)
                 game.unposted = []
-                post_lock = await self._take_post_lock(row.id)
-            await self._publish(update, post_lock)
             done += 1
         return done
 
@@ -906,7 +959,7 @@ class GameService:
                     acted: int | None = None) -> None:
         """Plan the game's jobs at its version (with the game's lock held). A failure is
         only logged: the game's change is stored, and the next start-up plans it again."""
-        plan = await self._job_plan(game, carry=carry, acted=acted)
+        plan = await self._job_plan(game, game.state, carry=carry, acted=acted)
         if plan is None or self.planner is None or game.state is None:
             return
         try:
@@ -918,14 +971,14 @@ class GameService:
         if plan.jobs:
             self.planner.wake(min(job.due_at for job in plan.jobs))
 
-    async def _job_plan(self, game: Game, *, carry: Sequence[int] = (),
-                        acted: int | None = None) -> JobPlan | None:
+    async def _job_plan(self, game: Game, state: GameState | None, *,
+                        carry: Sequence[int] = (), acted: int | None = None) -> JobPlan | None:
         """The jobs the game needs at its version: reminders, timers and computer turns of
         the seats it waits for; ``carry``: seats still deciding the same thing as before,
         whose jobs go on; ``acted``: the seat whose player just acted in person. None if
         there is nothing to plan (no planner, the game is over) or planning failed (only
-        logged: the next start-up plans the game again)."""
-        state = game.state
+        logged: the next start-up plans the game again). ``state``: the game's new state
+        (an action's, before it is stored)."""
         if (self.planner is None or state is None or game.row.status != "running"
                 or state.phase == Phase.GAME_OVER):
             return None
@@ -985,15 +1038,13 @@ class GameService:
 
     async def repost_table(self, game_id: int) -> None:
         """Post the table message again at the bottom of the channel (``/ttr board``)."""
-        async with self._lock(game_id):
+        async with self._changing(game_id) as telling:
             game = await self._load(game_id)
             if game.state is None:
                 raise Refusal(i18n._("The game has not started yet."))
-            update = dataclasses.replace(
+            telling.update = dataclasses.replace(
                 await self._update(game, [], dm_seats=[], board=True, refresh=True),
                 repost=True)
-            post_lock = await self._take_post_lock(game_id)
-        await self._publish(update, post_lock)
 
     async def _take_post_lock(self, game_id: int) -> PostLock:
         """The game's right to publish (taken with the game's lock held, so versions go out
@@ -1055,11 +1106,8 @@ class GameService:
     async def retry_unsent(self) -> None:
         """Publish again what failed to publish (the scheduler calls it now and then)."""
         for game_id in list(self._unsent):
-            post_lock = await self._take_post_lock(game_id)
-            try:
+            async with self._posting(game_id):
                 lost = await self._publish_unsent(game_id)
-            finally:
-                await post_lock.release()
             if lost is not None:
                 await self.channel_lost(game_id, str(lost))
 
@@ -1186,12 +1234,12 @@ class GameService:
                 raise Refusal(i18n._("There is no seat {n}.", n=seat + 1))
             current = game.seats[seat]
             if controller.human and not current.person:
-                raise Refusal(i18n._("Nobody sits there: `/ttr replace` gives the seat to a "
+                raise Refusal(i18n._("Nobody sits there: `/ttr seat replace` gives the seat to a "
                                      "member."))
             game, _ = await self._change_seat(
                 game, seat, user_id=current.user_id, name=current.name, controller=controller,
                 kind="controller", by_user=by_user, detail={"reason": reason})
-            return GameInfo(game.row, list(game.seats), game.state)
+            return game.info()
 
     async def _change_seat(self, game: Game, seat: int, *, user_id: int, name: str,
                            controller: Controller, kind: str, by_user: int | None,
@@ -1200,16 +1248,11 @@ class GameService:
         stored with its history row, then the game is reloaded. Returns it and the key
         of this news (``Update.news``)."""
         old = game.seats[seat]
-        try:
-            history_id = await self.storage.change_seat(
-                game.id, seat, user_id=user_id, name=name, controller=controller, kind=kind,
-                by_user=by_user, detail={**detail, "was": str(old.controller),
-                                         "from_user": old.user_id, "from_name": old.name})
-        except StorageError as exc:
-            raise Refusal(i18n._("Cannot change the seat: {why}.",
-                                 why=i18n.text(exc.text))) from None
-        finally:
-            self._forget(game.id)
+        history_id = await self._rewrite(game.id, self.storage.change_seat(
+            game.id, seat, user_id=user_id, name=name, controller=controller, kind=kind,
+            by_user=by_user, detail={**detail, "was": str(old.controller),
+                                     "from_user": old.user_id, "from_name": old.name}),
+            lambda why: i18n._("Cannot change the seat: {why}.", why=why))
         game = await self._load(game.id)
         if game.state is not None:  # a computer's turn, or a person's reminders, from now on
             await self._plan(game, carry=engine.waiting_for(game.state))
@@ -1224,16 +1267,10 @@ class GameService:
             number = sum(1 for s in game.seats if not s.person) + 1
             with i18n.language(await self.storage.game_language(game.row)):  # all read it
                 name = presenters.computer_name(level, number)
-            try:
-                await self.storage.add_seat(game_id, self._nobody(game), name,
-                                            controller=Controller.computer(level))
-            except StorageError as exc:
-                raise Refusal(i18n._("Cannot add a computer player: {why}.",
-                                     why=i18n.text(exc.text))) from None
-            finally:
-                self._forget(game_id)
-            game = await self._load(game_id)
-            return GameInfo(game.row, list(game.seats), None)
+            await self._rewrite(game_id, self.storage.add_seat(
+                game_id, self._nobody(game), name, controller=Controller.computer(level)),
+                lambda why: i18n._("Cannot add a computer player: {why}.", why=why))
+            return (await self._load(game_id)).info()
 
     def _hosting(self, game: Game, user_id: int, deed: str) -> Game:
         """``game``, if it is a lobby and ``user_id`` hosts it (``deed``: what they do, one
@@ -1253,15 +1290,10 @@ class GameService:
             gone = next((s for s in game.seats if s.seat == seat and not s.person), None)
             if gone is None:
                 raise Refusal(i18n._("Choose the computer player to remove from the list."))
-            try:
-                await self.storage.remove_seat(game_id, gone.user_id)
-            except StorageError as exc:
-                raise Refusal(i18n._("Cannot remove a computer player: {why}.",
-                                     why=i18n.text(exc.text))) from None
-            finally:
-                self._forget(game_id)
-            game = await self._load(game_id)
-            return GameInfo(game.row, list(game.seats), None), gone.name
+            await self._rewrite(game_id, self.storage.remove_seat(game_id, gone.user_id),
+                                lambda why: i18n._("Cannot remove a computer player: {why}.",
+                                                   why=why))
+            return (await self._load(game_id)).info(), gone.name
 
     async def vote_kick(self, game_id: int, user_id: int, seat: int) -> tuple[bool, str]:
         """``user_id`` votes to hand ``seat``, whose timer ran out turn after turn, to a
@@ -1287,7 +1319,7 @@ class GameService:
             votes, needed = len(voters & electors), len(electors) // 2 + 1
         if votes != needed:  # short of a majority (or decided by an earlier vote)
             return False, presenters.kick_counted(target.name, votes, needed)
-        # The kicked member leaves the seat (``/ttr replace`` can seat them again).
+        # The kicked member leaves the seat (``/ttr seat replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
         await self._tell(game, target.user_id, presenters.kicked_you, game_id)
@@ -1304,7 +1336,7 @@ class GameService:
             game, _ = await self._change_seat(
                 game, seat, user_id=user_id, name=game.seats[seat].name, controller=controller,
                 kind="autopilot", by_user=user_id, detail={"on": on})
-            return GameInfo(game.row, list(game.seats), game.state)
+            return game.info()
 
     async def resign(self, game_id: int, user_id: int) -> Ended | GameInfo:
         """A player leaves a running game: a computer player takes the seat, the routes stay.
@@ -1330,13 +1362,13 @@ class GameService:
         game, _ = await self._change_seat(
             game, seat, user_id=self._nobody(game), name=game.seats[seat].name,
             controller=default_computer(), kind=kind, by_user=by_user, detail={})
-        return GameInfo(game.row, list(game.seats), game.state)
+        return game.info()
 
     async def replace(self, game_id: int, by_user: int, *, admin: bool, seat: int | None,
                       user_id: int, name: str) -> tuple[GameInfo, int]:
         """The host or an admin hands a seat (by default the one nobody sits in) to a member
         who is not seated; the new player gets the hand privately. Returns the seat."""
-        async with self._locked(game_id):
+        async with self._changing(game_id) as telling:
             game = self._running(await self._load(game_id))
             if by_user != game.row.host_id and not admin:
                 raise Refusal(presenters.only_host(self._host_name(game), "replace players",
@@ -1356,12 +1388,11 @@ class GameService:
                 by_user=by_user, detail={})
             with i18n.language(await self.storage.game_language(game.row)):
                 lines = [presenters.replaced_line(old.name, name)]
-            update = await self._update(game, lines, dm_seats=[seat], board=False, news=news)
-            post_lock = await self._take_post_lock(game_id)
-        await self._publish(update, post_lock)
+            telling.update = await self._update(game, lines, dm_seats=[seat], board=False,
+                                                news=news)
         if old.person:  # the member who sat there learns it from the bot, not by chance
             await self._tell(game, old.user_id, presenters.replaced_you, game_id, name)
-        return GameInfo(game.row, list(game.seats), game.state), seat
+        return game.info(), seat
 
     async def _tell(self, game: Game, user_id: int, text: Callable[..., str],
                     *args: object) -> None:
@@ -1414,12 +1445,9 @@ class GameService:
     async def _end(self, game: Game, status: GameStatus, *, by_user: int | None,
                    detail: dict[str, object]) -> Ended:
         """Store the early end (call with the game's lock); the standings as they stand."""
-        try:
-            await self.storage.end_game(game.id, status, by_user=by_user, detail=detail)
-        except StorageError as exc:
-            raise Refusal(i18n._("Cannot end the game: {why}.", why=i18n.text(exc.text))) from None
-        finally:
-            self._forget(game.id)
+        await self._rewrite(game.id, self.storage.end_game(
+            game.id, status, by_user=by_user, detail=detail),
+            lambda why: i18n._("Cannot end the game: {why}.", why=why))
         view = standings(game.state, game.names)
         reason = "vote" if "voters" in detail else str(detail.get("reason", ""))
         return Ended(game.id, game.row.channel_id, status, view, reason)
@@ -1450,7 +1478,7 @@ class GameService:
         nothing hidden (nobody acted since, or what they did was undone); anyone else asks
         the table, and a majority of the seated members undoes it. The undo is appended to
         the log (a new version: versions only grow), and the state is the log's replay."""
-        async with self._locked(game_id):
+        async with self._changing(game_id) as telling:
             game = self._running(await self._load(game_id))
             self._seat(game, user_id)
             version = game.row.version
@@ -1468,14 +1496,10 @@ class GameService:
             assert game.row.config is not None
             undo = ActionRow(version + 1, row.seat, UNDO_JSON, "[]", user_id, row.version)
             state = replay_log(game.row.config, [*log, undo])
-            try:
-                await self.storage.record_undo(
-                    game_id, version=version, undoes=row, state=snapshot_json(state),
-                    user_id=user_id, detail={"voters": None if free else list(vote.voters)})
-            except StorageError as exc:
-                raise Refusal(i18n._("Cannot undo: {why}.", why=i18n.text(exc.text))) from None
-            finally:
-                self._forget(game_id)
+            await self._rewrite(game_id, self.storage.record_undo(
+                game_id, version=version, undoes=row, state=snapshot_json(state),
+                user_id=user_id, detail={"voters": None if free else list(vote.voters)}),
+                lambda why: i18n._("Cannot undo: {why}.", why=why))
             game = await self._load(game_id)
             game.unposted = []  # what the undone action caused is no longer news
             await self._plan(game)  # the undone version's reminders and timers are stale
@@ -1483,10 +1507,8 @@ class GameService:
                 lines = [presenters.undone_line(game.row.map_id, game.seats[row.seat].name,
                                                 action)]
             # The undone turn may have built something: the board is drawn again.
-            update = dataclasses.replace(await self._update(
+            telling.update = dataclasses.replace(await self._update(
                 game, lines, dm_seats=engine.waiting_for(state), board=True), undo_at=version)
-            post_lock = await self._take_post_lock(game_id)
-        await self._publish(update, post_lock)
         return dataclasses.replace(vote, undone=True)
 
     # -- seats: small helpers --------------------------------------------------------------

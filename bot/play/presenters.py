@@ -1297,7 +1297,7 @@ def invalid_setting(name: str, problem: str) -> str:
 NOT_YOURS_NOW = N_("A computer player has your seat now: press **My hand**, then **Take my "
                    "seat back**.")
 LOBBY_ONLY = N_("Computer players are added in the lobby, before the game starts.")
-NOT_STARTED = N_("The game has not started yet: in a lobby use `/ttr resign` or `/ttr end`.")
+NOT_STARTED = N_("The game has not started yet: in a lobby use `/ttr seat resign` or `/ttr end`.")
 ALREADY_OVER = N_("This game is over already.")
 ALREADY_SEATED = N_("That member already has a seat in this game (or is not a member).")
 WHICH_SEAT = N_("Say which seat to hand over (`seat`): the player whose place they take.")
@@ -1361,7 +1361,7 @@ def autopilot_already(on: bool) -> str:
 
 def autopilot_line(name: str, on: bool) -> str:
     if on:
-        return _("🤖 {name} handed their seat to a computer player (`/ttr autopilot off` or "
+        return _("🤖 {name} handed their seat to a computer player (`/ttr seat autopilot off` or "
                  "**Take my seat back** under **My hand** ends that).", name=safe_name(name))
     return _("{name} plays their seat again.", name=safe_name(name))
 
@@ -1389,7 +1389,7 @@ def kicked_you(game_id: int) -> str:
     """To the member the table voted out after their time ran out turn after turn."""
     return _("🤖 Your time ran out turn after turn in game #{game}, so the table voted: a "
              "computer player plays your seat from now on. The host can seat you again with "
-             "`/ttr replace`.", game=game_id)
+             "`/ttr seat replace`.", game=game_id)
 
 
 def added_computer_line(name: str) -> str:

@@ -1,5 +1,5 @@
-"""Past play on Discord: ``/ttr history``, ``/ttr replay``, ``/ttr games``, ``/ttr stats``,
-``/ttr leaderboard`` and the paging buttons under their answers.
+"""Past play on Discord: ``/ttr records history``, ``replay``, ``games``, ``stats``,
+``leaderboard`` and the paging buttons under their answers.
 
 The buttons' custom_ids name the game and the page or turn they show
 (``ttr:<game>:hpage:<n>``, ``hfirst``, ``hlast``, ``rturn:<n>``, see
@@ -21,6 +21,7 @@ import engine
 from bot import i18n, stats
 from bot.edge import components
 from bot.edge.components import ControlId
+from bot.edge.options import MAP_CHOICES
 from bot.game.service import Refusal, opening_lines
 from bot.i18n import _
 from bot.play.handlers import Responder, bot_of, guarded
@@ -164,39 +165,42 @@ async def on_control(interaction: discord.Interaction[Any], control: ControlId) 
             raise Refusal(_("That control is not valid (any more)."))
 
 
-def add_commands(group: app_commands.Group,
-                 map_choices: list[app_commands.Choice[str]]) -> None:
-    """``/ttr history``, ``replay``, ``games``, ``stats`` and ``leaderboard``."""
+class Records(app_commands.Group, name="records",
+              description="Past play: games, history, replays, statistics, the leaderboard"):
+    """``/ttr records history``, ``replay``, ``games``, ``stats`` and ``leaderboard``."""
 
-    @group.command(name="history", description="The public log of a game, page by page")
-    @app_commands.describe(game="A game number (see /ttr games); default: this channel's game")
-    async def history_command(interaction: discord.Interaction[Any],
+    @app_commands.command(name="history", description="The public log of a game, page by page")
+    @app_commands.describe(
+        game="A game number (see /ttr records games); default: this channel's game")
+    async def history_command(self, interaction: discord.Interaction[Any],
                               game: int | None = None) -> None:
         await guarded(interaction, show_history(interaction, game))
 
-    @group.command(name="replay", description="The board as it was when a turn began")
-    @app_commands.describe(turn="The turn number",
-                           game="A game number (see /ttr games); default: this channel's game")
-    async def replay(interaction: discord.Interaction[Any], turn: int,
+    @app_commands.command(name="replay", description="The board as it was when a turn began")
+    @app_commands.describe(
+        turn="The turn number",
+        game="A game number (see /ttr records games); default: this channel's game")
+    async def replay(self, interaction: discord.Interaction[Any], turn: int,
                      game: int | None = None) -> None:
         await guarded(interaction, show_replay(interaction, game, turn))
 
-    @group.command(name="games", description="This server's running and recent games")
-    async def games(interaction: discord.Interaction[Any]) -> None:
+    @app_commands.command(name="games", description="This server's running and recent games")
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
         await guarded(interaction, show_games(interaction))
 
-    @group.command(name="stats", description="A member's statistics, or this server's")
+    @app_commands.command(name="stats", description="A member's statistics, or this server's")
     @app_commands.describe(member="Whose statistics (default: the whole server's)",
                            map="Only games on this map")
-    @app_commands.choices(map=map_choices)
-    async def stats_command(interaction: discord.Interaction[Any],
+    @app_commands.choices(map=MAP_CHOICES)
+    async def stats_command(self, interaction: discord.Interaction[Any],
                             member: discord.User | None = None,
                             map: app_commands.Choice[str] | None = None) -> None:
         await guarded(interaction, show_stats(interaction, member, map.value if map else None))
 
-    @group.command(name="leaderboard", description="Ratings from this server's finished games")
+    @app_commands.command(name="leaderboard",
+                          description="Ratings from this server's finished games")
     @app_commands.describe(map="Only games on this map")
-    @app_commands.choices(map=map_choices)
-    async def leaderboard(interaction: discord.Interaction[Any],
+    @app_commands.choices(map=MAP_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction[Any],
                           map: app_commands.Choice[str] | None = None) -> None:
         await guarded(interaction, show_leaderboard(interaction, map.value if map else None))

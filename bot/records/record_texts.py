@@ -14,11 +14,11 @@ from bot.stats import Rated, Summary, TurnSpeed
 
 # Refusals (the reply a player gets; nothing changes): catalog ids, filled in by the caller
 # with ``_``.
-NO_GAME_HERE = N_("There is no game in this channel: name one (`/ttr games` lists this "
+NO_GAME_HERE = N_("There is no game in this channel: name one (`/ttr records games` lists this "
                   "server's).")
 NOT_STARTED = N_("Game #{game} has not started, so it has no history yet.")
 NOTHING_YET = N_("Nothing has happened in game #{game} yet.")
-UNKNOWN_GAME = N_("There is no game #{game} on this server (`/ttr games` lists them).")
+UNKNOWN_GAME = N_("There is no game #{game} on this server (`/ttr records games` lists them).")
 NO_TURNS = N_("Game #{game} has no turns to replay yet: the first turn has not begun.")
 BAD_TURN = N_("Game #{game} has turns 1 to {last}: choose one of those.")
 NO_GAMES = N_("No games on this server yet: start one with `/ttr new`.")

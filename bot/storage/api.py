@@ -1507,7 +1507,8 @@ class Storage(ABC):
     async def orders(self, game_id: int, seat: int | None = None) -> list[OrderRow]:
         """A game's standing orders (one seat's, with ``seat``), in the order they play."""
         mine = "AND seat = ? " if seat is not None else ""
-        rows = await self._all(
+        # (every change of a game asks: a few indexed rows, read off the writer's thread)
+        rows = await self._few(
             f"SELECT {_ORDER_COLUMNS} FROM orders WHERE game_id = ? {mine}"
             "ORDER BY seat, position, id", (game_id,) if seat is None else (game_id, seat))
         return [OrderRow(*r) for r in rows]  # type: ignore[arg-type]

@@ -88,7 +88,7 @@ async def test_a_chronicle_channel_gone_costs_the_game_nothing(table, caplog):
     table.fake.delete_channel(chronicle_id)
     await table.open_game(["Ana", "Ben"], "usa")
     sent_before = len(table.fake.sent)
-    with caplog.at_level(logging.WARNING, logger="bot.publisher"):
+    with caplog.at_level(logging.WARNING, logger="bot.game.publisher"):
         state = await table.play_to_end()
     assert state.phase == "game_over"
     shown = table.fake.channel_now(table.fake.CHANNEL_ID)

@@ -138,3 +138,61 @@ async def test_outsiders_and_waiting_players_are_refused_privately(table):
     ex = await table.slash(eve, "status")
     assert ex.reply.ephemeral and "Turn" in ex.text
     assert (await table.stored_state()).version == state.version
+
+
+async def test_reads_do_not_wait_for_a_change_in_progress(table, monkeypatch):
+    """Status, the hand and each autocomplete keystroke read the game as last committed,
+    without its write lock: a long write (its commit held up here) does not block them,
+    and they do not see the uncommitted action."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _to_turn(table)
+    user = table.seat_user(state, state.current)
+    service = table.bot.service
+    release, entered = asyncio.Event(), asyncio.Event()
+    record = service.storage.record_action
+
+    async def slow_record(*args, **kwargs):
+        entered.set()
+        await release.wait()
+        return await record(*args, **kwargs)
+
+    monkeypatch.setattr(service.storage, "record_action", slow_record)
+    drawing = asyncio.create_task(table.click(user, table.fake.last_board(),
+                                              label="Draw from deck"))
+    await asyncio.wait_for(entered.wait(), 10)
+    assert service.busy(table.game_id)
+    info = await asyncio.wait_for(service.info(table.game_id), 1)
+    assert info.state is not None and info.state.version == state.version
+    assert sum(info.state.hands[state.current]) == sum(state.hands[state.current])
+    status = await asyncio.wait_for(table.slash(user, "status"), 5)
+    assert status.text and status.reply.ephemeral
+    hand = await asyncio.wait_for(table.slash(user, "hand"), 5)
+    assert hand.text
+    choices = await asyncio.wait_for(table.fake.autocomplete(
+        table.bot, user, "draw", "card", card=""), 5)
+    assert choices
+    assert not drawing.done()  # the write was still going on all along
+    release.set()
+    drawn = await drawing
+    assert "You drew" in drawn.text
+    after = await service.info(table.game_id)
+    assert after.state is not None and after.state.version == state.version + 1
+
+
+async def test_a_typed_draw_takes_the_game_lock_once(table, monkeypatch):
+    """``/ttr draw`` finds the game, reads it and plays the draw: one load, one lock."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _to_turn(table)
+    user = table.seat_user(state, state.current)
+    service = table.bot.service
+    taken = []
+    game_lock = service.storage.game_lock
+
+    def counting(game_id):
+        taken.append(game_id)
+        return game_lock(game_id)
+
+    monkeypatch.setattr(service.storage, "game_lock", counting)
+    drawn = await table.slash(user, "draw", card="deck")
+    assert "You drew" in drawn.text
+    assert taken == [table.game_id]

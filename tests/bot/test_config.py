@@ -114,7 +114,7 @@ async def test_a_german_game_posts_in_german_while_answers_follow_each_member(ta
     table.fake.locales[table.users["Ben"]] = "de-DE"
     ex = await table.slash("Ben", "rules")
     assert "In deinem Zug tust du eines davon" in ex.text
-    ex = await table.slash("Ben", "autopilot", mode="on")
+    ex = await table.slash("Ben", "seat autopilot", mode="on")
     assert not ex.reply.ephemeral and "hat den Platz einem Computerspieler gegeben" in ex.text
     table.fake.locales[table.users["Ana"]] = "en-US"
     ex = await table.slash("Ana", "end")

@@ -52,8 +52,8 @@ async def test_refusals_clip_what_was_typed(table):
     user = table.seat_user(state, state.current)
     huge = "x" * 10_000
     for sub, options in (("claim", {"route": huge}), ("station", {"city": huge}),
-                         ("replace", {"member": None, "seat": huge})):
-        if sub == "replace":
+                         ("seat replace", {"member": None, "seat": huge})):
+        if sub == "seat replace":
             from bot.edge.testing import Mention
             options["member"] = Mention(table.fake.add_user("Dee"))
         ex = await table.fake.slash(table.bot, user, sub, **options)

@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from bot import i18n
-from bot.edge.commands import _map_label
+from bot.edge.options import map_label
 from bot.play.estimates import estimate_note
 from bot.play.presenters import final_text, rules_text
 from maps import load_map
@@ -19,7 +19,7 @@ ESTIMATED_DE = ("Geschätzt, da keine öffentliche Quelle die gedruckten Werte n
 
 
 def test_iberia_says_what_is_estimated_where_it_is_chosen_and_in_its_rules():
-    label = _map_label("iberia")
+    label = map_label("iberia")
     assert label == "Iberia (2–5 players; some data estimated, see /ttr rules)"
     assert i18n.translate(label, {}, "de") == (
         "Iberia (2–5 Spieler; manche Daten geschätzt, siehe /ttr rules)")
@@ -29,7 +29,7 @@ def test_iberia_says_what_is_estimated_where_it_is_chosen_and_in_its_rules():
         assert ESTIMATED_DE in rules_text("iberia")
     for printed in ("usa", "europe", "nordic", "pennsylvania", "world"):
         assert estimate_note(load_map(printed)) is None
-        assert "estimated" not in _map_label(printed)
+        assert "estimated" not in map_label(printed)
         assert "Estimated" not in rules_text(printed)
 
 

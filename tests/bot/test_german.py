@@ -66,28 +66,29 @@ async def test_records_in_the_askers_language_with_the_lines_the_channel_saw(tab
     def told(text: str) -> list[str]:
         return [line[2:] for line in text.splitlines() if line.startswith("• ")]
 
-    ana = (await table.slash("Ana", "history")).reply.content
-    ben = (await table.slash("Ben", "history")).reply.content
+    ana = (await table.slash("Ana", "records history")).reply.content
+    ben = (await table.slash("Ben", "records history")).reply.content
     assert "Verlauf, Seite" in ana and "**Zug " in ana
     assert "history, page" in ben and "**Turn " in ben
     assert told(ana) and told(ana) == told(ben)
     assert all(line in channel for line in told(ana))
-    ana_turn = await table.slash("Ana", "replay", turn=3)
-    ben_turn = await table.slash("Ben", "replay", turn=3)
+    ana_turn = await table.slash("Ana", "records replay", turn=3)
+    ben_turn = await table.slash("Ben", "records replay", turn=3)
     assert "zu Beginn von Zug 3" in ana_turn.reply.content
     assert "as turn 3 of" in ben_turn.reply.content
     assert told(ana_turn.reply.content) == told(ben_turn.reply.content)
     assert _image(ana_turn.reply.files[0][1])["language"] == "de"
     assert _image(ben_turn.reply.files[0][1])["language"] == "en"
 
-    assert "**Partien auf diesem Server**" in (await table.slash("Ana", "games")).reply.content
-    games = (await table.slash("Ben", "games")).reply.content
+    listed = (await table.slash("Ana", "records games")).reply.content
+    assert "**Partien auf diesem Server**" in listed
+    games = (await table.slash("Ben", "records games")).reply.content
     assert "**Games on this server**" in games and "finished" in games
-    stats = (await table.slash("Ana", "stats")).reply.content
+    stats = (await table.slash("Ana", "records stats")).reply.content
     assert "Dieser Server" in stats and "Zielkarten:" in stats and "erfüllt" in stats
-    assert "Rangliste" in (await table.slash("Ana", "leaderboard")).reply.content
-    assert "Leaderboard" in (await table.slash("Ben", "leaderboard")).reply.content
-    refused = await table.slash("Ana", "replay", turn=999)
+    assert "Rangliste" in (await table.slash("Ana", "records leaderboard")).reply.content
+    assert "Leaderboard" in (await table.slash("Ben", "records leaderboard")).reply.content
+    refused = await table.slash("Ana", "records replay", turn=999)
     assert "wähle einen davon" in refused.reply.content
 
 

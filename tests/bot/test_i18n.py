@@ -102,10 +102,9 @@ def test_player_language_is_their_choice_then_their_discord_then_the_fallback():
 async def test_command_tree_is_translated_into_valid_german_names():
     client = discord.Client(intents=discord.Intents.none())
     tree = discord.app_commands.CommandTree(client)
-    from bot.edge.commands import build_admin_group, build_group
-    from bot.game.service import supported_maps
-    tree.add_command(build_group(supported_maps()))
-    tree.add_command(build_admin_group())
+    from bot.edge.commands import command_groups
+    for group in command_groups():
+        tree.add_command(group)
     await tree.set_translator(CommandTranslator())
     payloads = [await c.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]
                 for c in tree.get_commands()]

@@ -121,7 +121,7 @@ async def test_an_abandon_vote_needs_a_majority_and_survives_a_restart(table):
 async def test_resign_then_replace_and_play_to_the_end(table):
     state = await _started(table, names=("Ana", "Ben"), steps=8)
     routes_before = list(state.owner)
-    ex = await table.slash("Ben", "resign")
+    ex = await table.slash("Ben", "seat resign")
     assert ex.reply.ephemeral and "for good" in ex.text
     ex = await table.click("Ben", ex.reply, label="Resign")
     assert any("Ben resigned" in s.content for s in ex.sent if s.public)
@@ -134,11 +134,11 @@ async def test_resign_then_replace_and_play_to_the_end(table):
     # Only the host (or an admin) replaces; a seated member cannot take a second seat.
     cy = table.fake.add_user("Cy")
     table.fake.permissions[cy] = NO_PERMISSIONS
-    ex = await table.fake.slash(table.bot, cy, "replace", member=Mention(cy))
+    ex = await table.fake.slash(table.bot, cy, "seat replace", member=Mention(cy))
     assert "Only the host" in ex.text
-    ex = await table.slash("Ana", "replace", member=Mention(table.users["Ana"]))
+    ex = await table.slash("Ana", "seat replace", member=Mention(table.users["Ana"]))
     assert "already has a seat" in ex.text
-    ex = await table.slash("Ana", "replace", member=Mention(cy))
+    ex = await table.slash("Ana", "seat replace", member=Mention(cy))
     assert ex.reply.ephemeral and f"plays seat {ben.seat + 1}" in ex.text
     line = [s for s in ex.sent if s.public and "takes over Ben's seat" in s.content]
     assert len(line) == 1 and "Your hand" not in line[0].content
@@ -166,7 +166,7 @@ async def test_resign_then_replace_and_play_to_the_end(table):
 async def test_the_last_member_resigning_abandons_the_game(table):
     await _started(table, names=("Ana", "Ben"), steps=4)
     for name in ("Ben", "Ana"):
-        ex = await table.slash(name, "resign")
+        ex = await table.slash(name, "seat resign")
         ex = await table.click(name, ex.reply, label="Resign")
     assert any("abandoned: no member is left" in s.content for s in ex.sent if s.public)
     assert not any("by a vote" in s.content for s in ex.sent)  # nobody voted
@@ -177,12 +177,12 @@ async def test_the_last_member_resigning_abandons_the_game(table):
 async def test_replace_a_present_player_by_naming_the_seat(table):
     state = await _started(table, names=("Ana", "Ben"), steps=4)
     dee = table.fake.add_user("Dee")
-    ex = await table.slash("Ana", "replace", member=Mention(dee))
+    ex = await table.slash("Ana", "seat replace", member=Mention(dee))
     assert "Say which seat" in ex.text
-    got = await table.fake.autocomplete(table.bot, table.users["Ana"], "replace", "seat",
+    got = await table.fake.autocomplete(table.bot, table.users["Ana"], "seat replace", "seat",
                                         seat="ben", member=Mention(dee))
     (choice,) = got
-    ex = await table.slash("Ana", "replace", member=Mention(dee), seat=choice["value"])
+    ex = await table.slash("Ana", "seat replace", member=Mention(dee), seat=choice["value"])
     info = await table.bot.service.info(table.game_id)
     seat = next(s.seat for s in info.seats if s.user_id == dee)
     assert state.config.players[seat] == "Ben" and info.seats[seat].name == "Dee"
@@ -204,7 +204,7 @@ async def test_autopilot_hands_the_seat_over_and_back(table):
     assert "already" in ex.text
     ex = await table.slash("Ben", "tickets")
     assert "Take my seat back" in ex.text
-    ex = await table.slash("Ben", "autopilot", mode="off")
+    ex = await table.slash("Ben", "seat autopilot", mode="off")
     assert "plays their seat again" in ex.text
     assert (await table.bot.service.info(table.game_id)).controller(seat) == "human"
     kinds = [h.detail["on"] for h in await table.bot.service.storage.history(table.game_id)]
@@ -320,7 +320,7 @@ async def test_ending_a_lobby(table):
     assert any("was closed by Ana" in s.content for s in ex.sent if s.public)
     assert not any("Scores" in s.content for s in ex.sent)
     assert (await table.bot.service.storage.game(1)).status == "cancelled"
-    ex = await fake.slash(table.bot, ben, "resign")
+    ex = await fake.slash(table.bot, ben, "seat resign")
     assert "no game" in ex.text
 
 
@@ -427,7 +427,7 @@ def _but_version(state):
 
 async def test_a_host_who_resigns_passes_the_role_on(table):
     await _started(table, steps=3)
-    ex = await table.slash("Ana", "resign")
+    ex = await table.slash("Ana", "seat resign")
     await table.click("Ana", ex.reply, label="Resign")
     info = await table.bot.service.info(table.game_id)
     first = next(s for s in info.seats if s.person)

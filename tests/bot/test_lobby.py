@@ -28,11 +28,11 @@ async def test_lobby_through_slash_commands(table):
     assert ex.reply.ephemeral and "full" in ex.text
     ex = await fake.slash(table.bot, ben, "join")
     assert "already have a seat" in ex.text
-    ex = await fake.slash(table.bot, cy, "resign")  # in a lobby: leave it
+    ex = await fake.slash(table.bot, cy, "seat resign")  # in a lobby: leave it
     assert "no seat" in ex.text
     ex = await fake.slash(table.bot, ben, "start")
     assert "Only the host (Ana)" in ex.text
-    ex = await fake.slash(table.bot, ana, "resign")  # the host leaves: Ben hosts now
+    ex = await fake.slash(table.bot, ana, "seat resign")  # the host leaves: Ben hosts now
     assert "Host: Ben" in ex.text
     ex = await fake.slash(table.bot, cy, "join")
     ex = await fake.slash(table.bot, ben, "start")
@@ -90,11 +90,15 @@ async def test_commands_are_synced_as_one_group_and_an_admin_group(table):
     assert group["name"] == "ttr" and admin["name"] == "ttr-admin"
     assert [o["name"] for o in admin["options"]] == ["config"]
     subs = {o["name"] for o in group["options"]}
-    assert len(subs) <= 25  # Discord's limit for one group
-    assert subs == {"new", "join", "addbot", "start", "board", "hand", "draw", "claim", "tickets",
-                    "station", "harbor", "exchange", "status", "rules",
-                    "history", "replay", "games", "stats", "leaderboard", "settings",
-                    "end", "abandon", "resign", "replace", "autopilot"}
+    # Discord allows 25 per level: the rarer commands sit in groups, leaving room for more.
+    assert len(subs) <= 25 - 5
+    assert subs == {"new", "join", "addbot", "start", "end", "abandon", "board", "hand", "draw",
+                    "claim", "tickets", "station", "harbor", "exchange", "status", "rules",
+                    "settings", "seat", "records"}
+    nested = {o["name"]: {s["name"] for s in o["options"]}
+              for o in group["options"] if o["type"] == 2}
+    assert nested == {"seat": {"autopilot", "replace", "resign"},
+                      "records": {"history", "replay", "games", "stats", "leaderboard"}}
     new = next(o for o in group["options"] if o["name"] == "new")
     maps = {c["value"]: c["name"] for c in new["options"][0]["choices"]}
     assert maps["iberia"] == "Iberia (2–5 players; some data estimated, see /ttr rules)"

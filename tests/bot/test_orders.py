@@ -5,6 +5,7 @@ note, kept across restarts, and never shown to anyone else."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ import engine
 from bot.edge.testing import Sent
 from bot.seats.orders import due
 from bot.settings.preferences import ServerSettings
-from bot.storage.api import OrderRow
+from bot.storage.api import OrderRow, SqliteStorage
 from engine import GameState
 from engine.payment import can_afford
 from tests.bot.conftest import BACKENDS, Table
@@ -319,3 +320,18 @@ async def test_the_hand_in_a_private_thread_opens_the_orders_too(table: Table) -
     assert [type(a) for a in await bot_played(table, ana, version)] == [
         engine.DrawBlind, engine.DrawBlind]
     table.assert_orders_secret("Ana")
+
+
+async def test_reading_the_orders_leaves_sqlites_writer_alone(tmp_path: Path) -> None:
+    """Every change of a game reads its orders (who is ready): a few rows on the event
+    loop, never a trip to the writer's thread, whose commits would wait behind it."""
+    store = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
+    try:
+        row = await store.create_game(guild_id=1, channel_id=5, map_id="usa", max_players=2,
+                                      host_id=100, host_name="Ana")
+        assert await store.add_order(row.id, 0, 100, '{"type":"draw"}', queued_turn=1, most=3)
+        trips = store.trips
+        assert len(await store.orders(row.id)) == len(await store.orders(row.id, 0)) == 1
+        assert store.trips == trips
+    finally:
+        await store.close()

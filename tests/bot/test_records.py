@@ -44,7 +44,7 @@ def _boards(table) -> list[dict]:
 async def _read_history(table, user: str):
     """Every page of the game's history, walked with the buttons from the first page:
     (page texts, the last message)."""
-    ex = await table.slash(user, "history")
+    ex = await table.slash(user, "records history")
     message = ex.reply
     assert message.ephemeral
     total = int(re.search(r"page (\d+) of (\d+)", message.content)[2])
@@ -92,18 +92,18 @@ async def test_history_and_replay_of_a_finished_game_match_the_channel(table):
         first_board.setdefault(view["turn"], view)
     # (A new board is posted when the board changes: compare the turns that began with one.)
     for turn in sorted(t for t in first_board if t >= 1)[::max(1, len(first_board) // 3)]:
-        ex = await table.slash("Ben", "replay", turn=turn)
+        ex = await table.slash("Ben", "records replay", turn=turn)
         reply = ex.reply
         assert reply.ephemeral and f"as turn {turn} of {state.turn} began" in reply.content
         (_, data), = reply.files
         replayed = json.loads(data[5:])
         assert replayed.pop("last_move") is None and replayed == first_board[turn]
     # Its buttons step to the next turn, in place.
-    ex = await table.slash("Ben", "replay", turn=2)
+    ex = await table.slash("Ben", "records replay", turn=2)
     await table.click("Ben", ex.reply, label="Turn 3")
     stepped = table.fake.message(ex.reply.id)
     assert "as turn 3 of" in stepped.content
-    direct = (await table.slash("Ben", "replay", turn=3)).reply
+    direct = (await table.slash("Ben", "records replay", turn=3)).reply
     assert stepped.files[0][1] == direct.files[0][1]
 
     # The buttons keep working after a restart: the custom_id says which page.
@@ -117,7 +117,7 @@ async def test_history_and_replay_of_a_finished_game_match_the_channel(table):
     shown = table.fake.message(message.id)
     assert shown.control(label=f"{len(texts) - 1} / {len(texts)}")["disabled"]
 
-    ex = await table.slash("Ana", "games")
+    ex = await table.slash("Ana", "records games")
     assert ex.reply.ephemeral
     assert f"**#{table.game_id}** USA" in ex.text and "finished" in ex.text
     assert f"<#{table.fake.CHANNEL_ID}>" in ex.text
@@ -130,56 +130,56 @@ async def test_history_of_a_running_game_stops_where_the_channel_is(table):
     for _ in range(12):
         await table.step(prefer="draw-only")
     state = await table.stored_state()
-    ex = await table.slash("Ana", "history")
+    ex = await table.slash("Ana", "records history")
     told = [line[2:] for line in ex.reply.content.splitlines() if line.startswith("• ")]
     lines = _channel_lines(table)
     assert told and told == lines[len(lines) - len(told):]
-    ex = await table.slash("Ana", "replay", turn=state.turn + 1)
+    ex = await table.slash("Ana", "records replay", turn=state.turn + 1)
     assert f"has turns 1 to {state.turn}" in ex.text and not ex.reply.files
 
 
 async def test_refusals(table):
-    ex = await table.slash(table.fake.add_user("Cy"), "history")
+    ex = await table.slash(table.fake.add_user("Cy"), "records history")
     assert "no game in this channel" in ex.text
-    ex = await table.slash(table.fake.add_user("Di"), "games")
+    ex = await table.slash(table.fake.add_user("Di"), "records games")
     assert "No games on this server" in ex.text
 
     table.users["Eve"] = table.fake.add_user("Eve")
     ex = await table.slash("Eve", "new", map="usa")
     game_id = int(re.search(r"game #(\d+)", ex.text)[1])
-    ex = await table.slash("Eve", "history")
+    ex = await table.slash("Eve", "records history")
     assert f"Game #{game_id} has not started" in ex.text
-    ex = await table.slash("Eve", "replay", turn=1)
+    ex = await table.slash("Eve", "records replay", turn=1)
     assert f"Game #{game_id} has not started" in ex.text
-    ex = await table.slash("Eve", "games")
+    ex = await table.slash("Eve", "records games")
     assert f"**#{game_id}** USA · lobby" in ex.text
 
     for game in (game_id + 1, 0, -3):
-        ex = await table.slash("Eve", "history", game=game)
+        ex = await table.slash("Eve", "records history", game=game)
         assert f"There is no game #{game} on this server" in ex.text
     # Another server's game is not shown here.
     async with table.store() as store:
         other = await store.create_game(guild_id=42, channel_id=43, map_id="usa", max_players=2,
                                         host_id=1, host_name="X")
-    ex = await table.slash("Eve", "history", game=other.id)
+    ex = await table.slash("Eve", "records history", game=other.id)
     assert f"There is no game #{other.id} on this server" in ex.text
-    ex = await table.slash("Eve", "games")
+    ex = await table.slash("Eve", "records games")
     assert f"#{other.id}" not in ex.text
 
 
 async def test_replay_refuses_turns_out_of_range(table):
     await table.open_game(["Ana", "Ben"], "usa")
-    ex = await table.slash("Ana", "replay", turn=1)
+    ex = await table.slash("Ana", "records replay", turn=1)
     assert "no turns to replay yet" in ex.text
     state = await table.stored_state()
     while state.turn < 3:
         state = await table.step()
     for turn in (0, -1, state.turn + 1):
-        ex = await table.slash("Ana", "replay", turn=turn)
+        ex = await table.slash("Ana", "records replay", turn=turn)
         assert f"has turns 1 to {state.turn}: choose one of those" in ex.text, ex.text
         assert not ex.reply.files
     # A forged page number shows the nearest page that exists.
-    ex = await table.slash("Ana", "history")
+    ex = await table.slash("Ana", "records history")
     forged = table.fake.plant(ex.reply.channel_id, [
         {"type": 2, "style": 2, "label": "Far", "custom_id": f"ttr:{table.game_id}:hpage:999"}])
     await table.click("Ana", forged, label="Far")

@@ -196,9 +196,9 @@ async def test_a_member_seated_again_takes_their_seat_back(table):
     'Ben takes over Ben's seat'."""
     await table.open_game(["Ana", "Ben"], "usa")
     await _turn(table)
-    ex = await table.slash("Ben", "resign")
+    ex = await table.slash("Ben", "seat resign")
     await table.click("Ben", ex.reply, label="Resign")
-    ex = await table.slash("Ana", "replace", member=Mention(table.users["Ben"]))
+    ex = await table.slash("Ana", "seat replace", member=Mention(table.users["Ben"]))
     line = [s.content for s in ex.sent if s.public and "🔁" in s.content]
     assert line and "Ben takes their seat back" in line[0], line
 
@@ -210,7 +210,7 @@ async def test_a_replaced_member_is_told_privately(table):
     info = await table.bot.service.info(table.game_id)
     seat = info.seat_of(table.users["Ben"])
     before = len(table.fake.dms(table.users["Ben"]))
-    await table.slash("Ana", "replace", member=Mention(dee), seat=str(seat + 1))
+    await table.slash("Ana", "seat replace", member=Mention(dee), seat=str(seat + 1))
     told = table.fake.dms(table.users["Ben"])[before:]
     assert [m.content for m in told] == [
         f"🔁 You no longer play in game #{table.game_id}: the host or an admin gave your seat "

@@ -139,7 +139,7 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     longest = max(mine, key=lambda e: (e["path"], -e["game"]))
     usa = [e for e in mine if e["map"] == "usa"]
     nordic = [e for e in mine if e["map"] == "nordic"]
-    ex = await table.slash("Ben", "stats", member=Mention(ana))
+    ex = await table.slash("Ben", "records stats", member=Mention(ana))
     assert not ex.reply.ephemeral
     text = ex.text
     wins = sum(e["rank"] == 1 for e in mine)
@@ -159,16 +159,16 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
                         for (m, r), n in top if n >= 2)
     assert routes and f"Routes claimed most often: {routes}" in text
     # Nordic's one game: no route was claimed twice, so none is listed ('×1' before).
-    ex = await table.slash("Ben", "stats", member=Mention(ana), map="nordic")
+    ex = await table.slash("Ben", "records stats", member=Mention(ana), map="nordic")
     assert "claimed most" not in ex.text and "×1" not in ex.text
 
     # One map only.
-    ex = await table.slash("Ben", "stats", member=Mention(ana), map="nordic")
+    ex = await table.slash("Ben", "records stats", member=Mention(ana), map="nordic")
     assert "Games: 1 played" in ex.text and f"average {nordic[0]['score']:.1f}" in ex.text
 
     # The whole server: three games, every seat's tickets; nothing from the other server or
     # the game ended early.
-    ex = await table.slash("Ben", "stats")
+    ex = await table.slash("Ben", "records stats")
     assert f"Games: 3 finished — {load_map('nordic').name} 1 · USA 2" in ex.text
     everyone = sum(e["score"] for e in expected) / len(expected)
     assert f"average {everyone:.1f}" in ex.text
@@ -181,7 +181,7 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     got = {r.player: (r.rating.mu, r.rating.sigma)
            for r in await stats.leaderboard(service.storage, GUILD, None)}
     assert got == want
-    ex = await table.slash("Cy", "leaderboard")
+    ex = await table.slash("Cy", "records leaderboard")
     order = sorted(want, key=lambda p: -(want[p][0] - 3 * want[p][1]))
     lines = ex.text.splitlines()[1:]
     assert len(lines) == len(order) == 4
@@ -191,15 +191,15 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
         assert f" {mu - 3 * sigma:.1f} (μ {mu:.1f} ± {sigma:.1f})" in line
         if player == "computer:hard":
             assert "**Computer (hard) 🤖**" in line and "1 game," in line
-    ex = await table.slash("Cy", "leaderboard", map="nordic")
+    ex = await table.slash("Cy", "records leaderboard", map="nordic")
     assert len(ex.text.splitlines()) == 3 and "Computer" not in ex.text
 
     # Both read a few rows on the event loop: no trip to SQLite's writer thread, whose
     # commits would wait behind them.
     trips = service.storage.trips
-    await table.slash("Cy", "leaderboard")
-    await table.slash("Cy", "stats", member=Mention(ana))
-    await table.slash("Cy", "stats", map="usa")
+    await table.slash("Cy", "records leaderboard")
+    await table.slash("Cy", "records stats", member=Mention(ana))
+    await table.slash("Cy", "records stats", map="usa")
     assert service.storage.trips == trips
 
     # The results and standings can be thrown away and derived again, the same.
@@ -219,7 +219,7 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
     assert await standings_tables(service.storage) == kept
 
     # /ttr games says who won the finished ones.
-    ex = await table.slash("Ana", "games")
+    ex = await table.slash("Ana", "records games")
     winners = [e for e in expected if e["rank"] == 1 and e["game"] == expected[0]["game"]]
     names = {f"user:{table.users[n]}": n for n in ("Ana", "Ben", "Cy")}
     assert f"won by {', '.join(names[w['player']] for w in winners)}" in ex.text
@@ -229,21 +229,21 @@ async def test_stats_and_ratings_of_seeded_games(seeded):
 @pytest.mark.slow
 async def test_stats_refusals(seeded):
     table, _ = seeded
-    ex = await table.slash("Ana", "leaderboard")  # read, not derived: answered at once
+    ex = await table.slash("Ana", "records leaderboard")  # read, not derived: answered at once
     assert ex.callback_types == [4] and "Leaderboard" in ex.text
-    ex = await table.slash("Ana", "stats", member=Mention(table.users["Di"]))
+    ex = await table.slash("Ana", "records stats", member=Mention(table.users["Di"]))
     assert ex.reply.ephemeral and "Di has no finished games on this server yet" in ex.text
-    ex = await table.slash("Ana", "stats", member=Mention(table.users["Cy"]), map="usa")
+    ex = await table.slash("Ana", "records stats", member=Mention(table.users["Cy"]), map="usa")
     assert "Cy has no finished games on this server on USA yet" in ex.text
-    ex = await table.slash("Ana", "leaderboard", map="europe")
+    ex = await table.slash("Ana", "records leaderboard", map="europe")
     assert "No finished games on this server on Europe yet" in ex.text
 
 
 async def test_nothing_finished_yet(table):
     table.users["Ana"] = table.fake.add_user("Ana")
-    ex = await table.slash("Ana", "stats")
+    ex = await table.slash("Ana", "records stats")
     assert "No finished games on this server yet" in ex.text
-    ex = await table.slash("Ana", "leaderboard")
+    ex = await table.slash("Ana", "records leaderboard")
     assert "No finished games on this server yet" in ex.text
 
 
@@ -400,17 +400,17 @@ async def test_a_game_played_through_the_bot_keeps_the_standings(table):
         middle = statistics.median_low(samples[seat_of[user]])
         return record_texts.duration(2 ** ((turn_bucket(middle) + 0.5) / 4))
 
-    ex = await table.slash("Ben", "stats", member=Mention(ana))
+    ex = await table.slash("Ben", "records stats", member=Mention(ana))
     assert f"Turns: median time to act {median(ana)}, 1 turn timed out" in ex.text
-    ex = await table.slash("Ana", "stats", member=Mention(ben))
+    ex = await table.slash("Ana", "records stats", member=Mention(ben))
     assert f"Turns: median time to act {median(ben)}, 0 turns timed out" in ex.text
-    board = (await table.slash("Ana", "leaderboard")).text.splitlines()
+    board = (await table.slash("Ana", "records leaderboard")).text.splitlines()
     (ana_line,) = [line for line in board if "**Ana**" in line]
     (ben_line,) = [line for line in board if "**Ben**" in line]
     assert ana_line.endswith(f" · ⏱ {median(ana)} · 1 timed out")
     assert ben_line.endswith(f" · ⏱ {median(ben)}")
     table.fake.locales[ben] = "de"
-    ex = await table.slash("Ben", "stats", member=Mention(ana))
+    ex = await table.slash("Ben", "records stats", member=Mention(ana))
     assert "Züge:" in ex.text and "1 Zug abgelaufen" in ex.text
 
     # What the game's end stored is what a rebuild from the stored games gives.
@@ -430,13 +430,13 @@ async def test_an_upgraded_database_gets_its_standings_at_start(seeded):
     table, _ = seeded
     storage = table.bot.service.storage
     kept = await standings_tables(storage)
-    want = (await table.slash("Ana", "leaderboard")).text
+    want = (await table.slash("Ana", "records leaderboard")).text
     for name in STANDINGS_TABLES:  # as the migration leaves an older database
         await storage._write(f"DELETE FROM {name}")
     await storage._write("DELETE FROM bot_state WHERE key = ?", (stats.BUILT_KEY,))
-    assert "No finished games" in (await table.slash("Ana", "leaderboard")).text
+    assert "No finished games" in (await table.slash("Ana", "records leaderboard")).text
     await table.restart()
-    assert (await table.slash("Ana", "leaderboard")).text == want
+    assert (await table.slash("Ana", "records leaderboard")).text == want
     async with table.store() as store:
         assert await standings_tables(store) == kept
         assert await store.bot_state(stats.BUILT_KEY) == "built"

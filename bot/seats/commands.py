@@ -1,0 +1,58 @@
+"""``/ttr seat autopilot``, ``replace`` and ``resign``: who plays a seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.edge.options import Choice, game_id, in_member_language, matches
+from bot.game.service import Refusal
+from bot.play import handlers, presenters
+from bot.play.handlers import channel_game, guarded
+
+
+@in_member_language
+async def seat_autocomplete(interaction: discord.Interaction[Any],
+                            current: str) -> list[Choice[str]]:
+    try:
+        info = await channel_game(interaction)
+    except Refusal:
+        return []
+    labels = [(presenters.seat_label(s.seat, s.name, s.controller), str(s.seat + 1))
+              for s in info.seats]
+    return [Choice(name=label[:100], value=v) for label, v in labels if matches(current, label)]
+
+
+class Seat(app_commands.Group, name="seat",
+           description="Who plays a seat: autopilot, hand it over, resign"):
+    """``/ttr seat``: the rarer seat changes, apart from the turn's commands."""
+
+    @app_commands.command(name="autopilot",
+                          description="Let a computer player play your seat, or take it back")
+    @app_commands.describe(mode="on: a computer plays your turns; off: you play them again")
+    @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    async def autopilot(self, interaction: discord.Interaction[Any], mode: Choice[str]) -> None:
+        async def run() -> None:
+            await handlers.autopilot(interaction, await game_id(interaction), mode.value == "on")
+        await guarded(interaction, run())
+
+    @app_commands.command(name="replace",
+                          description="Hand a seat to a member who is not playing (host or admin)")
+    @app_commands.describe(member="Who takes the seat",
+                           seat="Whose seat (default: the one a computer plays)")
+    @app_commands.autocomplete(seat=seat_autocomplete)
+    async def replace(self, interaction: discord.Interaction[Any], member: discord.Member,
+                      seat: str | None = None) -> None:
+        async def run() -> None:
+            await handlers.replace(interaction, await game_id(interaction), member, seat)
+        await guarded(interaction, run())
+
+    @app_commands.command(
+        name="resign",
+        description="Leave the game (a computer player takes your seat) or the lobby")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        async def run() -> None:
+            await handlers.resign(interaction, await game_id(interaction))
+        await guarded(interaction, run())
