@@ -69,14 +69,15 @@ import engine
 from bench.calibration import calibration_line
 from bot.edge.client import TTRBot
 from bot.edge.testing import Exchange, FakeDiscord
+from bot.game.games import GameInfo
 from bot.game.images import TRACE_TAG, JobTrace, Renderer, cores, default_renderer
-from bot.game.service import GameInfo, GameService
+from bot.game.service import GameService
 from bot.ops import collector
 from bot.ops.config import Settings
 from bot.ops.database import is_postgres, open_storage
 from bot.ops.lifecycle import tune_interpreter
 from bot.ops.workers import worker_pids
-from bot.storage.api import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
 from tests.postgres import PgServer
 

@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine
 from bench.calibration import calibration_line
 from bot import render
-from bot.game.service import last_move
+from bot.game.telling import last_move
 from bot.render import (
     MAX_BYTES,
     board_palette,

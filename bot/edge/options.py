@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.game.service import supported_maps
 from bot.play import handlers
 from bot.play.estimates import estimated_parts
+from bot.play.maps import supported_maps
 from maps import load_map
 
 Choice = app_commands.Choice

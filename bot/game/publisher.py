@@ -46,8 +46,10 @@ import discord
 from bot import i18n
 from bot.edge import components
 from bot.game.images import Renderer
+from bot.game.posting import ChannelLost
 from bot.game.scheduler import KickOffer, Reminder
-from bot.game.service import ChannelLost, DirectMessage, GameService, Update
+from bot.game.service import GameService
+from bot.game.telling import DirectMessage, Update
 from bot.play import presenters
 from bot.play.presenters import OpenVote
 from bot.records import chronicle, history

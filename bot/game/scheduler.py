@@ -34,13 +34,15 @@ from typing import Any, Protocol
 
 import engine
 from bot import i18n
-from bot.game.service import GameInfo, GameService, event_from_json
+from bot.game.games import GameInfo
+from bot.game.service import GameService
 from bot.ops.diskspace import log_failure
 from bot.ops.workers import computer_action, off_loop
 from bot.play import presenters
 from bot.seats import orders
 from bot.settings.preferences import PlayerSettings
 from bot.storage.api import JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
+from bot.storage.codec import event_from_json
 from engine import Action, GameState
 from engine.events import Event
 from engine.players import HUMAN

@@ -17,10 +17,11 @@ from discord import app_commands
 
 import engine
 from bot.edge.options import MAP_CHOICES, Choice, game_id, in_member_language, matches
-from bot.game.service import Refusal, decisions, draft_round, seated_view
+from bot.game.games import Refusal, seated_view
 from bot.i18n import _
 from bot.play import handlers, presenters
 from bot.play.claiming import claim_colour
+from bot.play.decisions import decisions, draft_round
 from bot.play.handlers import Responder, bot_of, channel_game, guarded
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from engine.phases import Phase

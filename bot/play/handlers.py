@@ -19,24 +19,15 @@ from pydantic import ValidationError
 import engine
 from bot import i18n
 from bot.edge import components
-from bot.edge.components import ControlId
+from bot.game.games import Ended, GameInfo, Refusal
 from bot.game.images import Renderer
 from bot.game.publisher import DiscordPublisher
-from bot.game.service import (
-    Ended,
-    GameInfo,
-    GameService,
-    Outcome,
-    Pick,
-    Refusal,
-    decisions,
-    draft_round,
-    tunnel_hand,
-)
+from bot.game.service import GameService, Outcome
 from bot.i18n import _, _n
 from bot.ops import diskspace, metrics
 from bot.play import claiming, presenters
 from bot.play.claiming import claim_colour
+from bot.play.decisions import Pick, decisions, draft_round, tunnel_hand
 from bot.play.estimates import estimate_note
 from bot.seats import order_controls
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings
@@ -88,6 +79,8 @@ class BotLike(Protocol):
     service: GameService
     renderer: Renderer
     publisher: DiscordPublisher
+
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool: ...
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BotLike:
@@ -405,7 +398,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return permissions.manage_guild or permissions.manage_channels
 
 
-async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
+async def acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
     """Replace the clicked private confirmation (or answer a command) with ``text``."""
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=text, view=None)
@@ -442,7 +435,7 @@ async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
 async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     ended = await bot_of(interaction).service.end(game_id, user.id, admin=is_admin(interaction))
-    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None,
+    await acknowledge(interaction, presenters.ended_text(game_id, ended.status, None,
                                                           ended.reason))
     await announce_end(interaction, ended, user.display_name)
 
@@ -529,7 +522,7 @@ async def resign_confirmed(interaction: discord.Interaction[Any], game_id: int) 
     name = next((s.name for s in (await service.info(game_id)).seats if s.user_id == user.id),
                 user.display_name)
     result = await service.resign(game_id, user.id)
-    await _acknowledge(interaction, _(presenters.RESIGNED))
+    await acknowledge(interaction, _(presenters.RESIGNED))
     if isinstance(result, Ended):
         await announce_end(interaction, result, name)
     else:
@@ -1144,15 +1137,6 @@ async def private_language(interaction: discord.Interaction[Any]) -> i18n.Langua
     return i18n.player_language(None, interaction.locale, server)
 
 
-async def on_control(interaction: discord.Interaction[Any], control: ControlId | None,
-                     values: list[str]) -> None:
-    """Every click on a ``ttr:`` button or select lands here."""
-    if control is None:
-        await refuse_late(interaction, _("That control is not valid (any more)."))
-        return
-    await guarded(interaction, _control(interaction, control, values))
-
-
 def refused(exc: Refusal, interaction: discord.Interaction[Any],
             game_id: int | None = None) -> None:
     """One log line and a count per refusal, by its kind."""
@@ -1176,80 +1160,3 @@ async def refuse_late(interaction: discord.Interaction[Any], text: str,
                                                     allowed_mentions=NO_MENTIONS, **extra)
     except discord.HTTPException as exc:
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
-
-
-async def _control(interaction: discord.Interaction[Any], c: ControlId, values: list[str]) -> None:
-    gid = c.game
-    responder = Responder(interaction, edit=private_message(interaction))
-    match c.action:
-        case "join":
-            await join(interaction, gid)
-        case "endok":
-            await end_confirmed(interaction, gid)
-        case "resign":
-            await resign_confirmed(interaction, gid)
-        case "abandon":
-            await abandon(interaction, gid)
-        case "undo":
-            await undo(interaction, gid, c.version)
-        case "undovote":
-            await _acknowledge(interaction, _("Asked."))
-            await undo(interaction, gid, c.version, ask=True)
-        case "addbot":
-            if len(values) != 1:
-                raise Refusal(presenters.CHOOSE_LEVEL)
-            await add_computer(interaction, gid, values[0])
-        case "rmbot":
-            await remove_computer(interaction, gid, values)
-        case "piloton" | "pilotoff":
-            await autopilot(interaction, gid, c.action == "piloton")
-        case "leave":
-            await leave(interaction, gid)
-        case "start":
-            await start(interaction, gid)
-        case "hand":
-            await show_hand(interaction, gid)
-        case "up":
-            assert c.slot is not None
-            await draw_face_up(interaction, gid, c.slot, c.version, responder)
-        case "upt" | "ups":
-            assert c.slot is not None
-            await draw_face_up(interaction, gid, c.slot, c.version, responder,
-                               refill=components.REFILL[c.action])
-        case "pick":
-            assert c.slot is not None and c.version is not None
-            await perform(interaction, gid, Pick(c.slot, c.version), responder=responder)
-        case "blind" | "shipdeck" | "tickets" | "pay" | "decline":
-            await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
-                          expect_version=c.version, responder=responder)
-        case "claim" | "station" | "harbor":
-            await open_picker(interaction, gid, c.action)  # a new private message
-        case "claimpg" | "stationpg" | "harborpg":
-            assert c.slot is not None
-            await open_picker(interaction, gid, c.action[:-2], c.slot, c.version, responder)
-        case "claimto" | "stationto" | "harborto":
-            await pick_target(interaction, gid, c.action[:-2], c.version, values, responder)
-        case "claimpay" | "stationpay" | "harborpay":
-            assert c.slot is not None
-            await pay_target(interaction, gid, c.action[:-3], c.slot, c.version, values,
-                             responder)
-        case "kick":
-            assert c.number is not None
-            decided, text = await bot_of(interaction).service.vote_kick(
-                gid, interaction.user.id, c.number)
-            await Responder(interaction, public=decided).send(text)
-            if decided:  # the offer's message says there is no vote on the seat any more
-                await bot_of(interaction).publisher.close_votes(
-                    gid, lambda v: "stale" if (v.kind, v.subject) == ("kick", c.number) else None)
-        case action if action in components.ORDER_CONTROLS:
-            # The list opens as a new private reply under the hand; its controls edit it.
-            await order_controls.control(
-                bot_of(interaction).service, interaction.user.id, c, values,
-                responder if action != "orders" else Responder(interaction))
-        case "keep":
-            if not values or not all(v.isdigit() and len(v) < 10 for v in values):
-                raise Refusal(_("Choose the tickets to keep from the list."))
-            await perform(interaction, gid, KeepTickets(tickets=[int(v) for v in values]),
-                          responder=responder)
-        case _:
-            raise Refusal(_("That control is not valid (any more)."))

@@ -16,11 +16,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import engine
-from bot.game.service import event_from_json, last_move
+from bot.game.telling import last_move
 from bot.play import presenters
 from bot.records import record_texts
 from bot.render.highlight import LastMove
 from bot.storage.api import ActionRow, in_effect
+from bot.storage.codec import event_from_json
 from engine import ACTION_ADAPTER, GameConfig, PublicView
 from engine.events import Event, TurnStarted
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.edge.options import Choice, game_id, in_member_language, matches
-from bot.game.service import Refusal
+from bot.game.games import Refusal
 from bot.play import handlers, presenters
 from bot.play.handlers import channel_game, guarded
 

@@ -17,8 +17,9 @@ from typing import Any
 import discord
 
 from bot.edge import components
-from bot.edge.components import Control, ControlId, SentButton
-from bot.game.service import GameInfo, GameService, Refusal
+from bot.edge.components import ControlId, Item, SentButton
+from bot.game.games import GameInfo, Refusal
+from bot.game.service import GameService
 from bot.i18n import _
 from bot.play import presenters
 from bot.seats.orders import MOST, describe
@@ -35,11 +36,11 @@ LOCOMOTIVE = "locomotive"
 OPTIONS = 25  # Discord's most options in one select
 
 
-def panel_button(game_id: int) -> Control:
+def panel_button(game_id: int) -> Item:
     """**Standing orders** under a seated player's hand."""
-    return Control(SentButton(custom_id=str(ControlId(game_id, "orders")),
-                              label=_("Standing orders"), style=discord.ButtonStyle.secondary,
-                              disabled=False, emoji="📋", row=4))
+    return SentButton(custom_id=str(ControlId(game_id, "orders")),
+                      label=_("Standing orders"), style=discord.ButtonStyle.secondary,
+                      disabled=False, emoji="📋", row=4)
 
 
 async def control(service: GameService, user_id: int, c: ControlId, values: list[str],
@@ -159,17 +160,17 @@ def _panel_view(info: GameInfo, state: GameState, seat: int, rows: Sequence[Orde
                 target: int | None) -> discord.ui.View | None:
     game_id = info.row.id
     aim = target or 0
-    items: list[Control] = []
+    items: list[Item] = []
     if target is not None or len(rows) < MOST:
         routes = _route_options(info.row.map_id, state, seat)
         if routes:
-            items.append(Control(discord.ui.Select(
+            items.append(discord.ui.Select(
                 custom_id=str(ControlId(game_id, "ordroute", number=aim)), options=routes,
-                row=0, placeholder=_("Claim a route…"))))
-        items.append(Control(discord.ui.Select(
+                row=0, placeholder=_("Claim a route…")))
+        items.append(discord.ui.Select(
             custom_id=str(ControlId(game_id, "orddraw", number=aim)),
             options=_draw_options(info.row.map_id), row=1,
-            placeholder=_("Draw two cards…"))))
+            placeholder=_("Draw two cards…")))
         items.append(_button(ControlId(game_id, "ordtix", number=aim),
                              _("Draw tickets, keep the cheapest"), "🎫", 2))
     grey = discord.ButtonStyle.secondary
@@ -182,9 +183,9 @@ def _panel_view(info: GameInfo, state: GameState, seat: int, rows: Sequence[Orde
 
 
 def _button(control: ControlId, label: str, emoji: str, row: int, *,
-            style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Control:
-    return Control(SentButton(custom_id=str(control), label=label, style=style,
-                              disabled=False, emoji=emoji, row=row))
+            style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Item:
+    return SentButton(custom_id=str(control), label=label, style=style, disabled=False,
+                      emoji=emoji, row=row)
 
 
 def _route_options(map_id: str, state: GameState, seat: int) -> list[discord.SelectOption]:
@@ -243,6 +244,6 @@ def _colour_view(info: GameInfo, route: int, target: int) -> discord.ui.View | N
             options.append(discord.SelectOption(
                 label=label.format(paid=paid)[:100], value=f"{colour}:{otherwise}",
                 emoji=presenters.card_emoji(None if colour == ANY else colour)))
-    return components.with_controls([Control(discord.ui.Select(
+    return components.with_controls([discord.ui.Select(
         custom_id=str(ControlId(info.row.id, "ordpay", target, route)),
-        options=options[:OPTIONS], placeholder=_("Choose the colour and what else")))])
+        options=options[:OPTIONS], placeholder=_("Choose the colour and what else"))])

@@ -21,12 +21,13 @@ from bot import i18n
 from bot.edge.client import TTRBot
 from bot.edge.testing import VIOLATIONS, Exchange, FakeClock, FakeDiscord, Sent
 from bot.game.images import Renderer
-from bot.game.service import choice_tag, decisions
 from bot.ops.config import Settings
 from bot.ops.database import is_postgres
 from bot.play import claiming, presenters
-from bot.storage.api import SqliteStorage, Storage
+from bot.play.decisions import choice_tag, decisions
+from bot.storage.api import Storage
 from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import (
     BuildHarbor,
     BuildStation,

@@ -11,13 +11,13 @@ import pytest
 
 import engine
 from bot import i18n
-from bot.game.service import event_to_json
 from bot.records import chronicle
 from bot.records.history import building_turns, logged_events
 from bot.render.demo import final_view
 from bot.render.highlight import LastMove
 from bot.settings.preferences import ServerSettings
 from bot.storage.api import UNDO_JSON, ActionRow
+from bot.storage.codec import event_to_json
 from engine.events import RouteClaimed, TurnStarted
 from maps import load_map
 from tests.bot.conftest import SECRET_FIELDS

@@ -75,7 +75,7 @@ async def test_two_players_click_at_once_only_the_current_one_acts(table):
 async def test_many_games_in_parallel_channels(table, monkeypatch):
     """Two games in two threads of one channel, driven at the same time, with a memory
     cache of one game (the other is reloaded from the database each time)."""
-    monkeypatch.setattr("bot.game.service.CACHE_SIZE", 1)
+    monkeypatch.setattr("bot.game.games.CACHE_SIZE", 1)
     fake = table.fake
     ana, ben, cy, di = (fake.add_user(n) for n in ("Ana", "Ben", "Cy", "Di"))
     ex1 = await fake.slash(table.bot, ana, "new", map="usa", thread=True)

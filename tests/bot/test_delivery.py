@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from bot.edge import components
-from bot.game.service import tunnel_hand
+from bot.play.decisions import tunnel_hand
 from engine import GameState
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.game.service import supported_maps
+from bot.play.maps import supported_maps
 
 # English that must not appear in a German game's channel or DMs (key messages: turn lines,
 # the table message, prompts, final scores, hands).

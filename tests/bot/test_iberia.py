@@ -9,7 +9,7 @@ import json
 import pytest
 
 import engine
-from bot.game.service import draft_round
+from bot.play.decisions import draft_round
 from bot.play.presenters import choice_label
 from engine import DraftPick
 from engine.extras import ExtraPoints

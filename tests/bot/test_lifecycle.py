@@ -34,7 +34,8 @@ from bot.ops.lifecycle import (
     login_with_retry,
     open_database,
 )
-from bot.storage.api import MIGRATIONS, SqliteStorage
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite import SqliteStorage
 from tests.bot.conftest import json_renderer, make_bot
 
 ROOT = Path(__file__).resolve().parents[2]

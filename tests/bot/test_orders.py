@@ -13,7 +13,8 @@ import engine
 from bot.edge.testing import Sent
 from bot.seats.orders import due
 from bot.settings.preferences import ServerSettings
-from bot.storage.api import OrderRow, SqliteStorage
+from bot.storage.api import OrderRow
+from bot.storage.sqlite import SqliteStorage
 from engine import GameState
 from engine.payment import can_afford
 from tests.bot.conftest import BACKENDS, Table

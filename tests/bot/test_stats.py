@@ -15,7 +15,6 @@ from openskill.models import PlackettLuce
 import engine
 from bot import stats
 from bot.edge.testing import Mention
-from bot.game.service import event_to_json
 from bot.play import presenters
 from bot.records import record_texts
 from bot.records.standings import (
@@ -31,7 +30,9 @@ from bot.records.standings import (
     turn_bucket,
     turn_records,
 )
-from bot.storage.api import STANDINGS_TABLES, SeatRow, SqliteStorage
+from bot.storage.api import STANDINGS_TABLES, SeatRow
+from bot.storage.codec import event_to_json
+from bot.storage.sqlite import SqliteStorage
 from engine import GameConfig, GameState
 from engine.agents import random_action
 from maps import load_map

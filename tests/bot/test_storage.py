@@ -10,15 +10,9 @@ import threading
 import pytest
 
 from bot.ops.database import open_storage
-from bot.storage.api import (
-    MIGRATIONS,
-    Job,
-    JobPlan,
-    SeatRow,
-    SqliteStorage,
-    Storage,
-    StorageError,
-)
+from bot.storage.api import Job, JobPlan, SeatRow, Storage, StorageError
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite import SqliteStorage
 from tests.bot.conftest import BACKENDS
 
 
@@ -361,7 +355,7 @@ async def test_a_batchs_statements_run_on_the_loop_unless_the_writer_is_busy_in_
     writer's thread; while the writer is in use there (a backup, a read through it), or
     another process holds the write lock, the whole batch goes there, after it. Either way
     it is committed."""
-    from bot.storage import api as module
+    from bot.storage import sqlite as module
 
     ran_on_loop: list[bool] = []
     run_together = module._run_together
@@ -500,7 +494,8 @@ async def test_games_stored_before_rules_versions_are_of_rules_1(backend, tmp_pa
     those games played), on both backends."""
     import contextlib
 
-    from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
+    from bot.storage.migrations import PG_MIGRATIONS
+    from bot.storage.postgres import PostgresStorage
 
     with contextlib.ExitStack() as stack:
         if backend == "sqlite":
