@@ -36,7 +36,7 @@ class SeatControl(ControlFamily, template=template(plain=("piloton", "pilotoff")
 class OrderControl(ControlFamily, template=template(
         plain=("orders",),
         numbered=("ordroute", "orddraw", "ordtix", "ordcancel", "ordrepl"),
-        slotted=("ordpay",))):
+        slotted=("ordpay", "ordpage"))):
     """Standing orders: the list under **My hand**, and what its controls queue or change."""
 
     async def run(self, interaction: discord.Interaction[Any], control: ControlId,
