@@ -175,6 +175,17 @@ class Posting(Games):
             if seat.person:
                 await self.publisher.tell(seat.user_id, text)
 
+    async def _tell(self, game: Game, user_id: int, text: Callable[..., str],
+                    *args: object) -> None:
+        """One private line to a member about ``game``, in their language (else the
+        game's)."""
+        if self.publisher is None:
+            return
+        chosen = (await self.storage.player_settings(user_id)).language
+        with i18n.language(chosen or await self.storage.game_language(game.row)):
+            line = text(*args)
+        await self.publisher.tell(user_id, line)
+
     async def _telling(self, game: Game, lines: Callable[[], list[str]], *,
                        dm_seats: Sequence[int], events: Sequence[Event] = (),
                        board: bool = False, refresh: bool = False,

@@ -160,4 +160,6 @@ class Seats(Planning):
             telling.build = await self._telling(
                 game, lambda: [presenters.replaced_line(old.name, name)], dm_seats=[seat],
                 board=False, news=news)
+        if old.person:  # the member who sat there learns it from the bot, not by chance
+            await self._tell(game, old.user_id, presenters.replaced_you, game_id, name)
         return game.info(), seat

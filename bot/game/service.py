@@ -170,6 +170,7 @@ class GameService(Votes):
         expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
         seat: int | None = None, note: str | None = None, timed_out: bool = False,
+        in_dm: bool = False,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
@@ -179,7 +180,8 @@ class GameService(Votes):
         its version: its index means something only in the state it was drawn for.
         The bot plays for a seat (timer, computer player) with ``seat`` instead of a
         user; ``note`` then heads the channel post that follows, and ``timed_out`` says
-        the turn timer played it (turns timed out count in the statistics).
+        the turn timer played it (turns timed out count in the statistics). ``in_dm``: the
+        actor acted in their DM, where ``reply`` shows their next decision already.
         """
         by_person = seat is None
         async with self._changing(game_id) as telling:
@@ -224,7 +226,8 @@ class GameService(Votes):
             follows = after_action(
                 seat, phase_before=phase_before, phase=state.phase, current=state.current,
                 waiting_before=waiting_before, waiting_after=engine.waiting_for(state),
-                decision=bool(choices), new_offer=offered and not before.offered)
+                decision=bool(choices), new_offer=offered and not before.offered,
+                answered_in_dm=in_dm)
             try:
                 # The new version's jobs are stored with the action, in its transaction.
                 plan = await self._job_plan(game, state, carry=follows.carry,
