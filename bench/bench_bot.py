@@ -77,7 +77,7 @@ from bot.ops.config import Settings
 from bot.ops.database import is_postgres, open_storage
 from bot.ops.lifecycle import tune_interpreter
 from bot.ops.workers import worker_pids
-from bot.storage.api import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import Claim, DeclineTunnel, DrawBlind, DrawFaceUp, KeepTickets, PayTunnel
 from tests.postgres import PgServer
 

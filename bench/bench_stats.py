@@ -36,8 +36,9 @@ from bench.calibration import calibration_line
 from bot import stats
 from bot.records import history
 from bot.records.standings import results_of
-from bot.storage.api import ActionRow, SeatRow, SqliteStorage
+from bot.storage.api import ActionRow, SeatRow
 from bot.storage.codec import event_to_json
+from bot.storage.sqlite import SqliteStorage
 from engine import ACTION_ADAPTER, GameConfig
 from engine.agents import random_action
 

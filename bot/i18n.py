@@ -7,7 +7,7 @@ holds the German. The ``.po`` source is compiled in memory on first use (Babel's
 Which language a text is in follows the code that builds it: ``language(lang)`` sets it
 for a block (a context variable, so concurrent tasks do not mix), ``_`` and ``_n`` read
 it. Channel posts are built in the game's language; private answers and DMs in the
-player's (see ``player_language``). ``python -m bot.i18n`` brings the catalog up to date
+player's (see ``player_language``). ``python -m bot.catalog`` brings the catalog up to date
 with the code (new message ids in, unused ones out).
 
 Messages use ``str.format`` fields: ``_("You drew {card}.", card=...)``; the German

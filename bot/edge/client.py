@@ -26,19 +26,26 @@ from discord import app_commands
 from bot import i18n, stats
 from bot.clock import Clock, SystemClock
 from bot.edge.commands import CommandTranslator, command_groups
-from bot.edge.components import Control, ControlId
+from bot.edge.controls import unrecognised
 from bot.game.images import Renderer, default_renderer
 from bot.game.publisher import RATE_LIMIT_WAIT, DiscordPublisher
 from bot.game.scheduler import Scheduler
 from bot.game.service import GameService
+from bot.lobby.controls import LobbyControl
 from bot.ops.config import Settings
 from bot.ops.database import describe, open_storage
 from bot.play import handlers
-from bot.records import commands as records
+from bot.play.controls import BuildControl, TurnControl
+from bot.records.controls import RecordsControl
 from bot.seats.away_commands import BackButton
+from bot.seats.controls import OrderControl, SeatControl
 from bot.storage.api import Storage
 
 log = logging.getLogger(__name__)
+# Every control family, registered once at start-up; an id none of them takes is answered
+# as no longer valid.
+FAMILIES = (LobbyControl, TurnControl, BuildControl, SeatControl, OrderControl, RecordsControl)
+CONTROLS = (*FAMILIES, unrecognised(FAMILIES), BackButton)  # BackButton: ttr-away:, no game
 
 # bot_state key: the hash of the command tree last synced (and where to).
 SYNCED_KEY = "synced_commands"
@@ -149,7 +156,7 @@ class TTRBot(discord.AutoShardedClient):
                                    worker=self.worker_name())
         log.info("database %s ready; maps: %s", describe(self.settings.database),
                  ", ".join(self._service.maps))
-        self.add_dynamic_items(Control, BackButton)
+        self.add_dynamic_items(*CONTROLS)
         for group in command_groups():
             self.tree.add_command(group)
         await self.tree.set_translator(CommandTranslator())
@@ -248,15 +255,6 @@ class TTRBot(discord.AutoShardedClient):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
-
-    async def on_control(self, interaction: discord.Interaction[Any], control: ControlId | None,
-                         values: list[str]) -> None:
-        if not await self.admit(interaction):
-            return
-        if control is not None and control.action in records.ACTIONS:
-            await handlers.guarded(interaction, records.on_control(interaction, control))
-            return
-        await handlers.on_control(interaction, control, values)
 
     async def _on_command_error(self, interaction: discord.Interaction[Any],
                                 error: app_commands.AppCommandError) -> None:

@@ -1,11 +1,11 @@
 """Buttons and selects: persistent ``custom_id``s and the views that carry them.
 
-Every control's custom_id is ``ttr:<game>:<action>[:<arg>]``. One
-``DynamicItem`` class matches the whole ``ttr:`` namespace, so clicks keep
-working after a restart with nothing to re-register per message; the id is
-parsed strictly in the callback and anything malformed gets a short,
-quiet refusal. Draw, tunnel and choice buttons carry the state version they
-were drawn for: a click on an older board (a double click) is refused.
+Every control's custom_id is ``ttr:<game>:<action>[:<arg>]`` (``ControlId``). The views
+here are for sending only; the clicks are taken by the control families of
+``bot.edge.controls`` (one ``DynamicItem`` per family, in its feature package), so they
+keep working after a restart with nothing to re-register per message. Draw, tunnel and
+choice buttons carry the state version they were drawn for: a click on an older board (a
+double click) is refused.
 
 A map module's decision (Pennsylvania: which company's share to take, Iberia's
 draft picks) needs no control of its own: its options are ``engine.legal_actions``
@@ -26,10 +26,9 @@ id, or the city's index on the map) names the payments.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any
 
 import discord
 
@@ -40,26 +39,9 @@ from engine.actions import Action
 from engine.phases import Decision, Phase
 from engine.players import LEVELS
 from engine.views import PrivateView, PublicView
-from maps import load_map
 
-CUSTOM_ID = re.compile(
-    r"ttr:(?P<game>[1-9][0-9]{0,17}):(?P<action>[a-z]{2,10})"
-    r"(?::(?P<arg>[0-9]{1,3}\.[0-9]{1,9}|[0-9]{1,9}))?"
-)
-NO_ARG = frozenset({"join", "leave", "start", "hand", "keep", "hfirst", "hlast", "abandon",
-                    "endok", "resign", "addbot", "rmbot", "piloton", "pilotoff", "orders",
-                    *claiming.KINDS})
-VERSIONED = frozenset({"blind", "shipdeck", "tickets", "pay", "decline", "undo", "undovote",
-                       *(f"{kind}to" for kind in claiming.KINDS)})
-# <slot or option>.<version or tag>; a picker's <page or target>.<version>
-SLOTTED = frozenset({"up", "upt", "ups", "pick", "ordpay",
-                     *(f"{kind}{step}" for kind in claiming.KINDS for step in ("pg", "pay"))})
-# Standing orders (bot.order_controls): the list, and what its controls queue or change.
-ORDER_CONTROLS = frozenset({"orders", "ordroute", "ordpay", "orddraw", "ordtix", "ordcancel",
-                            "ordrepl"})
-NUMBERED = frozenset({"hpage", "rturn", "kick",  # history page, replay turn, kick seat
-                      "ordroute", "orddraw", "ordtix", "ordcancel", "ordrepl"})
-REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
+# A control as the bot sends it; a control family (``bot.edge.controls``) takes its clicks.
+Item = discord.ui.Item[Any]
 # Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_CHOICES = 25
 
@@ -83,59 +65,10 @@ class ControlId:
         return f"ttr:{self.game}:{self.action}{arg}"
 
 
-def parse_custom_id(custom_id: str) -> ControlId | None:
-    """The control a custom_id names, or None if it is not one this bot makes."""
-    m = CUSTOM_ID.fullmatch(custom_id)
-    if m is None:
-        return None
-    game, action, arg = int(m["game"]), m["action"], m["arg"]
-    if action in NO_ARG:
-        return ControlId(game, action) if arg is None else None
-    if action in VERSIONED:
-        return ControlId(game, action, int(arg)) if arg and "." not in arg else None
-    if action in NUMBERED:
-        return ControlId(game, action, number=int(arg)) if arg and "." not in arg else None
-    if action in SLOTTED and arg and "." in arg:
-        slot, version = arg.split(".")
-        return ControlId(game, action, int(version), int(slot))
-    return None
-
-
-class ControlRouter(Protocol):
-    """What the client offers to handle a click (implemented by ``bot.edge.client.TTRBot``)."""
-
-    async def on_control(
-        self, interaction: discord.Interaction[Any], control: ControlId | None, values: list[str]
-    ) -> None: ...
-
-
-class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"ttr:.{0,96}"):
-    """Any button or select of this bot, alive across restarts."""
-
-    def __init__(self, item: discord.ui.Item[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-        match: re.Match[str], /,
-    ) -> Control:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client = interaction.client
-        # What ``isinstance`` on a runtime-checkable protocol checks, without its cost.
-        if not callable(getattr(client, "on_control", None)):
-            return
-        values = list(getattr(self.item, "values", []) or [])
-        await cast(ControlRouter, client).on_control(
-            interaction, parse_custom_id(self.custom_id), values)
-
-
 class SentButton(discord.ui.Item[Any]):
     """A button as the bot sends it: ``discord.ui.Button``'s payload, built without its
-    component objects (a board has up to 12 buttons, drawn anew at each step; the ``Control``
-    class answers every click, whatever sent the button)."""
+    component objects (a board has up to 12 buttons, drawn anew at each step; a control
+    family, ``bot.edge.controls``, answers every click, whatever sent the button)."""
 
     def __init__(self, *, custom_id: str, label: str, style: discord.ButtonStyle,
                  disabled: bool, emoji: str | None, row: int | None) -> None:
@@ -172,13 +105,13 @@ def _emoji(text: str) -> dict[str, Any]:
 
 
 def _button(control: ControlId, label: str, *, style: discord.ButtonStyle,
-            disabled: bool = False, emoji: str | None = None, row: int | None = None) -> Control:
-    return Control(SentButton(custom_id=str(control), label=label, style=style,
-                              disabled=disabled, emoji=emoji, row=row))
+            disabled: bool = False, emoji: str | None = None, row: int | None = None) -> Item:
+    return SentButton(custom_id=str(control), label=label, style=style, disabled=disabled,
+                      emoji=emoji, row=row)
 
 
 def _frozen(*items: discord.ui.Item[Any]) -> discord.ui.View | None:
-    """A view for sending only: the ``Control`` class handles every click, so discord.py
+    """A view for sending only: the control families handle every click, so discord.py
     need not track this view (stopped views are not stored and never time out)."""
     if not items:
         return None
@@ -202,24 +135,24 @@ def lobby_view(game_id: int, *, full: bool = False,
     if not full:
         items.append(computer_select(game_id))
     if computers:
-        items.append(Control(discord.ui.Select(
+        items.append(discord.ui.Select(
             custom_id=str(ControlId(game_id, "rmbot")), row=2,
             placeholder=_("Remove a computer player (host)"), options=[
                 discord.SelectOption(label=name[:100], value=str(seat))
-                for seat, name in computers[:25]])))
+                for seat, name in computers[:25]]))
     return _frozen(*items)
 
 
-def computer_select(game_id: int) -> Control:
+def computer_select(game_id: int) -> Item:
     """The host seats a computer player of the level chosen (``addbot``)."""
-    return Control(discord.ui.Select(
+    return discord.ui.Select(
         custom_id=str(ControlId(game_id, "addbot")), row=1,
         placeholder=_(presenters.ADD_COMPUTER), options=[
             discord.SelectOption(label=presenters.computer_level_label(level), value=level)
-            for level in LEVELS]))
+            for level in LEVELS])
 
 
-def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Control]:
+def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Item]:
     """A seated member's own controls under their hand: undo the last action (alone, or by
     asking the table), and hand the seat to a computer player or take it back."""
     grey = discord.ButtonStyle.secondary
@@ -231,7 +164,7 @@ def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Control
                     emoji="↩️", row=4), pilot]
 
 
-def with_row(view: discord.ui.View | None, items: Sequence[Control]) -> discord.ui.View | None:
+def with_row(view: discord.ui.View | None, items: Sequence[Item]) -> discord.ui.View | None:
     """``view`` with ``items`` added in its last row, if that row is free."""
     if view is None:
         return _frozen(*items)
@@ -245,12 +178,12 @@ def with_row(view: discord.ui.View | None, items: Sequence[Control]) -> discord.
     return view
 
 
-def hand_button(game_id: int, row: int | None = None) -> Control:
+def hand_button(game_id: int, row: int | None = None) -> Item:
     return _button(ControlId(game_id, "hand"), _("My hand"), style=discord.ButtonStyle.secondary,
                    emoji="🃏", row=row)
 
 
-def build_buttons(game_id: int, map_id: str, row: int | None = None) -> list[Control]:
+def build_buttons(game_id: int, map_id: str, row: int | None = None) -> list[Item]:
     """**Claim a route**, and **Build a station** or **Build a harbor** where the map has
     them: each opens a private list of what the player can pay for now."""
     return [_button(ControlId(game_id, kind), _(presenters.BUILD_BUTTONS[kind]),
@@ -264,9 +197,9 @@ def picker_view(game_id: int, map_id: str, kind: str, version: int,
     options = [discord.SelectOption(label=t.label[:100], value=t.key,
                                     description=claiming.option_text(map_id, t)[:100])
                for t in claiming.page_of(found, page)]
-    items: list[Control] = [Control(discord.ui.Select(
+    items: list[Item] = [discord.ui.Select(
         custom_id=str(ControlId(game_id, f"{kind}to", version)), options=options, row=0,
-        placeholder=_(presenters.PICKER_PLACEHOLDERS[kind])[:150]))]
+        placeholder=_(presenters.PICKER_PLACEHOLDERS[kind])[:150])]
     grey = discord.ButtonStyle.secondary
     if page > 0:
         items.append(_button(ControlId(game_id, f"{kind}pg", version, page - 1),
@@ -285,9 +218,9 @@ def payment_view(game_id: int, map_id: str, kind: str, version: int,
                                     emoji=presenters.card_emoji(
                                         claiming.claim_colour(getattr(a, "cards", {}))))
                for a in target.payments[:claiming.PAGE]]
-    return _frozen(Control(discord.ui.Select(
+    return _frozen(discord.ui.Select(
         custom_id=str(ControlId(game_id, f"{kind}pay", version, target.number)),
-        options=options, placeholder=_("Choose how to pay"))))
+        options=options, placeholder=_("Choose how to pay")))
 
 
 def market_rows(view: PublicView) -> int:
@@ -295,21 +228,16 @@ def market_rows(view: PublicView) -> int:
     return 1 if len(view.market) <= 5 else 2
 
 
-def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) -> list[Control]:
+def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) -> list[Item]:
     """One button per market slot, then the deck(s) (and the tickets on a fresh turn)."""
     out = []
     per_row = -(-len(view.market) // market_rows(view))
-    # A face-up locomotive is a whole draw, never a second card (but on Nordic, where it is
-    # one card like any other); on Nordic no face-up card may be taken while the deck and
-    # the discards are empty.
-    whole_draw = load_map(view.map_id).rules.face_up_locomotive_counts_two
-    for slot, card in enumerate(view.market):
+    for slot, card in enumerate(view.market):  # the engine says which may be taken now
         name = presenters.card_label(view.map_id, card) if card else _("empty")
-        banned = (second and whole_draw and card == "locomotive") or view.market_closed
         out.append(_button(
             ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
             style=discord.ButtonStyle.primary, emoji=presenters.card_emoji(card),
-            disabled=card is None or banned, row=slot // per_row))
+            disabled=slot not in view.takeable_slots, row=slot // per_row))
     row = market_rows(view)
     if presenters.two_decks(view.map_id):
         out.append(_button(ControlId(game_id, "blind", version), _("Train deck"),
@@ -329,7 +257,7 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
     return out
 
 
-def refill_buttons(game_id: int, view: PublicView, version: int, slot: int) -> list[Control]:
+def refill_buttons(game_id: int, view: PublicView, version: int, slot: int) -> list[Item]:
     """Rails & Sails: the second step of taking face-up card ``slot``: which deck refills it."""
     return [
         _button(ControlId(game_id, "upt", version, slot), _("Train deck ({n} left)", n=view.deck),
@@ -342,7 +270,7 @@ def refill_buttons(game_id: int, view: PublicView, version: int, slot: int) -> l
     ]
 
 
-def tunnel_buttons(game_id: int, version: int, *, payable: bool = True) -> list[Control]:
+def tunnel_buttons(game_id: int, version: int, *, payable: bool = True) -> list[Item]:
     # On the board Pay is always enabled: disabling it would tell everyone the hand cannot
     # pay. Only the tunnel's player's private controls say so (``payable``).
     return [
@@ -354,7 +282,7 @@ def tunnel_buttons(game_id: int, version: int, *, payable: bool = True) -> list[
 
 
 def choice_buttons(game_id: int, map_id: str, tag: int, choices: Sequence[Action]
-                   ) -> list[Control]:
+                   ) -> list[Item]:
     """One button per option of a module decision, in the engine's order."""
     return [
         _button(ControlId(game_id, "pick", tag, i), presenters.choice_label(map_id, a),
@@ -382,7 +310,7 @@ def board_view(game_id: int, view: PublicView, version: int) -> discord.ui.View 
                    hand_button(game_id, row=row))
 
 
-def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
+def keep_select(game_id: int, map_id: str, private: PrivateView) -> Item:
     options = [
         discord.SelectOption(
             label=presenters.ticket_pair(map_id, t.cities)[:90],
@@ -391,11 +319,11 @@ def keep_select(game_id: int, map_id: str, private: PrivateView) -> Control:
         for t in private.offered[:25]
     ]
     most = len(options) if private.keep_max is None else min(private.keep_max, len(options))
-    return Control(discord.ui.Select(
+    return discord.ui.Select(
         custom_id=str(ControlId(game_id, "keep")), options=options,
         placeholder=presenters.upper_first(_("{rule} ticket(s)",
                                              rule=presenters.keep_rule(private))),
-        min_values=max(1, min(private.keep_min, most)), max_values=max(1, most)))
+        min_values=max(1, min(private.keep_min, most)), max_values=max(1, most))
 
 
 def private_view_controls(
@@ -416,11 +344,7 @@ def private_view_controls(
     return None
 
 
-def with_hand_button(game_id: int) -> discord.ui.View | None:
-    return _frozen(hand_button(game_id))
-
-
-def with_controls(controls: Sequence[Control]) -> discord.ui.View | None:
+def with_controls(controls: Sequence[Item]) -> discord.ui.View | None:
     return _frozen(*controls)
 
 

@@ -4,7 +4,7 @@ what was typed, the maps and languages offered, the channel's game."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
@@ -57,3 +57,12 @@ MAP_CHOICES = [Choice(name=map_label(m), value=m) for m in supported_maps()][:25
 async def game_id(interaction: discord.Interaction[Any]) -> int:
     """The id of this channel's running game or lobby (else a ``Refusal``)."""
     return (await handlers.channel_game(interaction)).row.id
+
+
+async def on_channel_game(interaction: discord.Interaction[Any],
+                          act: Callable[[int], Awaitable[None]]) -> None:
+    """Run ``act`` with the id of this channel's game, under ``handlers.guarded`` (which
+    answers a ``Refusal``, also the one for a channel without a game)."""
+    async def run() -> None:
+        await act(await game_id(interaction))
+    await handlers.guarded(interaction, run())

@@ -20,30 +20,14 @@ from typing import Protocol
 
 from bot import i18n
 from bot.clock import Clock
-from bot.game.games import (
-    Game,
-    Games,
-    PostLock,
-    seated_view,
-)
-from bot.game.telling import (
-    Scene,
-    SeatFacts,
-    Update,
-    audience,
-    compose,
-)
+from bot.game.games import Game, Games, PostLock, seated_view
+from bot.game.telling import Scene, SeatFacts, Update, audience, compose
 from bot.ops.diskspace import log_failure
 from bot.play.decisions import decisions
 from bot.seats import away, orders
-from bot.storage.api import (
-    ACTIVE,
-    Storage,
-)
+from bot.storage.api import ACTIVE, Storage
 from engine import GameState
-from engine.events import (
-    Event,
-)
+from engine.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +175,17 @@ class Posting(Games):
             if seat.person:
                 await self.publisher.tell(seat.user_id, text)
 
+    async def _tell(self, game: Game, user_id: int, text: Callable[..., str],
+                    *args: object) -> None:
+        """One private line to a member about ``game``, in their language (else the
+        game's)."""
+        if self.publisher is None:
+            return
+        chosen = (await self.storage.player_settings(user_id)).language
+        with i18n.language(chosen or await self.storage.game_language(game.row)):
+            line = text(*args)
+        await self.publisher.tell(user_id, line)
+
     async def _telling(self, game: Game, lines: Callable[[], list[str]], *,
                        dm_seats: Sequence[int], events: Sequence[Event] = (),
                        board: bool = False, refresh: bool = False,
@@ -209,9 +204,10 @@ class Posting(Games):
         hands = dm_seats if hands is None else hands
         absent = await away.absences(self.storage, game.row.guild_id, game.seats,
                                      self.clock.now())
-        facts = await self._facts(game, state, dm_seats=dm_seats, hands=hands,
-                                  playing_for={s for s, a in absent.items() if a.computer})
         threads_on = (await self.storage.server_settings(game.row.guild_id)).player_threads
+        facts = await self._facts(game, state, dm_seats=dm_seats,
+                                  hands=hands if threads_on else (),
+                                  playing_for={s for s, a in absent.items() if a.computer})
         told = audience(facts, told=dm_seats, hands=hands, threads_on=threads_on)
         private = {*told.dms, *told.threads}
         scene = Scene(
@@ -229,8 +225,9 @@ class Posting(Games):
     async def _facts(self, game: Game, state: GameState, *, dm_seats: Sequence[int],
                      hands: Sequence[int], playing_for: Set[int] = frozenset()
                      ) -> list[SeatFacts]:
-        """What ``telling.audience`` decides from, per seat, read from the database;
-        ``playing_for``: seats a computer plays while their player is away."""
+        """What ``telling.audience`` decides from, per seat, read from the database (for
+        the seats it tells: ``dm_seats``, ``hands``); ``playing_for``: seats a computer
+        plays while their player is away (``bot.seats.away``)."""
         # Seats whose standing order plays this turn at once: no ping, no DM (bot.seats.orders).
         ready = await orders.ready(self.storage, game.id, game.seats, state) | playing_for
         now = self.clock.now()

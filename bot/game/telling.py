@@ -113,10 +113,11 @@ class AfterAction:
 
 def after_action(seat: int, *, phase_before: Phase, phase: Phase, current: int,
                  waiting_before: Sequence[int], waiting_after: Sequence[int],
-                 decision: bool, new_offer: bool) -> AfterAction:
+                 decision: bool, new_offer: bool, answered_in_dm: bool = False) -> AfterAction:
     """Decide what follows ``seat``'s action. ``decision``: a module's decision of the
     actor is open now (it has options); ``new_offer``: tickets are offered to the actor
-    that were not before."""
+    that were not before; ``answered_in_dm``: the actor acted in their DM, whose answer
+    shows their next decision."""
     # Mid-turn (second card, ticket choice, the next step of a module decision of the actor
     # alone) only the actor hears back; a tunnel reveal, a new module decision, each pick
     # of a simultaneous decision and everything that ends a turn is published.
@@ -128,9 +129,10 @@ def after_action(seat: int, *, phase_before: Phase, phase: Phase, current: int,
             carry.append(seat)
         return AfterAction(False, tuple(carry), (), (seat,))
     fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
-    if decision or (new_offer and phase != Phase.CHOOSE_TICKETS):
+    if not answered_in_dm and (decision or (new_offer and phase != Phase.CHOOSE_TICKETS)):
         # The actor's new decision (a module's, or the drafted tickets to keep) also goes
-        # by DM, with its controls.
+        # by DM, with its controls (unless the answer is in the DM: Rails & Sails asked
+        # for the pieces twice there).
         fresh.append(seat)
     return AfterAction(True, tuple(carry), tuple(fresh), (seat, *fresh))
 

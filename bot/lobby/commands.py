@@ -7,7 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.edge.options import LANGUAGE_CHOICES, MAP_CHOICES, Choice, game_id
+from bot.edge.options import LANGUAGE_CHOICES, MAP_CHOICES, Choice, on_channel_game
 from bot.play import handlers
 from bot.play.handlers import guarded
 from bot.settings.preferences import GameSettings
@@ -37,39 +37,30 @@ async def new(interaction: discord.Interaction[Any], map: Choice[str],
 
 @app_commands.command(name="join", description="Take a seat in this channel's lobby")
 async def join(interaction: discord.Interaction[Any]) -> None:
-    async def run() -> None:
-        await handlers.join(interaction, await game_id(interaction))
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.join(interaction, gid))
 
 
 @app_commands.command(name="addbot", description="Seat a computer player in this lobby (host only)")
 @app_commands.describe(level="How well it plays")
 @app_commands.choices(level=[Choice(name=level, value=level) for level in LEVELS])
 async def addbot(interaction: discord.Interaction[Any], level: Choice[str]) -> None:
-    async def run() -> None:
-        await handlers.add_computer(interaction, await game_id(interaction), level.value)
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.add_computer(
+        interaction, gid, level.value))
 
 
 @app_commands.command(name="start", description="Start the game (host only)")
 async def start(interaction: discord.Interaction[Any]) -> None:
-    async def run() -> None:
-        await handlers.start(interaction, await game_id(interaction))
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.start(interaction, gid))
 
 
 @app_commands.command(name="end", description="End this channel's game or lobby (host or admin)")
 async def end(interaction: discord.Interaction[Any]) -> None:
-    async def run() -> None:
-        await handlers.end(interaction, await game_id(interaction))
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.end(interaction, gid))
 
 
 @app_commands.command(name="abandon", description="Vote to abandon the game (a majority ends it)")
 async def abandon(interaction: discord.Interaction[Any]) -> None:
-    async def run() -> None:
-        await handlers.abandon(interaction, await game_id(interaction))
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.abandon(interaction, gid))
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (

@@ -3,8 +3,9 @@ processes may share it), else the SQLite file ``TTR_DB_PATH`` (one process)."""
 
 from __future__ import annotations
 
-from bot.storage.api import SqliteStorage, Storage
+from bot.storage.api import Storage
 from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SqliteStorage
 
 
 def is_postgres(target: str) -> bool:

@@ -29,7 +29,8 @@ from bot.ops import collector, stop_signals
 from bot.ops.config import Settings
 from bot.ops.database import describe, is_postgres, open_storage
 from bot.ops.diskspace import no_space_left
-from bot.storage.api import SqliteStorage, Storage, StorageError
+from bot.storage.api import Storage, StorageError
+from bot.storage.sqlite import SqliteStorage
 
 if TYPE_CHECKING:
     from bot.edge.client import TTRBot

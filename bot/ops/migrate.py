@@ -15,9 +15,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.api import ActionRow, SqliteStorage
+from bot.storage.api import ActionRow
 from bot.storage.codec import replay_log
 from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SqliteStorage
 from engine.state import migrate_snapshot
 
 # Copied first: every other table refers to games (or to nothing).

@@ -16,8 +16,14 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.edge.options import MAP_CHOICES, Choice, game_id, in_member_language, matches
-from bot.game.games import Refusal, seated_view
+from bot.edge.options import (
+    MAP_CHOICES,
+    Choice,
+    in_member_language,
+    matches,
+    on_channel_game,
+)
+from bot.game.games import GameInfo, Refusal, seated_view
 from bot.i18n import _
 from bot.play import handlers, presenters
 from bot.play.claiming import claim_colour
@@ -131,24 +137,34 @@ async def card_autocomplete(interaction: discord.Interaction[Any],
     return [c for c in options if matches(current, c.name)]
 
 
+async def _played_state(interaction: discord.Interaction[Any],
+                        info: GameInfo) -> GameState | None:
+    """The game's state; None once a lobby or a game ended early (no board, no turn) is
+    answered for."""
+    if info.state is None:
+        await Responder(interaction).send(handlers.lobby_text(info))
+        return None
+    if info.row.status in EARLY_ENDS:
+        await Responder(interaction).send(presenters.ended_text(info.row.id, info.row.status,
+                                                                None))
+        return None
+    return info.state
+
+
 @app_commands.command(name="board", description="Show the board with its buttons")
 async def board(interaction: discord.Interaction[Any]) -> None:
     async def run() -> None:
         info = await channel_game(interaction, active_only=False)
-        if info.state is None:
-            await Responder(interaction).send(handlers.lobby_text(info))
+        state = await _played_state(interaction, info)
+        if state is None:
             return
-        if info.row.status in EARLY_ENDS:
-            await Responder(interaction).send(presenters.ended_text(
-                info.row.id, info.row.status, None))
-            return
-        view = engine.public_view(info.state)
+        view = engine.public_view(state)
         if view.phase != Phase.GAME_OVER:
             # The table message (board, whose turn, buttons) moves to the bottom.
             await interaction.response.defer(ephemeral=True, thinking=True)
             await bot_of(interaction).service.repost_table(info.row.id)
             await Responder(interaction).send(presenters.status_text(
-                view, waiting=engine.waiting_for(info.state), draft=draft_round(info.state)))
+                view, waiting=engine.waiting_for(state), draft=draft_round(state)))
             return
         await interaction.response.defer(thinking=True)
         png = await bot_of(interaction).renderer.draw_final(view)
@@ -163,9 +179,7 @@ async def board(interaction: discord.Interaction[Any]) -> None:
 
 @app_commands.command(name="hand", description="Your cards and tickets (only you see them)")
 async def hand(interaction: discord.Interaction[Any]) -> None:
-    async def run() -> None:
-        await handlers.show_hand(interaction, await game_id(interaction))
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.show_hand(interaction, gid))
 
 
 @app_commands.command(name="draw", description="Draw a card: a market slot or a deck")
@@ -176,10 +190,8 @@ async def hand(interaction: discord.Interaction[Any]) -> None:
                               Choice(name="ship deck", value="ship")])
 async def draw(interaction: discord.Interaction[Any], card: str,
                refill: Choice[str] | None = None) -> None:
-    async def run() -> None:
-        await handlers.draw(interaction, await game_id(interaction), card,
-                            refill.value if refill else None)
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.draw(
+        interaction, gid, card, refill.value if refill else None))
 
 
 @app_commands.command(name="claim", description="Claim a route")
@@ -189,17 +201,13 @@ async def draw(interaction: discord.Interaction[Any], card: str,
 @app_commands.autocomplete(route=route_autocomplete, colour=colour_autocomplete)
 async def claim(interaction: discord.Interaction[Any], route: str, colour: str | None = None,
                 locomotives: app_commands.Range[int, 0, 9] | None = None) -> None:
-    async def run() -> None:
-        await handlers.claim(interaction, await game_id(interaction), route, colour,
-                             locomotives)
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.claim(
+        interaction, gid, route, colour, locomotives))
 
 
 @app_commands.command(name="tickets", description="Draw destination tickets (or see the offer)")
 async def tickets(interaction: discord.Interaction[Any]) -> None:
-    async def run() -> None:
-        await handlers.tickets(interaction, await game_id(interaction))
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.tickets(interaction, gid))
 
 
 @app_commands.command(name="station", description="Build a station (maps with stations)")
@@ -237,23 +245,16 @@ async def harbor(interaction: discord.Interaction[Any], city: str,
                               "takes n trains for n ships, -n n ships for n trains")
 async def exchange(interaction: discord.Interaction[Any],
                    trains: app_commands.Range[int, -60, 60]) -> None:
-    async def run() -> None:
-        await handlers.exchange(interaction, await game_id(interaction), trains)
-    await guarded(interaction, run())
+    await on_channel_game(interaction, lambda gid: handlers.exchange(interaction, gid, trains))
 
 
 @app_commands.command(name="status", description="Whose turn it is and what they must decide")
 async def status(interaction: discord.Interaction[Any]) -> None:
     async def run() -> None:
         info = await channel_game(interaction, active_only=False)
-        if info.state is None:
-            await Responder(interaction).send(handlers.lobby_text(info))
+        state = await _played_state(interaction, info)
+        if state is None:
             return
-        if info.row.status in EARLY_ENDS:
-            await Responder(interaction).send(presenters.ended_text(
-                info.row.id, info.row.status, None))
-            return
-        state = info.state
         waiting = engine.waiting_for(state)
         text = presenters.status_text(seated_view(state, [s.name for s in info.seats]),
                                       waiting=waiting,

@@ -8,6 +8,7 @@ the card drawn blind) only ever goes out through an ephemeral ``Responder``.
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
@@ -18,7 +19,6 @@ from pydantic import ValidationError
 import engine
 from bot import i18n
 from bot.edge import components
-from bot.edge.components import ControlId
 from bot.game.games import Ended, GameInfo, Refusal
 from bot.game.images import Renderer
 from bot.game.publisher import DiscordPublisher
@@ -79,6 +79,8 @@ class BotLike(Protocol):
     service: GameService
     renderer: Renderer
     publisher: DiscordPublisher
+
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool: ...
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BotLike:
@@ -175,8 +177,31 @@ async def channel_game(interaction: discord.Interaction[Any], *,
     info = None if channel_id is None else await bot_of(interaction).service.channel_game(
         channel_id, active_only=active_only)
     if info is None:
+        thread = None if channel_id is None else await _game_thread(interaction, channel_id)
+        if thread is not None:
+            raise Refusal(_("Game #{game} is played in its thread <#{thread}>: use `/ttr` "
+                            "there.", game=thread[0], thread=thread[1]))
         raise Refusal(_("There is no game in this channel. Start one with `/ttr new`."))
     return info
+
+
+# bot_state key: the threads games were opened in from a channel ([thread id, ...], newest
+# last), so a command typed in the channel can point to its game's thread.
+GAME_THREADS = "game_threads:{channel}"
+GAME_THREADS_KEPT = 20
+
+
+async def _game_thread(interaction: discord.Interaction[Any],
+                       channel_id: int) -> tuple[int, int] | None:
+    """The newest active game in a thread opened from ``channel_id``: (game, thread)."""
+    storage = bot_of(interaction).service.storage
+    threads = json.loads(await storage.bot_state(GAME_THREADS.format(channel=channel_id))
+                         or "[]")
+    for thread in reversed(threads):
+        game = await storage.active_game_id(thread)
+        if game is not None:
+            return game, thread
+    return None
 
 
 def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
@@ -324,6 +349,10 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
                   "channel."), ephemeral=True)
         else:
             target, target_id = made, made.id
+            key = GAME_THREADS.format(channel=channel.id)
+            threads = json.loads(await service.storage.bot_state(key) or "[]")
+            await service.storage.set_bot_state(
+                key, json.dumps([*threads, made.id][-GAME_THREADS_KEPT:]))
     row = await service.create(guild_id=interaction.guild_id, channel_id=target_id,
                                user_id=user.id, name=user.display_name, map_id=map_id,
                                max_players=players, settings=settings)
@@ -369,7 +398,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return permissions.manage_guild or permissions.manage_channels
 
 
-async def _acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
+async def acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
     """Replace the clicked private confirmation (or answer a command) with ``text``."""
     if interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(content=text, view=None)
@@ -406,7 +435,7 @@ async def end(interaction: discord.Interaction[Any], game_id: int) -> None:
 async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> None:
     user = interaction.user
     ended = await bot_of(interaction).service.end(game_id, user.id, admin=is_admin(interaction))
-    await _acknowledge(interaction, presenters.ended_text(game_id, ended.status, None,
+    await acknowledge(interaction, presenters.ended_text(game_id, ended.status, None,
                                                           ended.reason))
     await announce_end(interaction, ended, user.display_name)
 
@@ -493,7 +522,7 @@ async def resign_confirmed(interaction: discord.Interaction[Any], game_id: int) 
     name = next((s.name for s in (await service.info(game_id)).seats if s.user_id == user.id),
                 user.display_name)
     result = await service.resign(game_id, user.id)
-    await _acknowledge(interaction, _(presenters.RESIGNED))
+    await acknowledge(interaction, _(presenters.RESIGNED))
     if isinstance(result, Ended):
         await announce_end(interaction, result, name)
     else:
@@ -641,7 +670,7 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
 
     try:
         await service.act(game_id, interaction.user.id, action, expect_version=expect_version,
-                          reply=reply)
+                          reply=reply, in_dm=interaction.guild_id is None)
     except Refusal as exc:
         refused(exc, interaction, game_id)
         if not isinstance(action, KeepTickets) and await _offer_again(interaction, game_id,
@@ -1108,15 +1137,6 @@ async def private_language(interaction: discord.Interaction[Any]) -> i18n.Langua
     return i18n.player_language(None, interaction.locale, server)
 
 
-async def on_control(interaction: discord.Interaction[Any], control: ControlId | None,
-                     values: list[str]) -> None:
-    """Every click on a ``ttr:`` button or select lands here."""
-    if control is None:
-        await refuse_late(interaction, _("That control is not valid (any more)."))
-        return
-    await guarded(interaction, _control(interaction, control, values))
-
-
 def refused(exc: Refusal, interaction: discord.Interaction[Any],
             game_id: int | None = None) -> None:
     """One log line and a count per refusal, by its kind."""
@@ -1140,80 +1160,3 @@ async def refuse_late(interaction: discord.Interaction[Any], text: str,
                                                     allowed_mentions=NO_MENTIONS, **extra)
     except discord.HTTPException as exc:
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
-
-
-async def _control(interaction: discord.Interaction[Any], c: ControlId, values: list[str]) -> None:
-    gid = c.game
-    responder = Responder(interaction, edit=private_message(interaction))
-    match c.action:
-        case "join":
-            await join(interaction, gid)
-        case "endok":
-            await end_confirmed(interaction, gid)
-        case "resign":
-            await resign_confirmed(interaction, gid)
-        case "abandon":
-            await abandon(interaction, gid)
-        case "undo":
-            await undo(interaction, gid, c.version)
-        case "undovote":
-            await _acknowledge(interaction, _("Asked."))
-            await undo(interaction, gid, c.version, ask=True)
-        case "addbot":
-            if len(values) != 1:
-                raise Refusal(presenters.CHOOSE_LEVEL)
-            await add_computer(interaction, gid, values[0])
-        case "rmbot":
-            await remove_computer(interaction, gid, values)
-        case "piloton" | "pilotoff":
-            await autopilot(interaction, gid, c.action == "piloton")
-        case "leave":
-            await leave(interaction, gid)
-        case "start":
-            await start(interaction, gid)
-        case "hand":
-            await show_hand(interaction, gid)
-        case "up":
-            assert c.slot is not None
-            await draw_face_up(interaction, gid, c.slot, c.version, responder)
-        case "upt" | "ups":
-            assert c.slot is not None
-            await draw_face_up(interaction, gid, c.slot, c.version, responder,
-                               refill=components.REFILL[c.action])
-        case "pick":
-            assert c.slot is not None and c.version is not None
-            await perform(interaction, gid, Pick(c.slot, c.version), responder=responder)
-        case "blind" | "shipdeck" | "tickets" | "pay" | "decline":
-            await perform(interaction, gid, BUTTON_ACTIONS[c.action](),
-                          expect_version=c.version, responder=responder)
-        case "claim" | "station" | "harbor":
-            await open_picker(interaction, gid, c.action)  # a new private message
-        case "claimpg" | "stationpg" | "harborpg":
-            assert c.slot is not None
-            await open_picker(interaction, gid, c.action[:-2], c.slot, c.version, responder)
-        case "claimto" | "stationto" | "harborto":
-            await pick_target(interaction, gid, c.action[:-2], c.version, values, responder)
-        case "claimpay" | "stationpay" | "harborpay":
-            assert c.slot is not None
-            await pay_target(interaction, gid, c.action[:-3], c.slot, c.version, values,
-                             responder)
-        case "kick":
-            assert c.number is not None
-            decided, text = await bot_of(interaction).service.vote_kick(
-                gid, interaction.user.id, c.number)
-            await Responder(interaction, public=decided).send(text)
-            if decided:  # the offer's message says there is no vote on the seat any more
-                await bot_of(interaction).publisher.close_votes(
-                    gid, lambda v: "stale" if (v.kind, v.subject) == ("kick", c.number) else None)
-        case action if action in components.ORDER_CONTROLS:
-            # The list opens as a new private reply under the hand; its controls edit it.
-            await order_controls.control(
-                bot_of(interaction).service, interaction.user.id, c, values,
-                responder if action != "orders" else Responder(interaction))
-        case "keep":
-            if not values or not all(v.isdigit() and len(v) < 10 for v in values):
-                raise Refusal(_("Choose the tickets to keep from the list."))
-            await perform(interaction, gid, KeepTickets(tickets=[int(v) for v in values]),
-                          responder=responder)
-        case _:
-            raise Refusal(_("That control is not valid (any more)."))

@@ -3,7 +3,7 @@
 
 The buttons' custom_ids name the game and the page or turn they show
 (``ttr:<game>:hpage:<n>``, ``hfirst``, ``hlast``, ``rturn:<n>``, see
-``bot.edge.components``), so they keep working after a restart and need no state.
+``bot.records.controls``), so they keep working after a restart and need no state.
 History, replays and the games list answer only the asker: an old board in the channel
 would read like the current one. Statistics and the leaderboard are posted for all.
 """
@@ -20,7 +20,6 @@ from discord import app_commands
 import engine
 from bot import i18n, stats
 from bot.edge import components
-from bot.edge.components import ControlId
 from bot.edge.options import MAP_CHOICES
 from bot.game.games import Refusal
 from bot.game.telling import opening_lines
@@ -31,8 +30,6 @@ from bot.records.history import TurnLog
 from bot.storage.api import ActionRow, GameRow, Storage, in_effect
 from engine import GameConfig
 
-# Controls handled here (``bot.edge.client`` routes their clicks).
-ACTIONS = frozenset({"hpage", "hfirst", "hlast", "rturn"})
 GAMES_LISTED = 20
 
 
@@ -148,22 +145,6 @@ async def show_leaderboard(interaction: discord.Interaction[Any], map_id: str | 
     if not rated:
         raise Refusal(_(record_texts.NO_RESULTS, where=record_texts.where(map_id)))
     await Responder(interaction, public=True).send(record_texts.leaderboard_text(map_id, rated))
-
-
-async def on_control(interaction: discord.Interaction[Any], control: ControlId) -> None:
-    """A click on a history or replay button: show the page or turn it names."""
-    match control.action:
-        case "hfirst":
-            await show_history(interaction, control.game, 1, edit=True)
-        case "hlast":
-            await show_history(interaction, control.game, edit=True)
-        case "hpage":
-            await show_history(interaction, control.game, control.number, edit=True)
-        case "rturn":
-            assert control.number is not None
-            await show_replay(interaction, control.game, control.number, edit=True)
-        case _:
-            raise Refusal(_("That control is not valid (any more)."))
 
 
 class Records(app_commands.Group, name="records",

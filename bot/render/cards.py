@@ -37,10 +37,6 @@ def card_parts(name: str) -> tuple[str, Kind]:
     return suit, "train"
 
 
-def has_harbor_symbol(name: str) -> bool:
-    return card_parts(name)[1] in ("harbor", "ship")
-
-
 def card_label(name: str, jokers: bool = False) -> str:
     """'red ship', 'red double ship', 'red train ⚓', 'Joker' — for captions."""
     suit, kind = card_parts(name)

@@ -1,6 +1,7 @@
 """Views to render without a live game: hand-made ones for any map, or a random engine game.
 
-Used by the CLI, the tests and the benchmark. Hand-made views follow the
+Used by the CLI, the tests, the benchmark and the bot's start-up check
+(``bot.game.images.check_renderer`` draws one hand). Hand-made views follow the
 shapes of the real ones (claims respect double routes, trains and scores add
 up) but are not a legal game; ``engine_views`` plays a real one.
 """

@@ -7,10 +7,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.edge.options import Choice, game_id, in_member_language, matches
+from bot.edge.options import Choice, in_member_language, matches, on_channel_game
 from bot.game.games import Refusal
 from bot.play import handlers, presenters
-from bot.play.handlers import channel_game, guarded
+from bot.play.handlers import channel_game
 
 
 @in_member_language
@@ -34,9 +34,8 @@ class Seat(app_commands.Group, name="seat",
     @app_commands.describe(mode="on: a computer plays your turns; off: you play them again")
     @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
     async def autopilot(self, interaction: discord.Interaction[Any], mode: Choice[str]) -> None:
-        async def run() -> None:
-            await handlers.autopilot(interaction, await game_id(interaction), mode.value == "on")
-        await guarded(interaction, run())
+        await on_channel_game(interaction, lambda gid: handlers.autopilot(
+            interaction, gid, mode.value == "on"))
 
     @app_commands.command(name="replace",
                           description="Hand a seat to a member who is not playing (host or admin)")
@@ -45,14 +44,11 @@ class Seat(app_commands.Group, name="seat",
     @app_commands.autocomplete(seat=seat_autocomplete)
     async def replace(self, interaction: discord.Interaction[Any], member: discord.Member,
                       seat: str | None = None) -> None:
-        async def run() -> None:
-            await handlers.replace(interaction, await game_id(interaction), member, seat)
-        await guarded(interaction, run())
+        await on_channel_game(interaction, lambda gid: handlers.replace(
+            interaction, gid, member, seat))
 
     @app_commands.command(
         name="resign",
         description="Leave the game (a computer player takes your seat) or the lobby")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        async def run() -> None:
-            await handlers.resign(interaction, await game_id(interaction))
-        await guarded(interaction, run())
+        await on_channel_game(interaction, lambda gid: handlers.resign(interaction, gid))

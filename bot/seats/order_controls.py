@@ -5,8 +5,9 @@ Custom ids (``bot.edge.components``): ``orders`` opens the list; ``ordroute:<tar
 select of routes) then ``ordpay:<route>.<target>`` (a select of colour and fallback) queue
 a claim; ``orddraw:<target>`` (a select: from the deck, or a face-up colour) queues a draw;
 ``ordtix:<target>`` queues tickets; ``ordcancel:<id>`` cancels an order; ``ordrepl:<id>``
-shows the list with its controls aimed at that order. ``target`` is the id of the order
-to replace, 0 to add one. Every control reads the database: it works after a restart.
+shows the list with its controls aimed at that order; ``ordpage:<page>.<target>`` shows
+another page of the routes. ``target`` is the id of the order to replace, 0 to add one.
+Every control reads the database: it works after a restart.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.edge import components
-from bot.edge.components import Control, ControlId, SentButton
+from bot.edge.components import ControlId, Item, SentButton
 from bot.game.games import GameInfo, Refusal
 from bot.game.service import GameService
 from bot.i18n import _
@@ -36,11 +37,11 @@ LOCOMOTIVE = "locomotive"
 OPTIONS = 25  # Discord's most options in one select
 
 
-def panel_button(game_id: int) -> Control:
+def panel_button(game_id: int) -> Item:
     """**Standing orders** under a seated player's hand."""
-    return Control(SentButton(custom_id=str(ControlId(game_id, "orders")),
-                              label=_("Standing orders"), style=discord.ButtonStyle.secondary,
-                              disabled=False, emoji="📋", row=4))
+    return SentButton(custom_id=str(ControlId(game_id, "orders")),
+                      label=_("Standing orders"), style=discord.ButtonStyle.secondary,
+                      disabled=False, emoji="📋", row=4)
 
 
 async def control(service: GameService, user_id: int, c: ControlId, values: list[str],
@@ -50,9 +51,13 @@ async def control(service: GameService, user_id: int, c: ControlId, values: list
     seat, state = _seated(info, user_id)
     number = c.number or 0
     target: int | None = None
+    page = 0
     match c.action:
         case "orders":
             pass
+        case "ordpage":
+            assert c.slot is not None
+            page, target = c.slot, c.version or None
         case "ordrepl":
             target = number
         case "ordcancel":
@@ -83,7 +88,7 @@ async def control(service: GameService, user_id: int, c: ControlId, values: list
     if target is not None and target not in {r.id for r in rows}:
         raise Refusal(_("That order is gone already."))
     await answer.send(_panel_text(info, seat, state, rows, target),
-                      view=_panel_view(info, state, seat, rows, target))
+                      view=_panel_view(info, state, seat, rows, target, page))
 
 
 def _seated(info: GameInfo, user_id: int) -> tuple[int, GameState]:
@@ -157,23 +162,31 @@ def _panel_text(info: GameInfo, seat: int, state: GameState, rows: Sequence[Orde
 
 
 def _panel_view(info: GameInfo, state: GameState, seat: int, rows: Sequence[OrderRow],
-                target: int | None) -> discord.ui.View | None:
+                target: int | None, page: int = 0) -> discord.ui.View | None:
     game_id = info.row.id
     aim = target or 0
-    items: list[Control] = []
+    items: list[Item] = []
+    grey = discord.ButtonStyle.secondary
     if target is not None or len(rows) < MOST:
         routes = _route_options(info.row.map_id, state, seat)
+        pages = max(1, -(-len(routes) // OPTIONS))
+        page = min(max(page, 0), pages - 1)
         if routes:
-            items.append(Control(discord.ui.Select(
-                custom_id=str(ControlId(game_id, "ordroute", number=aim)), options=routes,
-                row=0, placeholder=_("Claim a route…"))))
-        items.append(Control(discord.ui.Select(
+            items.append(discord.ui.Select(
+                custom_id=str(ControlId(game_id, "ordroute", number=aim)),
+                options=routes[page * OPTIONS:(page + 1) * OPTIONS], row=0,
+                placeholder=_("Claim a route…") if pages == 1 else _(
+                    "Claim a route… (page {n} of {pages})", n=page + 1, pages=pages)))
+        items.append(discord.ui.Select(
             custom_id=str(ControlId(game_id, "orddraw", number=aim)),
             options=_draw_options(info.row.map_id), row=1,
-            placeholder=_("Draw two cards…"))))
+            placeholder=_("Draw two cards…")))
         items.append(_button(ControlId(game_id, "ordtix", number=aim),
                              _("Draw tickets, keep the cheapest"), "🎫", 2))
-    grey = discord.ButtonStyle.secondary
+        for other, emoji in ((page - 1, "◀"), (page + 1, "▶")):
+            if 0 <= other < pages:
+                items.append(_button(ControlId(game_id, "ordpage", aim, other),
+                                     _("Page {n}", n=other + 1), emoji, 2, style=grey))
     for i, row in enumerate(rows, 1):
         items.append(_button(ControlId(game_id, "ordrepl", number=row.id),
                              _("Replace {n}", n=i), "✏️", 3, style=grey))
@@ -183,14 +196,15 @@ def _panel_view(info: GameInfo, state: GameState, seat: int, rows: Sequence[Orde
 
 
 def _button(control: ControlId, label: str, emoji: str, row: int, *,
-            style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Control:
-    return Control(SentButton(custom_id=str(control), label=label, style=style,
-                              disabled=False, emoji=emoji, row=row))
+            style: discord.ButtonStyle = discord.ButtonStyle.primary) -> Item:
+    return SentButton(custom_id=str(control), label=label, style=style, disabled=False,
+                      emoji=emoji, row=row)
 
 
 def _route_options(map_id: str, state: GameState, seat: int) -> list[discord.SelectOption]:
-    """Open routes to queue a claim of, from the seat's own views: those of its ticket
-    plan first, then those its hand holds enough cards for, the longest first."""
+    """Every open route to queue a claim of, from the seat's own views: those of its ticket
+    plan first, then those its hand holds enough cards for, the longest first (the list
+    shows ``OPTIONS`` a page)."""
     board = board_for(map_id)
     public, private = public_view(state), private_view(state, seat)
     shut = {*public.claimed, *public.closed, *public.closed_to.get(seat, [])}
@@ -213,7 +227,7 @@ def _route_options(map_id: str, state: GameState, seat: int) -> list[discord.Sel
                 if r not in shut and board.r_len[board.route_index[r]] <= left]
     rest = sorted((r for r in open_ids if r not in planned),
                   key=lambda r: (not coverable(r), -board.r_len[board.route_index[r]], r))
-    chosen = [*dict.fromkeys(r for r in planned if r in open_ids), *rest][:OPTIONS]
+    chosen = [*dict.fromkeys(r for r in planned if r in open_ids), *rest]
     return [discord.SelectOption(label=presenters.route_label(map_id, r)[:100], value=str(r),
                                  emoji="🎯" if r in planned else None) for r in chosen]
 
@@ -244,6 +258,6 @@ def _colour_view(info: GameInfo, route: int, target: int) -> discord.ui.View | N
             options.append(discord.SelectOption(
                 label=label.format(paid=paid)[:100], value=f"{colour}:{otherwise}",
                 emoji=presenters.card_emoji(None if colour == ANY else colour)))
-    return components.with_controls([Control(discord.ui.Select(
+    return components.with_controls([discord.ui.Select(
         custom_id=str(ControlId(info.row.id, "ordpay", target, route)),
-        options=options[:OPTIONS], placeholder=_("Choose the colour and what else")))])
+        options=options[:OPTIONS], placeholder=_("Choose the colour and what else"))])

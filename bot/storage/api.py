@@ -1,8 +1,9 @@
 """Persistence: games, seats, the append-only action log and state snapshots.
 
-``Storage`` holds every query; ``SqliteStorage`` (one aiosqlite connection in WAL
-mode, the single writer) is the default backend, ``bot.storage.postgres.PostgresStorage``
-the one several bot processes share. Every write is one transaction; an
+``Storage`` holds every query; ``bot.storage.sqlite.SqliteStorage`` (one aiosqlite
+connection in WAL mode, the single writer) is the default backend,
+``bot.storage.postgres.PostgresStorage`` the one several bot processes share; the schema's
+migrations are in ``bot.storage.migrations``. Every write is one transaction; an
 accepted action (log row + snapshot + game version) commits before the bot
 answers, so a restart at any moment loses nothing. The snapshot is a cache: the
 log replayed through the engine gives the same state, and ``actions`` is what a
@@ -13,19 +14,14 @@ reads the actions a stretch of the log leaves standing.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import json
-import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
-from functools import partial
-from typing import Any, ClassVar, Literal, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-import aiosqlite
 from pydantic import BaseModel
 
 from bot.clock import Clock, SystemClock
@@ -61,346 +57,6 @@ INTERACTION_SWEEP_SECONDS = 600
 # worker died). A running job's worker renews its claim a few times per lease
 # (``renew_claim``), so a job may take longer; a dead worker's job waits at most this.
 JOB_LEASE_SECONDS = 60.0
-# How long SQLite's writer waits for another process's lock (a backup) before it fails.
-BUSY_TIMEOUT_MS = 5000
-
-# Ordered migrations: entry i brings the schema from user_version i to i + 1.
-# Never edit a released entry; append a new one.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE games (
-        id             INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id       INTEGER,
-        channel_id     INTEGER NOT NULL,
-        status         TEXT NOT NULL
-                       CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
-        map_id         TEXT NOT NULL,
-        max_players    INTEGER NOT NULL,
-        host_id        INTEGER NOT NULL,
-        config         TEXT,
-        version        INTEGER NOT NULL DEFAULT 0,
-        posted_version INTEGER NOT NULL DEFAULT 0,
-        created_at     REAL NOT NULL,
-        updated_at     REAL NOT NULL
-    );
-    -- One lobby or running game per channel (threads are channels too).
-    CREATE UNIQUE INDEX games_active_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_channel ON games (channel_id, id);
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat    INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name    TEXT NOT NULL,
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, user_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE actions (
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version    INTEGER NOT NULL,
-        seat       INTEGER NOT NULL,
-        action     TEXT NOT NULL,
-        events     TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, version)
-    ) WITHOUT ROWID;
-    CREATE TABLE snapshots (
-        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        state   TEXT NOT NULL
-    );
-    CREATE TABLE users (
-        user_id       INTEGER PRIMARY KEY,
-        dm_refused_at REAL
-    );
-    """,
-    """
-    -- Settings as JSON documents (bot.preferences): new settings need no migration.
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        settings TEXT NOT NULL
-    );
-    ALTER TABLE users ADD COLUMN settings TEXT;
-    """,
-    """
-    -- Games can be ended by the host or an admin ('ended') or by a vote ('abandoned'):
-    -- SQLite changes a CHECK only by rebuilding the table (foreign keys are off while
-    -- migrating, so dropping the old table cascades nothing).
-    CREATE TABLE games_new (
-        id             INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id       INTEGER,
-        channel_id     INTEGER NOT NULL,
-        status         TEXT NOT NULL
-                       CHECK (status IN ('lobby', 'running', 'finished', 'cancelled', 'ended',
-                                         'abandoned')),
-        map_id         TEXT NOT NULL,
-        max_players    INTEGER NOT NULL,
-        host_id        INTEGER NOT NULL,
-        config         TEXT,
-        version        INTEGER NOT NULL DEFAULT 0,
-        posted_version INTEGER NOT NULL DEFAULT 0,
-        created_at     REAL NOT NULL,
-        updated_at     REAL NOT NULL
-    );
-    INSERT INTO games_new (id, guild_id, channel_id, status, map_id, max_players, host_id,
-                           config, version, posted_version, created_at, updated_at)
-        SELECT id, guild_id, channel_id, status, map_id, max_players, host_id, config, version,
-               posted_version, created_at, updated_at FROM games;
-    DROP TABLE games;
-    ALTER TABLE games_new RENAME TO games;
-    CREATE UNIQUE INDEX games_active_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_channel ON games (channel_id, id);
-    -- Who plays each seat (see CONTROLLERS); a seat without a person has a negative user_id.
-    ALTER TABLE seats ADD COLUMN controller TEXT NOT NULL DEFAULT 'human';
-    -- The person who played each action (NULL: the bot played it for the seat).
-    ALTER TABLE actions ADD COLUMN user_id INTEGER;
-    -- What happened to a game besides its actions: seats changing hands, ends, undos.
-    CREATE TABLE history (
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version    INTEGER NOT NULL,
-        kind       TEXT NOT NULL,
-        seat       INTEGER,
-        user_id    INTEGER,
-        detail     TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX history_game ON history (game_id, version);
-    -- Durable votes (abandon, undo, kick): one row per voter; ``subject`` says what about
-    -- (the version for an undo, the seat for a kick, 0 for an abandon).
-    CREATE TABLE votes (
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        kind       TEXT NOT NULL,
-        subject    INTEGER NOT NULL,
-        user_id    INTEGER NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, kind, subject, user_id)
-    ) WITHOUT ROWID;
-    -- Interactions already handled: one delivered twice is applied once.
-    CREATE TABLE interactions (
-        id         INTEGER PRIMARY KEY,
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX interactions_age ON interactions (created_at);
-    """,
-    """
-    -- Derived from finished games (bot.stats), never the source of truth: emptied and
-    -- refilled from the snapshots or the log whenever asked. One row per seat.
-    CREATE TABLE game_results (
-        game_id           INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat              INTEGER NOT NULL,
-        player            TEXT NOT NULL,  -- who is rated: 'user:<id>' or 'computer:<level>'
-        user_id           INTEGER,        -- the member; NULL for a computer player
-        name              TEXT NOT NULL,
-        score             INTEGER NOT NULL,
-        rank              INTEGER NOT NULL,
-        tickets_completed INTEGER NOT NULL,
-        tickets_failed    INTEGER NOT NULL,
-        longest_path      INTEGER NOT NULL,
-        routes            TEXT NOT NULL,  -- JSON list of the ids of the routes claimed
-        PRIMARY KEY (game_id, seat)
-    ) WITHOUT ROWID;
-    CREATE INDEX game_results_player ON game_results (player);
-    """,
-    """
-    -- Time-based work (bot.scheduler): reminders, turn timers, computer players' turns.
-    -- A job is for one seat at one game version: once the game moved on it does nothing.
-    -- Claimed by one worker (SQLite: one transaction; PostgreSQL: FOR UPDATE SKIP LOCKED).
-    CREATE TABLE jobs (
-        id         INTEGER PRIMARY KEY AUTOINCREMENT,
-        due_at     REAL NOT NULL,
-        kind       TEXT NOT NULL CHECK (kind IN ('remind', 'timeout', 'computer')),
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat       INTEGER NOT NULL,
-        version    INTEGER NOT NULL,
-        attempt    INTEGER NOT NULL DEFAULT 0,
-        claimed_at REAL,
-        claimed_by TEXT,
-        done_at    REAL
-    );
-    -- One job of a kind per seat, version and attempt: planning twice adds nothing.
-    CREATE UNIQUE INDEX jobs_once ON jobs (game_id, seat, kind, version, attempt);
-    CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL;
-    CREATE INDEX jobs_game ON jobs (game_id) WHERE done_at IS NULL;
-    -- Per-game settings chosen at /ttr new (bot.preferences.GameSettings).
-    CREATE TABLE game_settings (
-        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        settings TEXT NOT NULL
-    );
-    -- Turns in a row a seat's timer expired (the others may vote to kick it after N).
-    CREATE TABLE expiries (
-        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat      INTEGER NOT NULL,
-        in_a_row  INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    ) WITHOUT ROWID;
-    """,
-    """
-    -- Facts about this installation, e.g. the hash of the last synced command tree.
-    CREATE TABLE bot_state (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    """,
-    """
-    -- Every message a game posts, keyed by what it is for: the intent (with its text) is
-    -- stored before sending and the message id after, so a restart never posts twice.
-    CREATE TABLE posts (
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version    INTEGER NOT NULL,
-        target     TEXT NOT NULL,
-        channel_id INTEGER NOT NULL,
-        content    TEXT NOT NULL,
-        message_id INTEGER,
-        PRIMARY KEY (game_id, version, target)
-    ) WITHOUT ROWID;
-    -- The one table message of a game (board, whose turn, buttons), edited in place.
-    -- ``head``: what happened since it was posted (kept above its live status); the turn
-    -- line below it (``line_id``) is deleted when the next one comes, its text
-    -- (``line_text``) moving into ``head``; ``version``: the game version last told.
-    CREATE TABLE table_messages (
-        game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        channel_id INTEGER NOT NULL,
-        message_id INTEGER NOT NULL,
-        head       TEXT NOT NULL,
-        line_id    INTEGER,
-        line_text  TEXT NOT NULL DEFAULT '',
-        version    INTEGER NOT NULL
-    );
-    -- Private threads (a server setting): one per player and game, with the hand message.
-    CREATE TABLE player_threads (
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        user_id    INTEGER NOT NULL,
-        thread_id  INTEGER NOT NULL,
-        message_id INTEGER,
-        PRIMARY KEY (game_id, user_id)
-    ) WITHOUT ROWID;
-    """,
-    """
-    -- Standings kept as games finish (bot.standings): what /ttr leaderboard and /ttr stats
-    -- show, read without going through the history. Derived like game_results (rebuilt by
-    -- bot.stats). Per server and scope: map_id '' for every map; player '' for the server.
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        map_id   TEXT NOT NULL,
-        player   TEXT NOT NULL,  -- 'user:<id>' or 'computer:<level>'
-        name     TEXT NOT NULL,  -- the name in their latest rated game
-        mu       REAL NOT NULL,
-        sigma    REAL NOT NULL,
-        ordinal  REAL NOT NULL,  -- mu - 3 sigma: the leaderboard's order
-        games    INTEGER NOT NULL,
-        wins     INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, map_id, player)
-    ) WITHOUT ROWID;
-    CREATE INDEX ratings_order ON ratings (guild_id, map_id, ordinal DESC, games DESC, name);
-    CREATE TABLE tallies (
-        guild_id          INTEGER NOT NULL,
-        map_id            TEXT NOT NULL,
-        player            TEXT NOT NULL,  -- a member ('user:<id>'), or '' (the server)
-        games             INTEGER NOT NULL,
-        wins              INTEGER NOT NULL,
-        seats             INTEGER NOT NULL,
-        score_sum         INTEGER NOT NULL,
-        best_score        INTEGER NOT NULL,
-        best_game         INTEGER NOT NULL,
-        best_name         TEXT NOT NULL,
-        tickets_completed INTEGER NOT NULL,
-        tickets_failed    INTEGER NOT NULL,
-        longest_path      INTEGER NOT NULL,
-        longest_game      INTEGER NOT NULL,
-        longest_name      TEXT NOT NULL,
-        timeouts          INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, map_id, player)
-    ) WITHOUT ROWID;
-    CREATE TABLE route_counts (
-        guild_id  INTEGER NOT NULL,
-        map_id    TEXT NOT NULL,
-        player    TEXT NOT NULL,
-        route_map TEXT NOT NULL,
-        route     INTEGER NOT NULL,
-        n         INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, map_id, player, route_map, route)
-    ) WITHOUT ROWID;
-    CREATE INDEX route_counts_top ON route_counts (guild_id, map_id, player, n DESC);
-    -- Turn times as a histogram (bot.standings.turn_bucket): turns per bucket.
-    CREATE TABLE turn_times (
-        guild_id INTEGER NOT NULL,
-        map_id   TEXT NOT NULL,
-        player   TEXT NOT NULL,
-        bucket   INTEGER NOT NULL,
-        n        INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, map_id, player, bucket)
-    ) WITHOUT ROWID;
-    """,
-    """
-    -- Undo is an entry of the log (engine.Undo), which only grows: the version an undo row
-    -- takes back (NULL on every other row).
-    ALTER TABLE actions ADD COLUMN undoes INTEGER;
-    CREATE INDEX actions_undone ON actions (game_id, undoes) WHERE undoes IS NOT NULL;
-    -- Games started before configs named their rules version played rules 1 (engine.state).
-    UPDATE games SET config = json_set(config, '$.rules', 1)
-        WHERE config IS NOT NULL AND json_extract(config, '$.rules') IS NULL;
-    """,
-    """
-    -- Standing orders (bot.orders): a player's next moves, queued while the others play,
-    -- each played on one later turn of the seat, in ``position`` order; only their player
-    -- sees them. ``user_id``: whose (a seat that changes hands leaves them behind).
-    CREATE TABLE orders (
-        id             INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat           INTEGER NOT NULL,
-        user_id        INTEGER NOT NULL,
-        position       INTEGER NOT NULL,
-        spec           TEXT NOT NULL,  -- an engine.orders.Order as JSON
-        queued_turn    INTEGER NOT NULL,  -- the game's turn when queued: it plays a later one
-        played_turn    INTEGER,  -- the turn it began playing in (NULL: not yet)
-        played_version INTEGER   -- the game's version then: only there is it begun again
-    );
-    CREATE INDEX orders_seat ON orders (game_id, seat, position);
-    -- Jobs of a new kind, 'order': a seat's standing order, played when its turn comes.
-    -- (SQLite changes a CHECK only by rebuilding the table.)
-    CREATE TABLE jobs_new (
-        id         INTEGER PRIMARY KEY AUTOINCREMENT,
-        due_at     REAL NOT NULL,
-        kind       TEXT NOT NULL CHECK (kind IN ('remind', 'timeout', 'computer', 'order')),
-        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat       INTEGER NOT NULL,
-        version    INTEGER NOT NULL,
-        attempt    INTEGER NOT NULL DEFAULT 0,
-        claimed_at REAL,
-        claimed_by TEXT,
-        done_at    REAL
-    );
-    INSERT INTO jobs_new (id, due_at, kind, game_id, seat, version, attempt, claimed_at,
-                          claimed_by, done_at)
-        SELECT id, due_at, kind, game_id, seat, version, attempt, claimed_at, claimed_by,
-               done_at FROM jobs;
-    DROP TABLE jobs;
-    ALTER TABLE jobs_new RENAME TO jobs;
-    CREATE UNIQUE INDEX jobs_once ON jobs (game_id, seat, kind, version, attempt);
-    CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL;
-    CREATE INDEX jobs_game ON jobs (game_id) WHERE done_at IS NULL;
-    """,
-    """
-    -- Members away from all their games (bot.seats.away): when they are back, and the
-    -- computer level that plays for them where their server lets a computer play.
-    CREATE TABLE away (
-        user_id INTEGER PRIMARY KEY,
-        back_at REAL NOT NULL,
-        level   TEXT NOT NULL
-    );
-    CREATE INDEX away_back ON away (back_at);
-    -- Members following a game without a seat (bot.seats.watch): by DM, or in a private
-    -- thread of the game's channel (``thread_id``).
-    CREATE TABLE watchers (
-        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        user_id   INTEGER NOT NULL,
-        thread_id INTEGER,
-        PRIMARY KEY (game_id, user_id)
-    );
-    """,
-)
-
 
 class StorageError(Exception):
     """A write that would break an invariant (busy channel, stale version, full lobby).
@@ -626,7 +282,11 @@ def _game(row: Sequence[object] | None) -> GameRow | None:
 
 class Tx(Protocol):
     """One connection inside a transaction. Queries are written once, in the SQL both
-    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them)."""
+    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them).
+
+    A transaction's body (``Storage._transact``) awaits nothing but these calls: SQLite's
+    runs to its end in one go on the writer, so both backends refuse any other await
+    with ``TransactionAwaited``, and the transaction is rolled back."""
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         """Run one statement; how many rows it changed."""
@@ -636,6 +296,17 @@ class Tx(Protocol):
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None: ...
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]: ...
+
+
+async def _nothing_held() -> None:
+    pass
+
+
+class TransactionAwaited(RuntimeError):
+    """A transaction's body awaited something other than its ``Tx`` (see there)."""
+
+    def __init__(self) -> None:
+        super().__init__("a transaction's body awaited something other than its database")
 
 
 class Storage(ABC):
@@ -1084,12 +755,6 @@ class Storage(ABC):
             (game_id, game_id, kind, seat, user_id, json.dumps(detail), self.clock.now()))
         return int(counted[0]) if counted else 0
 
-
-    async def add_history(self, game_id: int, kind: str, *, seat: int | None = None,
-                          user_id: int | None = None, detail: dict[str, object]) -> None:
-        async def body(db: Tx) -> None:
-            await self._history(db, game_id, kind, seat=seat, user_id=user_id, detail=detail)
-        await self._transact(body)
 
     async def history(self, game_id: int) -> list[HistoryRow]:
         rows = await self._all(
@@ -1603,8 +1268,8 @@ class Storage(ABC):
 
     async def _plan(self, db: Tx, game_id: int, version: int, plan: JobPlan) -> None:
         """Move the waiting jobs of the ``carry`` seats (still deciding the same thing) to
-        ``version``, drop every job of another version (older, or newer and taken back by
-        an undo) unless a worker holds it, add ``jobs`` (where that seat has no job of that
+        ``version``, drop every job of another (older: versions only grow) version unless a
+        worker holds it, add ``jobs`` (where that seat has no job of that
         kind at ``version`` yet) and clear ``acted``'s run of expired turns and the votes to
         kick them."""
         for seat in plan.carry:
@@ -1825,365 +1490,3 @@ class Storage(ABC):
         await self._write(
             "INSERT INTO bot_state (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
-
-
-class _SqliteTx:
-    """The writer connection inside a transaction, in the writer's thread: each call is
-    done when it returns (a transaction's body, ``Storage._transact``, never waits)."""
-
-    def __init__(self, conn: sqlite3.Connection):
-        self._conn = conn
-
-    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        return int(self._conn.execute(sql, args).rowcount)
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        self._conn.executemany(sql, rows)
-
-    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
-        rows = self._conn.execute(sql, args).fetchall()  # the statement runs to its end
-        return tuple(rows[0]) if rows else None
-
-    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in self._conn.execute(sql, args).fetchall()]
-
-
-def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run to its end, here and now, a coroutine that never waits (a transaction's body
-    on ``_SqliteTx``)."""
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return cast(T, done.value)
-    coroutine.close()
-    raise RuntimeError("a transaction's body awaited something other than its database")
-
-
-async def _nothing_held() -> None:
-    pass
-
-
-async def _nothing(db: Tx) -> None:
-    """A transaction's body that adds nothing (to commit what was held back)."""
-
-
-@dataclass
-class _Queued:
-    """A transaction waiting for SQLite's writer: the statements held back for it
-    (``_write_later``), its body, and where its result goes."""
-
-    later: list[tuple[str, Sequence[object]]]
-    body: Callable[[Tx], Coroutine[Any, Any, Any]]
-    done: asyncio.Future[Any]
-
-
-def _commit_together(db: sqlite3.Connection, batch: Sequence[_Queued]
-                     ) -> list[tuple[bool, Any]]:
-    """Each queued transaction in a savepoint of one transaction, committed at once. Per
-    transaction (ok, result or exception): one that fails is rolled back alone; if the
-    whole transaction is lost (a disk error, the commit fails), this raises and none of
-    them is committed."""
-    db.execute("BEGIN IMMEDIATE")
-    outcomes = _run_together(db, batch)
-    _commit(db)
-    return outcomes
-
-
-def _commit(db: sqlite3.Connection) -> None:
-    """Commit the transaction ``_run_together`` left open (the fsync); roll it back if
-    that fails, and raise."""
-    try:
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-
-
-def _run_together(db: sqlite3.Connection, batch: Sequence[_Queued]
-                  ) -> list[tuple[bool, Any]]:
-    """``_commit_together`` in the transaction begun, up to its commit: the transaction
-    is left open, or rolled back if this raises."""
-    outcomes: list[tuple[bool, Any]] = []
-    try:
-        for queued in batch:
-            db.execute("SAVEPOINT queued")
-            try:
-                for sql, args in queued.later:
-                    db.execute(sql, args)
-                outcomes.append((True, _finish(queued.body(_SqliteTx(db)))))
-            except Exception as exc:
-                if not db.in_transaction:
-                    raise  # SQLite rolled the whole transaction back
-                db.execute("ROLLBACK TO queued")
-                outcomes.append((False, exc))
-            db.execute("RELEASE queued")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    return outcomes
-
-
-def _read_only(path: str) -> sqlite3.Connection:
-    """A connection for the event loop's single-row reads (``SqliteStorage._one``)."""
-    reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    reader.execute("PRAGMA query_only=ON")
-    reader.execute("PRAGMA busy_timeout=1000")
-    return reader
-
-
-class SqliteStorage(Storage):
-    """One aiosqlite connection in WAL mode, the single writer; one bot process.
-
-    Every use of the writer is one trip to aiosqlite's thread (``_call``): a whole
-    transaction runs there at once. Its thread takes the trips in order, so no two
-    transactions interleave, and a trip costs the event loop more than most statements.
-    Group commit: the transactions that come while the writer is busy go together in
-    its next trip, each in a savepoint of one transaction, so they share one commit
-    (one fsync) instead of waiting for one each (see ``_transact``).
-    """
-
-    _INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
-
-    def __init__(self, conn: aiosqlite.Connection, *, migrations: Sequence[str] = MIGRATIONS):
-        super().__init__()
-        self._conn = conn
-        self._migrations = migrations
-        # Single-row reads run on the event loop on a read-only connection of their own:
-        # an indexed read takes ~10 us there (0.2-0.4 ms, the first after another
-        # connection's commit: it rereads the WAL index), a trip to aiosqlite's thread
-        # ~100-150 us of the loop's time. WAL lets it read while the writer writes; every
-        # read sees what was committed before it (reads inside a transaction go through
-        # the writer).
-        self._reader: sqlite3.Connection | None = None
-        self.trips = 0  # trips to the writer's thread so far (bench/bench_bot.py counts them)
-        self._in_thread = 0  # trips there not answered yet
-        self._later: list[tuple[str, Sequence[object]]] = []  # see ``_write_later``
-        self._queued: list[_Queued] = []  # transactions for the writer's next trip
-        self._committer: asyncio.Task[None] | None = None  # the task taking them there
-
-    @classmethod
-    async def open(
-        cls, path: str, *, migrations: Sequence[str] = MIGRATIONS, durable: bool = True,
-        migrate: bool = True,
-    ) -> SqliteStorage:
-        """``migrate=False``: the schema as it is (a backup reads a database that the
-        running bot, perhaps an older version, owns)."""
-        # The event loop runs the writer's statements too (``_commit_queued``).
-        conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
-        # Close on any failure: an open aiosqlite thread would keep the process alive.
-        try:
-            store = cls(conn, migrations=migrations)
-
-            def configure(db: sqlite3.Connection) -> None:
-                db.execute("PRAGMA journal_mode=WAL")
-                # FULL: a committed action survives a power cut too, not only a crash.
-                db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-                db.execute("PRAGMA foreign_keys=ON")
-                db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            await store._call(configure)
-            if migrate:
-                await store.migrate()
-            store._reader = _read_only(path)
-        except BaseException:
-            await conn.close()
-            raise
-        return store
-
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(writer)`` in aiosqlite's thread: one trip there."""
-        self.trips += 1
-        conn = self._conn
-        self._in_thread += 1
-        try:
-            # aiosqlite's own way to run a function in its thread (it has no public one).
-            result = await conn._execute(lambda: fn(conn._conn))  # type: ignore[no-untyped-call]
-        finally:
-            self._in_thread -= 1
-        return cast(T, result)
-
-    async def check(self) -> None:
-        """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
-        process can write; raise ``StorageError`` saying what is wrong otherwise."""
-        rows = await self._all("PRAGMA quick_check")
-        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
-        if problems:
-            raise StorageError(f"quick_check found {len(problems)} problem(s), first: "
-                               f"{problems[0]}")
-
-        def try_writing(db: sqlite3.Connection) -> None:
-            # A read-only file opens fine and fails on the first write.
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("ROLLBACK")
-        await self._call(try_writing)
-
-    async def close(self, *, checkpoint: bool = True) -> None:
-        """Checkpoint the WAL into the database file, then close: the file alone is whole.
-        ``checkpoint=False``: leave that to the process that owns the file (a backup)."""
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
-        try:
-            if self._later or self._committer is not None:
-                await self._transact(_nothing)  # after every transaction queued before
-            if checkpoint:
-                await self._call(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
-        except sqlite3.OperationalError:
-            pass  # the file is busy: closing checkpoints too
-        finally:
-            await self._conn.close()
-
-    async def backup(self, target: str) -> None:
-        """A consistent copy of the live database in ``target`` (a new file), taken in one
-        read transaction while the bot may keep writing (``VACUUM INTO``)."""
-        await self._call(lambda db: db.execute("VACUUM INTO ?", (target,)))
-
-    async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
-        # Queued for the writer's next trip, with the other transactions that come
-        # meanwhile (each commits whole or not at all, and is answered once committed).
-        queued = _Queued(self._later, body, asyncio.get_running_loop().create_future())
-        self._later = []
-        self._queued.append(queued)
-        if self._committer is None:
-            # It serves every caller, so it runs in a context of its own, not in the one
-            # of whichever caller started it (whose context variables would follow it).
-            self._committer = asyncio.create_task(self._commit_queued(),
-                                                  context=contextvars.Context())
-        return cast(T, await queued.done)
-
-    async def _commit_queued(self) -> None:
-        """Take the queued transactions to the writer, all those queued at once per trip,
-        until none is left (a task of its own: a caller that gives up stops nothing)."""
-        try:
-            while self._queued:
-                batch, self._queued = self._queued, []
-                try:
-                    outcomes = await self._commit_batch(batch)
-                except asyncio.CancelledError:  # the loop stops: nobody waits for them
-                    for queued in batch:
-                        queued.done.cancel()
-                    raise
-                except Exception as exc:  # none of them was committed
-                    outcomes = [(False, exc)] * len(batch)
-                # What was held back for a transaction not committed goes with the next.
-                self._later[:0] = [s for q, (ok, _) in zip(batch, outcomes, strict=True)
-                                   if not ok for s in q.later]
-                for queued, (ok, result) in zip(batch, outcomes, strict=True):
-                    if queued.done.done():
-                        continue
-                    if ok:
-                        queued.done.set_result(result)
-                    else:
-                        queued.done.set_exception(result)
-        finally:
-            self._committer = None
-
-    async def _settle(self) -> None:
-        if self._later:
-            await self._transact(_nothing)
-
-    async def _commit_batch(self, batch: Sequence[_Queued]) -> list[tuple[bool, Any]]:
-        """``_commit_together``: its statements on the event loop, where they take ~10 us
-        each, and only the commit (the fsync) in the writer's thread; in a thread, each
-        statement waits for the GIL while the loop runs, milliseconds a batch. All of it
-        goes to the thread when the writer is in use there (a read, a backup)."""
-        db = self._conn._conn
-        begun = False
-        if not self._in_thread:
-            # The loop never waits for another process's lock (a backup's checkpoint):
-            # then the batch waits for it in the thread.
-            db.execute("PRAGMA busy_timeout=0")
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                begun = True
-            except sqlite3.OperationalError:
-                pass
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        if not begun:
-            return await self._call(partial(_commit_together, batch=batch))
-        outcomes = _run_together(db, batch)
-        await self._call(_commit)
-        return outcomes
-
-    async def _write_later(self, sql: str, args: Sequence[object] = ()) -> None:
-        # Held for the next write (an action's, or any other): a trip less. A read that
-        # must see it runs what is held back first (``_settle``: the rows of ``games``).
-        self._later.append((sql, args))
-
-    async def _one(self, sql: str, args: Sequence[object] = ()) -> Sequence[object] | None:
-        if self._reader is not None:
-            row: tuple[object, ...] | None = self._reader.execute(sql, args).fetchone()
-            return row
-        rows = await self._all(sql, args)
-        return rows[0] if rows else None
-
-    async def _all(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
-        return await self._call(lambda db: [tuple(r) for r in db.execute(sql, args).fetchall()])
-
-    async def _few(self, sql: str, args: Sequence[object] = ()) -> list[Sequence[object]]:
-        # On the reader, as ``_one``: the writer's thread stays free for commits.
-        if self._reader is not None:
-            return list(self._reader.execute(sql, args).fetchall())
-        return await self._all(sql, args)
-
-    @asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
-        yield  # one process owns the file: the service's in-memory lock is enough
-
-    # -- the whole database, table by table (``bot.ops.migrate``) -----------------------------
-
-    async def tables(self) -> list[str]:
-        return [str(r[0]) for r in await self._all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' "
-            "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-
-    async def columns(self, table: str) -> list[str]:
-        return [str(r[1]) for r in await self._all(f"PRAGMA table_info({table})")]
-
-    async def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Every row of ``table`` (with ``rowid`` among ``columns``: in the order written)."""
-        order = " ORDER BY rowid" if "rowid" in columns else ""
-        return [tuple(r) for r in await self._all(
-            f"SELECT {', '.join(columns)} FROM {table}{order}")]
-
-    # -- schema -----------------------------------------------------------------
-
-    async def schema_version(self) -> int:
-        row = await self._one("PRAGMA user_version")
-        assert row is not None
-        return int(str(row[0]))
-
-    async def migrate(self) -> None:
-        current = await self.schema_version()
-        if current > len(self._migrations):
-            raise StorageError(
-                f"database schema {current} is newer than this bot ({len(self._migrations)})"
-            )
-        if current == len(self._migrations):
-            return
-        steps = list(enumerate(self._migrations[current:], start=current + 1))
-
-        def run(db: sqlite3.Connection) -> None:
-            # A step may rebuild a table (the only way SQLite changes a constraint): with
-            # foreign keys on, dropping the old table would delete every row that refers to
-            # it. The pragma is ignored inside a transaction, so it is switched around the
-            # steps.
-            db.execute("PRAGMA foreign_keys=OFF")
-            try:
-                for number, script in steps:
-                    # executescript commits first; BEGIN ... COMMIT makes each step atomic.
-                    try:
-                        db.executescript(f"BEGIN IMMEDIATE;\n{script}\n"
-                                         f"PRAGMA user_version = {number};\nCOMMIT;")
-                    except BaseException:
-                        if db.in_transaction:
-                            db.execute("ROLLBACK")
-                        raise
-                broken = db.execute("PRAGMA foreign_key_check").fetchall()
-                if broken:
-                    raise StorageError(
-                        f"the migrated database breaks foreign keys: {broken[:3]}")
-            finally:
-                db.execute("PRAGMA foreign_keys=ON")
-        await self._call(run)

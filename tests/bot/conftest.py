@@ -25,8 +25,9 @@ from bot.ops.config import Settings
 from bot.ops.database import is_postgres
 from bot.play import claiming, presenters
 from bot.play.decisions import choice_tag, decisions
-from bot.storage.api import SqliteStorage, Storage
+from bot.storage.api import Storage
 from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import (
     BuildHarbor,
     BuildStation,

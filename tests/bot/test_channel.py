@@ -13,7 +13,7 @@ import pytest
 import engine
 from bot.play import presenters
 from bot.settings.preferences import ServerSettings
-from bot.storage.api import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import Claim
 
 

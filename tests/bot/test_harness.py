@@ -80,7 +80,7 @@ async def test_the_database_committer_runs_in_no_callers_context(tmp_path):
     interaction's own work, which then waited for every other game's writes."""
     import contextvars
 
-    from bot.storage.api import SqliteStorage
+    from bot.storage.sqlite import SqliteStorage
 
     store = await SqliteStorage.open(str(tmp_path / "ttr.sqlite3"))
     caller: contextvars.ContextVar[str] = contextvars.ContextVar("caller", default="nobody")

@@ -22,6 +22,7 @@ import discord
 import pytest
 
 import engine
+from bot import fence
 from bot.edge.client import RESTARTING, TTRBot
 from bot.edge.testing import FakeDiscord
 from bot.ops import collector
@@ -34,7 +35,8 @@ from bot.ops.lifecycle import (
     login_with_retry,
     open_database,
 )
-from bot.storage.api import MIGRATIONS, SqliteStorage
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite import SqliteStorage
 from tests.bot.conftest import json_renderer, make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -498,7 +500,7 @@ async def test_a_failed_login_attempt_closes_its_http_session(tmp_path):
         sessions.append(bot.http._HTTPClient__session)  # type: ignore[attr-defined]
         raise _Down()
 
-    bot.http.request = unreachable  # type: ignore[method-assign]
+    fence.route_requests(bot, unreachable)
     stop = asyncio.Event()
     try:
         asyncio.get_running_loop().call_later(0.2, stop.set)  # during the first wait

@@ -69,8 +69,8 @@ async def test_a_game_in_a_thread_and_commands_outside_it(table):
     assert ("POST", "/channels/{channel_id}/threads") in fake.requests
     lobby = fake.channel_messages(thread_id)[0]
     assert "game #1" in lobby.content and "Join" in str(lobby.message["components"])
-    ex = await fake.slash(table.bot, ana, "status")  # the parent channel has no game
-    assert "no game in this channel" in ex.text
+    ex = await fake.slash(table.bot, ana, "status")  # the parent channel points to its thread
+    assert f"Game #1 is played in its thread <#{thread_id}>" in ex.text
     ex = await fake.slash(table.bot, ana, "status", channel_id=thread_id)
     assert "Players (1/5)" in ex.text
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import engine
 from bot.edge import components
-from bot.edge.components import ControlId, parse_custom_id
 from bot.play.decisions import choice_tag, decisions, draft_round
 from bot.play.presenters import (
     card_label,
@@ -125,7 +122,7 @@ def test_keeping_exactly_four_is_one_select_of_four():
     private = engine.private_view(state, 0)
     assert len(private.offered) == 6 and private.keep_min == private.keep_max == 4
     assert decisions(state, 0) == []  # a select, not a button per combination
-    item = components.keep_select(1, "iberia", private).item
+    item = components.keep_select(1, "iberia", private)
     assert (item.min_values, item.max_values) == (4, 4)
     assert item.placeholder == "Keep exactly 4 ticket(s)"
     assert "**Offered — keep exactly 4:**" in hand_text("iberia", private)
@@ -170,25 +167,11 @@ def test_choice_tags_fingerprint_one_players_options():
     assert choice_tag(1, state.phase, decisions(state, 1)) == tags[1]
 
 
-@pytest.mark.parametrize("control", [
-    ControlId(4, "upt", 12, 3), ControlId(4, "ups", 0, 5), ControlId(4, "shipdeck", 9),
-    ControlId(4, "pick", 987654321, 2),
-])
-def test_rails_and_sails_custom_ids_round_trip(control):
-    assert parse_custom_id(str(control)) == control
-
-
-@pytest.mark.parametrize("bad", ["ttr:1:upt:3", "ttr:1:shipdeck:1.2", "ttr:1:ups",
-                                 "ttr:1:pick:1.1234567890"])
-def test_malformed_rails_and_sails_ids(bad):
-    assert parse_custom_id(bad) is None
-
-
 def test_world_board_has_two_market_rows_and_both_decks():
     state = _game("world", 2)
     view = engine.public_view(state)
     controls = components.draw_buttons(1, view, state.version, second=False)
-    rows = {c.item.label: c.item.row for c in controls}  # type: ignore[attr-defined]
+    rows = {c.label: c.row for c in controls}  # type: ignore[attr-defined]
     assert len(view.market) == 6
     assert [rows[k] for k in rows if k and k[0].isdigit()] == [0, 0, 0, 1, 1, 1]
     assert rows["Train deck"] == rows["Ship deck"] == rows["Draw tickets"] == 2
@@ -201,7 +184,7 @@ def test_nordic_market_buttons_close_with_the_deck_and_discards():
     engine.setup_position(state, engine.Position(deck=[], discards=[]))
     controls = components.draw_buttons(1, engine.public_view(state), state.version,
                                        second=False)
-    market = [c.item for c in controls if c.item.label[0].isdigit()]  # type: ignore[attr-defined]
+    market = [c for c in controls if c.label[0].isdigit()]  # type: ignore[attr-defined]
     assert len(market) == 5 and all(b.disabled for b in market)  # type: ignore[attr-defined]
 
 

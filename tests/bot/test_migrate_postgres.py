@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.ops.migrate import MigrationError, migrate_to_postgres
-from bot.storage.api import SqliteStorage
 from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 

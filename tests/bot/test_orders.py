@@ -13,7 +13,8 @@ import engine
 from bot.edge.testing import Sent
 from bot.seats.orders import due
 from bot.settings.preferences import ServerSettings
-from bot.storage.api import OrderRow, SqliteStorage
+from bot.storage.api import OrderRow
+from bot.storage.sqlite import SqliteStorage
 from engine import GameState
 from engine.payment import can_afford
 from tests.bot.conftest import BACKENDS, Table
@@ -335,3 +336,52 @@ async def test_reading_the_orders_leaves_sqlites_writer_alone(tmp_path: Path) ->
         assert store.trips == trips
     finally:
         await store.close()
+
+
+async def test_every_open_route_can_be_queued_page_by_page(table: Table) -> None:
+    state, _ana = await bens_turn(table)
+    public = engine.public_view(state)
+    shut = {*public.claimed, *public.closed}
+    open_routes = {r.id for r in state.board.map.routes if r.id not in shut}
+    shown = await panel(table, "Ana")
+    seen: list[int] = []
+    for _ in range(len(open_routes)):
+        select = shown.control(prefix=f"ttr:{table.game_id}:ordroute")
+        assert len(select["options"]) <= 25
+        seen += [int(o["value"]) for o in select["options"]]
+        pages = {c.get("label"): c for c in shown.controls()
+                 if c.get("custom_id", "").startswith(f"ttr:{table.game_id}:ordpage:")}
+        after = [label for label in pages if label == f"Page {len(seen) // 25 + 1}"]
+        if not after:
+            break
+        shown = (await table.click("Ana", shown, label=after[0])).reply
+    assert len(seen) == len(set(seen)) and set(seen) == open_routes
+    # The last page's route is queued like any other.
+    asked = await choose(table, "Ana", shown, "ordroute", str(seen[-1]))
+    shown = await choose(table, "Ana", asked, "ordpay", "any:draw")
+    assert "1. Claim " in shown.content
+
+
+async def test_a_claim_order_on_a_route_taken_meanwhile_is_dropped(table: Table) -> None:
+    """The issue's example, 'claim X if it is still open': Ben takes X first."""
+    state, ana = await bens_turn(table)
+    ben, board = state.current, state.board
+    assert ben is not None
+    claim = next(a for a in engine.legal_actions(state, ben) if isinstance(a, engine.Claim)
+                 and not board.r_tunnel[board.route_index[a.route]])
+    shown = await panel(table, "Ana")
+    while str(claim.route) not in [o["value"] for o in shown.control(
+            prefix=f"ttr:{table.game_id}:ordroute")["options"]]:
+        (forward,) = [c["custom_id"] for c in shown.controls() if c.get("emoji", {}).get(
+            "name") == "▶"]
+        shown = (await table.click("Ana", shown, custom_id=forward)).reply
+    asked = await choose(table, "Ana", shown, "ordroute", str(claim.route))
+    await choose(table, "Ana", asked, "ordpay", "any:drop")
+    await stop_loop(table)
+    await table.play(state, ben, claim)
+    sent = await table.advance(seconds=1)
+    (note,) = [s for s in sent if s.kind == "dm" and s.user_id == table.users["Ana"]]
+    assert f"{board.route_name(board.route_index[claim.route])} is claimed already." \
+        in note.content
+    assert await bot_played(table, ana, state.version) == []
+    table.assert_orders_secret("Ana")

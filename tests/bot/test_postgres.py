@@ -19,8 +19,10 @@ from bot.edge.client import TTRBot
 from bot.game.games import Refusal
 from bot.game.scheduler import SHARED_LOOK_EVERY
 from bot.game.service import GameService
-from bot.storage.api import JOB_LEASE_SECONDS, MIGRATIONS, Job, SqliteStorage, Storage
-from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
+from bot.storage.api import JOB_LEASE_SECONDS, Job, Storage
+from bot.storage.migrations import MIGRATIONS, PG_MIGRATIONS
+from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import ACTION_ADAPTER, GameConfig, GameState
 from tests.bot.conftest import json_renderer
 
@@ -59,8 +61,8 @@ async def test_both_backends_reach_the_same_tables_and_columns_at_every_version(
         postgres_server, tmp_path):
     """Every SQLite migration has its PostgreSQL counterpart at the same index."""
     assert len(PG_MIGRATIONS) == len(MIGRATIONS), (
-        "every entry of bot.storage.api.MIGRATIONS needs its PostgreSQL counterpart at the same "
-        "index of bot.storage.postgres.PG_MIGRATIONS")
+        "every entry of bot.storage.migrations.MIGRATIONS needs its PostgreSQL counterpart "
+        "at the same index of PG_MIGRATIONS")
     for version in range(1, len(MIGRATIONS) + 1):
         lite = await SqliteStorage.open(str(tmp_path / f"v{version}.sqlite3"),
                                         migrations=MIGRATIONS[:version])

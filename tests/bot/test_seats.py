@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage.api import MIGRATIONS, SeatRow, SqliteStorage, StorageError
+from bot.storage.api import SeatRow, StorageError
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite import SqliteStorage
 
 
 async def test_the_games_table_rebuild_keeps_every_row_and_allows_early_ends(tmp_path):

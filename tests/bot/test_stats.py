@@ -30,8 +30,9 @@ from bot.records.standings import (
     turn_bucket,
     turn_records,
 )
-from bot.storage.api import STANDINGS_TABLES, SeatRow, SqliteStorage
+from bot.storage.api import STANDINGS_TABLES, SeatRow
 from bot.storage.codec import event_to_json
+from bot.storage.sqlite import SqliteStorage
 from engine import GameConfig, GameState
 from engine.agents import random_action
 from maps import load_map

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.edge.components import ControlId, parse_custom_id
 from bot.ops.config import ConfigError, Settings
 from bot.play.decisions import decisions
 from bot.play.presenters import (
@@ -30,24 +29,6 @@ from engine.events import (
     TurnStarted,
 )
 from maps import load_map
-
-
-@pytest.mark.parametrize("control", [
-    ControlId(12, "join"), ControlId(3, "blind", 57), ControlId(3, "up", 57, 4),
-    ControlId(99, "keep"), ControlId(1, "decline", 0),
-])
-def test_custom_ids_round_trip(control):
-    text = str(control)
-    assert text.startswith(f"ttr:{control.game}:") and len(text) <= 100
-    assert parse_custom_id(text) == control
-
-
-@pytest.mark.parametrize("bad", [
-    "ttr:1", "ttr:1:up", "ttr:1:up:3", "ttr:1:blind", "ttr:1:blind:1.2", "ttr:1:keep:3",
-    "ttr:01:hand", "ttr:1:HAND", "ttr:1:hand ", "xttr:1:hand", "ttr:1:nope:1",
-])
-def test_malformed_custom_ids_parse_to_none(bad):
-    assert parse_custom_id(bad) is None
 
 
 def test_draw_lines_never_name_a_blind_card():
@@ -106,14 +87,6 @@ def test_settings_from_environment():
         Settings.from_env({})
     with pytest.raises(ConfigError, match="numeric"):
         Settings.from_env({"DISCORD_TOKEN": "t", "TTR_DEV_GUILD_ID": "my-server"})
-
-
-def test_choice_buttons_round_trip_and_reject_bad_args():
-    control = ControlId(5, "pick", 88, 2)
-    assert str(control) == "ttr:5:pick:2.88"
-    assert parse_custom_id(str(control)) == control
-    for bad in ("ttr:5:pick", "ttr:5:pick:2", "ttr:5:pick:x.1", "ttr:5:pick:1.2.3"):
-        assert parse_custom_id(bad) is None
 
 
 def test_share_lines_never_name_the_company():
