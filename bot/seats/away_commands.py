@@ -92,7 +92,6 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(away.back_button())
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        admit = getattr(interaction.client, "admit", None)
-        if admit is not None and not await admit(interaction):
+        if not await bot_of(interaction).admit(interaction):
             return  # the bot is stopping (and said so)
         await guarded(interaction, _back(interaction))
