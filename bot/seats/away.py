@@ -12,6 +12,7 @@ and timers afresh.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -89,13 +90,21 @@ def back_button() -> discord.ui.Button[Any]:
                              style=discord.ButtonStyle.success)
 
 
+async def offer_back(storage: Storage, user_id: int, now: float,
+                     view: discord.ui.View | None) -> discord.ui.View | None:
+    """``view``, with "I'm back" if ``user_id`` is away (under their hand)."""
+    mine = (await storage.away([user_id])).get(user_id)
+    return view if mine is None or mine.back_at <= now else with_back_button(view)
+
+
 def with_back_button(view: discord.ui.View | None) -> discord.ui.View:
     """``view``'s controls and the "I'm back" button (where there is room), for sending
     only: ``BackButton`` answers the click, so discord.py need not track the view."""
-    items = list(view.children) if view is not None else []
     sent = discord.ui.View(timeout=None)
-    for item in [*items, back_button()][:25]:
+    for item in view.children if view is not None else []:
         sent.add_item(item)
+    with contextlib.suppress(ValueError):  # no row has room left: the command still works
+        sent.add_item(back_button())
     sent.stop()
     return sent
 

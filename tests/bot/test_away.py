@@ -66,6 +66,8 @@ async def test_away_a_computer_plays_until_one_click_brings_them_back(table):
     await table.advance(13)
     assert reminders(table, "Ben") == []
     assert len(table.fake.dms(table.users["Ben"])) == dms
+    hand = await table.click("Ben", table.fake.last_board(), label="My hand")
+    assert hand.reply.control(label="I'm back")  # under his hand too
     # One click and he is back: his turns wait for him again, and he is reminded.
     ex = await table.click("Ben", confirmation, label="I'm back")
     assert "Welcome back" in ex.text and ex.reply.ephemeral
