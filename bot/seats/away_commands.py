@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.edge.options import Choice
-from bot.game.games import GameInfo
+from bot.game.games import GameInfo, Refusal
 from bot.i18n import _
 from bot.play.handlers import Responder, bot_of, guarded
 from bot.seats import away
@@ -48,6 +48,8 @@ async def _away(interaction: discord.Interaction[Any], duration: str | None,
         await _back(interaction)
         return
     seconds = away.parse_duration(duration)  # before anything is stored
+    if level is not None and level not in LEVELS:  # (Discord offers only these)
+        raise Refusal(_("Choose a level from the list."))
     games = await away.go_away(service, user_id, seconds, level or DEFAULT_LEVEL)
     back_at = service.clock.now() + seconds
     lines = [_("💤 You are away from your games until {when}.", when=away.when(back_at))]
