@@ -9,18 +9,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import engine
-from bot.game.games import (
-    Game,
-    GameInfo,
-)
+from bot.game.games import Game, GameInfo
 from bot.game.posting import Posting
-from bot.storage.api import (
-    Job,
-    JobPlan,
-)
-from engine import (
-    GameState,
-)
+from bot.storage.api import Job, JobPlan
+from engine import GameState
 from engine.phases import Phase
 
 log = logging.getLogger(__name__)

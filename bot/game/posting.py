@@ -20,30 +20,14 @@ from typing import Protocol
 
 from bot import i18n
 from bot.clock import Clock
-from bot.game.games import (
-    Game,
-    Games,
-    PostLock,
-    seated_view,
-)
-from bot.game.telling import (
-    Scene,
-    SeatFacts,
-    Update,
-    audience,
-    compose,
-)
+from bot.game.games import Game, Games, PostLock, seated_view
+from bot.game.telling import Scene, SeatFacts, Update, audience, compose
 from bot.ops.diskspace import log_failure
 from bot.play.decisions import decisions
 from bot.seats import orders
-from bot.storage.api import (
-    ACTIVE,
-    Storage,
-)
+from bot.storage.api import ACTIVE, Storage
 from engine import GameState
-from engine.events import (
-    Event,
-)
+from engine.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -218,8 +202,9 @@ class Posting(Games):
         state = game.state
         assert state is not None
         hands = dm_seats if hands is None else hands
-        facts = await self._facts(game, state, dm_seats=dm_seats, hands=hands)
         threads_on = (await self.storage.server_settings(game.row.guild_id)).player_threads
+        facts = await self._facts(game, state, dm_seats=dm_seats,
+                                  hands=hands if threads_on else ())
         told = audience(facts, told=dm_seats, hands=hands, threads_on=threads_on)
         private = {*told.dms, *told.threads}
         scene = Scene(
@@ -236,7 +221,8 @@ class Posting(Games):
 
     async def _facts(self, game: Game, state: GameState, *, dm_seats: Sequence[int],
                      hands: Sequence[int]) -> list[SeatFacts]:
-        """What ``telling.audience`` decides from, per seat, read from the database."""
+        """What ``telling.audience`` decides from, per seat, read from the database (for
+        the seats it tells: ``dm_seats``, ``hands``)."""
         # Seats whose standing order plays this turn at once: no ping, no DM (bot.seats.orders).
         ready = await orders.ready(self.storage, game.id, game.seats, state)
         now = self.clock.now()

@@ -8,12 +8,7 @@ import logging
 
 import engine
 from bot import i18n
-from bot.game.games import (
-    Ended,
-    Game,
-    GameInfo,
-    Refusal,
-)
+from bot.game.games import Ended, Game, GameInfo, Refusal
 from bot.game.planning import Planning
 from bot.play import presenters
 from engine.players import HUMAN, LEVELS, Controller

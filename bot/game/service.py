@@ -23,18 +23,9 @@ from dataclasses import dataclass
 import engine
 from bot import i18n
 from bot.clock import Clock
-from bot.game.games import (
-    Game,
-    GameInfo,
-    Refusal,
-)
+from bot.game.games import Game, GameInfo, Refusal
 from bot.game.posting import Publisher
-from bot.game.telling import (
-    MID_TURN,
-    Update,
-    after_action,
-    opening_lines,
-)
+from bot.game.telling import MID_TURN, Update, after_action, opening_lines
 from bot.game.votes import Votes
 from bot.ops import metrics
 from bot.play import presenters
@@ -42,12 +33,7 @@ from bot.play.decisions import Pick, TunnelHand, choice_tag, decisions, draft_ro
 from bot.play.maps import supported_maps
 from bot.records.standings import results_of
 from bot.settings.preferences import GameSettings
-from bot.storage.api import (
-    GameRow,
-    SeatRow,
-    Storage,
-    StorageError,
-)
+from bot.storage.api import GameRow, SeatRow, Storage, StorageError
 from bot.storage.codec import event_to_json, snapshot_json
 from engine import (
     ACTION_ADAPTER,
@@ -58,9 +44,7 @@ from engine import (
     PrivateView,
     PublicView,
 )
-from engine.events import (
-    Event,
-)
+from engine.events import Event
 from engine.phases import Phase
 from maps import load_map
 
@@ -238,7 +222,7 @@ class GameService(Votes):
             except IllegalAction as exc:
                 raise Refusal(i18n.text(exc.text), "illegal") from None
             choices = decisions(state, seat)
-            offered = bool(engine.private_view(state, seat).offered)
+            offered = bool(state.offered[seat])  # (``PrivateView.offered``, without the view)
             follows = after_action(
                 seat, phase_before=phase_before, phase=state.phase, current=state.current,
                 waiting_before=waiting_before, waiting_after=engine.waiting_for(state),

@@ -12,24 +12,12 @@ from dataclasses import dataclass
 
 import engine
 from bot import i18n
-from bot.game.games import (
-    Ended,
-    Game,
-    Refusal,
-)
+from bot.game.games import Ended, Game, Refusal
 from bot.game.seats import Seats
 from bot.play import presenters
-from bot.storage.api import (
-    ACTIVE,
-    UNDO_JSON,
-    ActionRow,
-    GameStatus,
-    in_effect,
-)
+from bot.storage.api import ACTIVE, UNDO_JSON, ActionRow, GameStatus, in_effect
 from bot.storage.codec import replay_log, snapshot_json
-from engine import (
-    ACTION_ADAPTER,
-)
+from engine import ACTION_ADAPTER
 
 log = logging.getLogger(__name__)
 

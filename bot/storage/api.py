@@ -265,7 +265,11 @@ def _game(row: Sequence[object] | None) -> GameRow | None:
 
 class Tx(Protocol):
     """One connection inside a transaction. Queries are written once, in the SQL both
-    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them)."""
+    backends understand, with ``?`` parameters (the PostgreSQL backend numbers them).
+
+    A transaction's body (``Storage._transact``) awaits nothing but these calls: SQLite's
+    runs to its end in one go on the writer, so both backends refuse any other await
+    with ``TransactionAwaited``, and the transaction is rolled back."""
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         """Run one statement; how many rows it changed."""
@@ -279,6 +283,13 @@ class Tx(Protocol):
 
 async def _nothing_held() -> None:
     pass
+
+
+class TransactionAwaited(RuntimeError):
+    """A transaction's body awaited something other than its ``Tx`` (see there)."""
+
+    def __init__(self) -> None:
+        super().__init__("a transaction's body awaited something other than its database")
 
 
 class Storage(ABC):
