@@ -67,6 +67,7 @@ from engine.turns import (
     refill_market,
     require_turn,
     spend,
+    takeable_slots,
     tickets_closed,
     waiting_for,
 )
@@ -394,12 +395,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if own_turn:
         actions = own_turn.draw_actions(state, seat)
     else:
-        counts_two = state.board.rules.face_up_locomotive_counts_two
-        actions = [
-            face_up(i)
-            for i, c in enumerate(() if market_closed(state) else state.market)
-            if c != -1 and not (phase == Phase.SECOND_DRAW and counts_two and c == LOCO)
-        ]
+        actions = [face_up(i) for i in takeable_slots(state)]
         if cards_left(state):
             actions.append(blind())
     if phase == Phase.SECOND_DRAW:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine import payment
-from engine.actions import KeepTickets
+from engine.actions import DrawFaceUp, KeepTickets
 from engine.cards import LOCO, SPECIAL
 from engine.errors import IllegalAction, Text
 from engine.events import (
@@ -152,6 +152,23 @@ def market_closed(state: GameState) -> bool:
     """Whether the face-up cards may not be taken either: Nordic (seed 000) closes them
     while the deck and the discards are empty."""
     return state.board.rules.empty_deck_closes_market and not cards_left(state)
+
+
+def takeable_slots(state: GameState) -> list[int]:
+    """The market slots the seat whose turn it is may take a card from now (none outside a
+    draw): the map's own draws where a rule module lists them, else any card (Nordic aside,
+    not while the market is closed) but a locomotive as a second card where it counts two."""
+    phase = state.phase
+    if phase not in (Phase.TURN, Phase.SECOND_DRAW):
+        return []
+    own = next((m for m in rule_modules(state) if m.replaces_turn_actions), None)
+    if own is not None:
+        return sorted({a.slot for a in own.draw_actions(state, state.current)
+                       if isinstance(a, DrawFaceUp)})
+    if market_closed(state):
+        return []
+    counts_two = phase == Phase.SECOND_DRAW and state.board.rules.face_up_locomotive_counts_two
+    return [i for i, c in enumerate(state.market) if c != -1 and not (counts_two and c == LOCO)]
 
 
 # Why no card may be taken on such a map.

@@ -22,7 +22,13 @@ from engine.scoring import PlayerScore as PlayerScore
 from engine.scoring import TicketResult as TicketResult
 from engine.scoring import connected_tickets, final_scores
 from engine.state import GameState
-from engine.turns import market_closed, simultaneous, tickets_closed, waiting_for
+from engine.turns import (
+    market_closed,
+    simultaneous,
+    takeable_slots,
+    tickets_closed,
+    waiting_for,
+)
 
 
 class _View(BaseModel):
@@ -79,6 +85,9 @@ class PublicView(_View):
     last_round: bool
     can_draw_tickets: bool = True  # False when the deck is empty or the map forbids it now
     market_closed: bool = False  # Nordic: no face-up card may be taken (deck and discards empty)
+    # The market slots the player whose turn it is may take a card from now (a draw's first
+    # or second card; empty in any other phase).
+    takeable_slots: list[int] = []
     tunnel: PendingTunnel | None = None
     final: FinalScores | None = None
     # Pennsylvania: shares left in each company's stack, and the neutral pile's size.
@@ -183,6 +192,7 @@ def public_view(state: GameState) -> PublicView:
         last_round=state.turns_left >= 0,
         can_draw_tickets=tickets_closed(state) is None,
         market_closed=market_closed(state),
+        takeable_slots=takeable_slots(state),
         tunnel=None
         if tunnel is None
         else PendingTunnel(

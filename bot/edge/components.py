@@ -39,7 +39,6 @@ from engine.actions import Action
 from engine.phases import Decision, Phase
 from engine.players import LEVELS
 from engine.views import PrivateView, PublicView
-from maps import load_map
 
 # A control as the bot sends it; a control family (``bot.edge.controls``) takes its clicks.
 Item = discord.ui.Item[Any]
@@ -233,17 +232,12 @@ def draw_buttons(game_id: int, view: PublicView, version: int, *, second: bool) 
     """One button per market slot, then the deck(s) (and the tickets on a fresh turn)."""
     out = []
     per_row = -(-len(view.market) // market_rows(view))
-    # A face-up locomotive is a whole draw, never a second card (but on Nordic, where it is
-    # one card like any other); on Nordic no face-up card may be taken while the deck and
-    # the discards are empty.
-    whole_draw = load_map(view.map_id).rules.face_up_locomotive_counts_two
-    for slot, card in enumerate(view.market):
+    for slot, card in enumerate(view.market):  # the engine says which may be taken now
         name = presenters.card_label(view.map_id, card) if card else _("empty")
-        banned = (second and whole_draw and card == "locomotive") or view.market_closed
         out.append(_button(
             ControlId(game_id, "up", version, slot), f"{slot + 1}: {name}",
             style=discord.ButtonStyle.primary, emoji=presenters.card_emoji(card),
-            disabled=card is None or banned, row=slot // per_row))
+            disabled=slot not in view.takeable_slots, row=slot // per_row))
     row = market_rows(view)
     if presenters.two_decks(view.map_id):
         out.append(_button(ControlId(game_id, "blind", version), _("Train deck"),

@@ -7,7 +7,7 @@ edits). It answers with payloads shaped like Discord's, records every
 message, and can refuse DMs with error 50007. Every request body is checked against
 Discord's published OpenAPI spec (``bot.edge.testing_api``). Interactions are built as raw
 gateway payloads (application commands with nested subcommand options,
-components, autocomplete) and fed to ``client._connection.parse_interaction_create``,
+components, autocomplete) and fed to discord.py's dispatch (``fence.dispatch_interaction``),
 so the real ``CommandTree``, ``DynamicItem`` dispatch and views run.
 """
 
@@ -28,6 +28,7 @@ import discord
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot import fence
 from bot.clock import Clock, SystemClock
 from bot.edge.testing_api import SpecViolation, request_schemas
 
@@ -305,7 +306,7 @@ class FakeDiscord:
             return self.rest(route, _body(kwargs.get("json"), form), _files(files),
                              kwargs.get("params") or {})
 
-        client.http.request = request  # type: ignore[method-assign,assignment]
+        fence.route_requests(client, request)
         self._client = client
         async_context.set(self.adapter)
         await client.login(token)
@@ -747,7 +748,7 @@ class FakeDiscord:
         start = len(self.sent)
         token = _FEED.set(iid)
         try:
-            client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+            fence.dispatch_interaction(client, payload)
         finally:
             _FEED.reset(token)
         await self.settle(iid)

@@ -23,23 +23,10 @@ import engine
 from bot import i18n
 from bot.clock import Clock, SystemClock
 from bot.play import presenters
-from bot.storage.api import (
-    GameRow,
-    GameStatus,
-    SeatRow,
-    Storage,
-    StorageError,
-    in_effect,
-)
+from bot.storage.api import GameRow, GameStatus, SeatRow, Storage, StorageError, in_effect
 from bot.storage.codec import event_from_json, replay_log, snapshot_json
-from engine import (
-    GameState,
-    PrivateView,
-    PublicView,
-)
-from engine.events import (
-    Event,
-)
+from engine import GameState, PrivateView, PublicView
+from engine.events import Event
 from engine.players import Controller
 from engine.scoring import FinalScores
 

@@ -8,12 +8,7 @@ import logging
 
 import engine
 from bot import i18n
-from bot.game.games import (
-    Ended,
-    Game,
-    GameInfo,
-    Refusal,
-)
+from bot.game.games import Ended, Game, GameInfo, Refusal
 from bot.game.planning import Planning
 from bot.play import presenters
 from engine.players import HUMAN, LEVELS, Controller
@@ -165,4 +160,6 @@ class Seats(Planning):
             telling.build = await self._telling(
                 game, lambda: [presenters.replaced_line(old.name, name)], dm_seats=[seat],
                 board=False, news=news)
+        if old.person:  # the member who sat there learns it from the bot, not by chance
+            await self._tell(game, old.user_id, presenters.replaced_you, game_id, name)
         return game.info(), seat

@@ -23,18 +23,9 @@ from dataclasses import dataclass
 import engine
 from bot import i18n
 from bot.clock import Clock
-from bot.game.games import (
-    Game,
-    GameInfo,
-    Refusal,
-)
+from bot.game.games import Game, GameInfo, Refusal
 from bot.game.posting import Publisher
-from bot.game.telling import (
-    MID_TURN,
-    Update,
-    after_action,
-    opening_lines,
-)
+from bot.game.telling import MID_TURN, Update, after_action, opening_lines
 from bot.game.votes import Votes
 from bot.ops import metrics
 from bot.play import presenters
@@ -42,12 +33,7 @@ from bot.play.decisions import Pick, TunnelHand, choice_tag, decisions, draft_ro
 from bot.play.maps import supported_maps
 from bot.records.standings import results_of
 from bot.settings.preferences import GameSettings
-from bot.storage.api import (
-    GameRow,
-    SeatRow,
-    Storage,
-    StorageError,
-)
+from bot.storage.api import GameRow, SeatRow, Storage, StorageError
 from bot.storage.codec import event_to_json, snapshot_json
 from engine import (
     ACTION_ADAPTER,
@@ -58,9 +44,7 @@ from engine import (
     PrivateView,
     PublicView,
 )
-from engine.events import (
-    Event,
-)
+from engine.events import Event
 from engine.phases import Phase
 from maps import load_map
 
@@ -186,6 +170,7 @@ class GameService(Votes):
         expect_version: int | None = None,
         reply: Callable[[Outcome], Awaitable[None]] | None = None,
         seat: int | None = None, note: str | None = None, timed_out: bool = False,
+        in_dm: bool = False,
     ) -> Outcome:
         """Apply ``action`` for ``user_id``; raise ``Refusal`` (nothing changed) if not allowed.
 
@@ -195,7 +180,8 @@ class GameService(Votes):
         its version: its index means something only in the state it was drawn for.
         The bot plays for a seat (timer, computer player) with ``seat`` instead of a
         user; ``note`` then heads the channel post that follows, and ``timed_out`` says
-        the turn timer played it (turns timed out count in the statistics).
+        the turn timer played it (turns timed out count in the statistics). ``in_dm``: the
+        actor acted in their DM, where ``reply`` shows their next decision already.
         """
         by_person = seat is None
         async with self._changing(game_id) as telling:
@@ -236,11 +222,12 @@ class GameService(Votes):
             except IllegalAction as exc:
                 raise Refusal(i18n.text(exc.text), "illegal") from None
             choices = decisions(state, seat)
-            offered = bool(engine.private_view(state, seat).offered)
+            offered = bool(state.offered[seat])  # (``PrivateView.offered``, without the view)
             follows = after_action(
                 seat, phase_before=phase_before, phase=state.phase, current=state.current,
                 waiting_before=waiting_before, waiting_after=engine.waiting_for(state),
-                decision=bool(choices), new_offer=offered and not before.offered)
+                decision=bool(choices), new_offer=offered and not before.offered,
+                answered_in_dm=in_dm)
             try:
                 # The new version's jobs are stored with the action, in its transaction.
                 plan = await self._job_plan(game, state, carry=follows.carry,
@@ -361,6 +348,15 @@ class GameService(Votes):
                 raise Refusal(i18n._("The game has not started yet."))
             telling.build = await self._telling(game, list, dm_seats=[], board=True,
                                                 refresh=True, repost=True)
+
+    async def refresh_table(self, game_id: int) -> None:
+        """Show the table message's status anew, without a turn line or a ping (a player
+        went away or came back: ``bot.seats.away``)."""
+        async with self._changing(game_id) as telling:
+            game = await self._load(game_id)
+            if game.state is None or game.row.status != "running":
+                return
+            telling.build = await self._telling(game, list, dm_seats=[], refresh=True)
 
     async def first_delivery(self, interaction_id: int) -> bool:
         """False if this interaction was handled already (Discord delivered it twice)."""

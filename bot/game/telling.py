@@ -19,6 +19,7 @@ from bot import i18n
 from bot.play import presenters
 from bot.play.decisions import draft_round
 from bot.render.highlight import LastMove
+from bot.seats import away
 from bot.storage.api import SeatRow
 from engine import Action, GameState, PrivateView, PublicView
 from engine.events import Event, HarborBuilt, RouteClaimed, StationBuilt, TicketDraftStarted
@@ -44,6 +45,7 @@ class DirectMessage:
     choices: tuple[Action, ...] = ()  # a module decision's options, as buttons
     news: str = ""  # see ``Update.news``
     language: i18n.Language = i18n.DEFAULT  # of ``text`` and the controls: the player's
+    away: bool = False  # its player is away (``/ttr away``): the DM offers "I'm back"
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class Update:
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
     language: i18n.Language = i18n.DEFAULT  # of the channel posts: the game's (``lines`` too)
+    away: tuple[str, ...] = ()  # a line per seat whose player is away (``bot.seats.away``)
 
     @property
     def finished(self) -> bool:
@@ -86,8 +89,9 @@ class Update:
     def prompt(self, dm_closed: Sequence[int] = ()) -> str:
         """The channel's prompt; ``dm_closed``: who to tell that they get no DMs."""
         closed = [f"<@{u}>" for u in dm_closed]
-        return presenters.prompt_text(self.view, self.mentions, closed, waiting=self.waiting,
-                                      fresh=self.fresh, draft=self.draft)
+        return "\n".join([presenters.prompt_text(
+            self.view, self.mentions, closed, waiting=self.waiting, fresh=self.fresh,
+            draft=self.draft), *self.away])
 
 
 # -- the decisions --------------------------------------------------------------------------
@@ -109,10 +113,11 @@ class AfterAction:
 
 def after_action(seat: int, *, phase_before: Phase, phase: Phase, current: int,
                  waiting_before: Sequence[int], waiting_after: Sequence[int],
-                 decision: bool, new_offer: bool) -> AfterAction:
+                 decision: bool, new_offer: bool, answered_in_dm: bool = False) -> AfterAction:
     """Decide what follows ``seat``'s action. ``decision``: a module's decision of the
     actor is open now (it has options); ``new_offer``: tickets are offered to the actor
-    that were not before."""
+    that were not before; ``answered_in_dm``: the actor acted in their DM, whose answer
+    shows their next decision."""
     # Mid-turn (second card, ticket choice, the next step of a module decision of the actor
     # alone) only the actor hears back; a tunnel reveal, a new module decision, each pick
     # of a simultaneous decision and everything that ends a turn is published.
@@ -124,9 +129,10 @@ def after_action(seat: int, *, phase_before: Phase, phase: Phase, current: int,
             carry.append(seat)
         return AfterAction(False, tuple(carry), (), (seat,))
     fresh = [s for s in waiting_after if s not in waiting_before and s != seat]
-    if decision or (new_offer and phase != Phase.CHOOSE_TICKETS):
+    if not answered_in_dm and (decision or (new_offer and phase != Phase.CHOOSE_TICKETS)):
         # The actor's new decision (a module's, or the drafted tickets to keep) also goes
-        # by DM, with its controls.
+        # by DM, with its controls (unless the answer is in the DM: Rails & Sails asked
+        # for the pieces twice there).
         fresh.append(seat)
     return AfterAction(True, tuple(carry), tuple(fresh), (seat, *fresh))
 
@@ -194,6 +200,7 @@ class Scene:
     privates: Mapping[int, PrivateView]  # of the seats told privately
     choices: Mapping[int, tuple[Action, ...]]
     language: i18n.Language  # the game's
+    away: Mapping[int, away.Absence] = field(default_factory=dict)  # seats whose player is away
 
     @property
     def names(self) -> list[str]:
@@ -212,6 +219,8 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
     waiting = engine.waiting_for(state)
     with i18n.language(scene.language):
         said = lines()
+        absent = tuple(away.table_line(presenters.safe_name(scene.seats[seat].name), absence)
+                       for seat, absence in sorted(scene.away.items()))
 
     def note(seat: int, *, thread: bool) -> DirectMessage:
         private = scene.privates[seat]
@@ -226,7 +235,7 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
             game_id=scene.game_id, map_id=scene.map_id, version=state.version,
             user_id=scene.seats[seat].user_id, seat=seat, private=private, public=view,
             choose_tickets=bool(private.offered), choices=scene.choices[seat],
-            news="" if thread else news, text=text, language=own)
+            news="" if thread else news, text=text, language=own, away=seat in scene.away)
 
     last = last_move(scene.map_id, scene.names, events)
     return Update(
@@ -240,7 +249,7 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
         waiting=tuple(waiting), fresh=tuple(fresh), draft=draft, guild_id=scene.guild_id,
         board=(board or last is not None) and view.phase != Phase.GAME_OVER,
         last=last, refresh=refresh, repost=repost, undo_at=undo_at, news=news,
-        language=scene.language)
+        language=scene.language, away=absent if view.phase != Phase.GAME_OVER else ())
 
 
 def dm_text(scene: Scene, private: PrivateView, draft: presenters.DraftRound | None = None,

@@ -12,24 +12,12 @@ from dataclasses import dataclass
 
 import engine
 from bot import i18n
-from bot.game.games import (
-    Ended,
-    Game,
-    Refusal,
-)
+from bot.game.games import Ended, Game, Refusal
 from bot.game.seats import Seats
 from bot.play import presenters
-from bot.storage.api import (
-    ACTIVE,
-    UNDO_JSON,
-    ActionRow,
-    GameStatus,
-    in_effect,
-)
+from bot.storage.api import ACTIVE, UNDO_JSON, ActionRow, GameStatus, in_effect
 from bot.storage.codec import replay_log, snapshot_json
-from engine import (
-    ACTION_ADAPTER,
-)
+from engine import ACTION_ADAPTER
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +87,7 @@ class Votes(Seats):
         # The kicked member leaves the seat (``/ttr seat replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
+        await self._tell(game, target.user_id, presenters.kicked_you, game_id)
         return True, presenters.kicked_line(target.name)
 
     async def end(self, game_id: int, user_id: int, *, admin: bool) -> Ended:

@@ -8,6 +8,7 @@ the card drawn blind) only ever goes out through an ephemeral ``Responder``.
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
@@ -28,7 +29,7 @@ from bot.play import claiming, presenters
 from bot.play.claiming import claim_colour
 from bot.play.decisions import Pick, decisions, draft_round, tunnel_hand
 from bot.play.estimates import estimate_note
-from bot.seats import order_controls
+from bot.seats import away, order_controls
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings
 from engine import (
     Action,
@@ -176,8 +177,31 @@ async def channel_game(interaction: discord.Interaction[Any], *,
     info = None if channel_id is None else await bot_of(interaction).service.channel_game(
         channel_id, active_only=active_only)
     if info is None:
+        thread = None if channel_id is None else await _game_thread(interaction, channel_id)
+        if thread is not None:
+            raise Refusal(_("Game #{game} is played in its thread <#{thread}>: use `/ttr` "
+                            "there.", game=thread[0], thread=thread[1]))
         raise Refusal(_("There is no game in this channel. Start one with `/ttr new`."))
     return info
+
+
+# bot_state key: the threads games were opened in from a channel ([thread id, ...], newest
+# last), so a command typed in the channel can point to its game's thread.
+GAME_THREADS = "game_threads:{channel}"
+GAME_THREADS_KEPT = 20
+
+
+async def _game_thread(interaction: discord.Interaction[Any],
+                       channel_id: int) -> tuple[int, int] | None:
+    """The newest active game in a thread opened from ``channel_id``: (game, thread)."""
+    storage = bot_of(interaction).service.storage
+    threads = json.loads(await storage.bot_state(GAME_THREADS.format(channel=channel_id))
+                         or "[]")
+    for thread in reversed(threads):
+        game = await storage.active_game_id(thread)
+        if game is not None:
+            return game, thread
+    return None
 
 
 def seated(info: GameInfo, user_id: int) -> tuple[int, engine.GameState]:
@@ -325,6 +349,10 @@ async def new_game(interaction: discord.Interaction[Any], map_id: str, players: 
                   "channel."), ephemeral=True)
         else:
             target, target_id = made, made.id
+            key = GAME_THREADS.format(channel=channel.id)
+            threads = json.loads(await service.storage.bot_state(key) or "[]")
+            await service.storage.set_bot_state(
+                key, json.dumps([*threads, made.id][-GAME_THREADS_KEPT:]))
     row = await service.create(guild_id=interaction.guild_id, channel_id=target_id,
                                user_id=user.id, name=user.display_name, map_id=map_id,
                                max_players=players, settings=settings)
@@ -642,7 +670,7 @@ async def perform(interaction: discord.Interaction[Any], game_id: int, action: A
 
     try:
         await service.act(game_id, interaction.user.id, action, expect_version=expect_version,
-                          reply=reply)
+                          reply=reply, in_dm=interaction.guild_id is None)
     except Refusal as exc:
         refused(exc, interaction, game_id)
         if not isinstance(action, KeepTickets) and await _offer_again(interaction, game_id,
@@ -783,6 +811,8 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     controls = components.with_row(controls, [*components.seat_buttons(
         game_id, state.version, autopilot=not info.controller(seat).human),
         order_controls.panel_button(game_id)])
+    controls = await away.offer_back(bot.service.storage, interaction.user.id,
+                                     bot.service.clock.now(), controls)
     png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
     await Responder(interaction).send(
         text, view=controls,

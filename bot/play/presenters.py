@@ -1372,8 +1372,24 @@ def resigned_line(name: str) -> str:
 
 
 def replaced_line(old: str, new: str) -> str:
+    if old == new:  # the member who left it, seated again
+        return _("🔁 {name} takes their seat back (cards and tickets came to them privately).",
+                 name=safe_name(new))
     return _("🔁 {new} takes over {old}'s seat (cards and tickets came to them privately).",
              new=safe_name(new), old=safe_name(old))
+
+
+def replaced_you(game_id: int, new: str) -> str:
+    """To the member whose seat the host gave to someone else."""
+    return _("🔁 You no longer play in game #{game}: the host or an admin gave your seat to "
+             "{name}.", game=game_id, name=safe_name(new))
+
+
+def kicked_you(game_id: int) -> str:
+    """To the member the table voted out after their time ran out turn after turn."""
+    return _("🤖 Your time ran out turn after turn in game #{game}, so the table voted: a "
+             "computer player plays your seat from now on. The host can seat you again with "
+             "`/ttr seat replace`.", game=game_id)
 
 
 def added_computer_line(name: str) -> str:

@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+import types
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 import asyncpg
 
-from bot.storage.api import Storage, StorageError, Tx
+from bot.storage.api import Storage, StorageError, TransactionAwaited, Tx
 from bot.storage.migrations import PG_MIGRATIONS
 
 T = TypeVar("T")
@@ -59,20 +60,49 @@ def _changed(status: str) -> int:
 class _PgTx:
     def __init__(self, conn: _Conn):
         self._conn = conn
+        self.calling = 0  # calls under way (``_own_awaits_only``)
+
+    async def _call(self, step: Awaitable[T]) -> T:
+        self.calling += 1
+        try:
+            return await step
+        finally:
+            self.calling -= 1
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        return _changed(await self._conn.execute(_numbered(sql), *args))
+        return _changed(await self._call(self._conn.execute(_numbered(sql), *args)))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
         if rows:
-            await self._conn.executemany(_numbered(sql), rows)
+            await self._call(self._conn.executemany(_numbered(sql), rows))
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
-        row = await self._conn.fetchrow(_numbered(sql), *args)
+        row = await self._call(self._conn.fetchrow(_numbered(sql), *args))
         return None if row is None else tuple(row)
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in await self._conn.fetch(_numbered(sql), *args)]
+        return [tuple(r) for r in await self._call(self._conn.fetch(_numbered(sql), *args))]
+
+
+@types.coroutine
+def _own_awaits_only(body: Coroutine[Any, Any, T], tx: _PgTx) -> Generator[Any, Any, T]:
+    """Await ``body``, refusing (``TransactionAwaited``) any wait of it that is not one of
+    ``tx``'s calls: the rule SQLite's transactions cannot help but keep (see ``Tx``), kept
+    here too, so a body that passes on one backend passes on the other."""
+    value: Any = None
+    error: BaseException | None = None
+    while True:
+        try:
+            step = body.send(value) if error is None else body.throw(error)
+        except StopIteration as done:
+            return cast(T, done.value)
+        if not tx.calling:
+            body.close()
+            raise TransactionAwaited
+        try:
+            value, error = (yield step), None
+        except BaseException as exc:  # the loop throws in (a cancellation): pass it on
+            value, error = None, exc
 
 
 class PostgresStorage(Storage):
@@ -179,7 +209,8 @@ class PostgresStorage(Storage):
 
     async def _transact(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
         async with self._connection() as conn, conn.transaction():
-            return await body(_PgTx(conn))
+            tx = _PgTx(conn)
+            return await _own_awaits_only(body(tx), tx)
 
     async def _lock_standings(self, db: Tx) -> None:
         await db.execute("SELECT pg_advisory_xact_lock(?, 0)", (_STANDINGS_LOCK,))

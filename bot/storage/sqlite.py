@@ -15,7 +15,8 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from bot.storage.api import Storage, StorageError, Tx
+from bot import fence
+from bot.storage.api import Storage, StorageError, TransactionAwaited, Tx
 from bot.storage.migrations import MIGRATIONS
 
 T = TypeVar("T")
@@ -52,7 +53,7 @@ def _finish(coroutine: Coroutine[Any, Any, T]) -> T:
     except StopIteration as done:
         return cast(T, done.value)
     coroutine.close()
-    raise RuntimeError("a transaction's body awaited something other than its database")
+    raise TransactionAwaited
 
 
 async def _nothing(db: Tx) -> None:
@@ -186,14 +187,11 @@ class SqliteStorage(Storage):
     async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(writer)`` in aiosqlite's thread: one trip there."""
         self.trips += 1
-        conn = self._conn
         self._in_thread += 1
         try:
-            # aiosqlite's own way to run a function in its thread (it has no public one).
-            result = await conn._execute(lambda: fn(conn._conn))  # type: ignore[no-untyped-call]
+            return await fence.in_sqlite_thread(self._conn, fn)
         finally:
             self._in_thread -= 1
-        return cast(T, result)
 
     async def check(self) -> None:
         """At start-up: the file is a sound database (``PRAGMA quick_check``) that this
@@ -280,7 +278,7 @@ class SqliteStorage(Storage):
         each, and only the commit (the fsync) in the writer's thread; in a thread, each
         statement waits for the GIL while the loop runs, milliseconds a batch. All of it
         goes to the thread when the writer is in use there (a read, a backup)."""
-        db = self._conn._conn
+        db = fence.sqlite_connection(self._conn)
         begun = False
         if not self._in_thread:
             # The loop never waits for another process's lock (a backup's checkpoint):

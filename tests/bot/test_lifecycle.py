@@ -22,6 +22,7 @@ import discord
 import pytest
 
 import engine
+from bot import fence
 from bot.edge.client import RESTARTING, TTRBot
 from bot.edge.testing import FakeDiscord
 from bot.ops import collector
@@ -499,7 +500,7 @@ async def test_a_failed_login_attempt_closes_its_http_session(tmp_path):
         sessions.append(bot.http._HTTPClient__session)  # type: ignore[attr-defined]
         raise _Down()
 
-    bot.http.request = unreachable  # type: ignore[method-assign]
+    fence.route_requests(bot, unreachable)
     stop = asyncio.Event()
     try:
         asyncio.get_running_loop().call_later(0.2, stop.set)  # during the first wait

@@ -6,6 +6,7 @@ from __future__ import annotations
 from discord.utils import escape_markdown
 
 import engine
+from bot.edge.testing import Mention
 from bot.settings.preferences import ServerSettings
 from engine.cards import LOCO
 
@@ -188,3 +189,54 @@ async def test_private_threads_replace_the_hand_dm_of_each_turn(table):
         state = await table.step(prefer="draw-only")
     assert state.phase in ("turn", "second_draw")
     assert {u: len(table.fake.dms(u)) for u in table.users.values()} == before
+
+
+async def test_a_member_seated_again_takes_their_seat_back(table):
+    """Issue 27 item 14: replacing a member who resigned into their own seat said
+    'Ben takes over Ben's seat'."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    await _turn(table)
+    ex = await table.slash("Ben", "seat resign")
+    await table.click("Ben", ex.reply, label="Resign")
+    ex = await table.slash("Ana", "seat replace", member=Mention(table.users["Ben"]))
+    line = [s.content for s in ex.sent if s.public and "🔁" in s.content]
+    assert line and "Ben takes their seat back" in line[0], line
+
+
+async def test_a_replaced_member_is_told_privately(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    await _turn(table)
+    dee = table.fake.add_user("Dee")
+    info = await table.bot.service.info(table.game_id)
+    seat = info.seat_of(table.users["Ben"])
+    before = len(table.fake.dms(table.users["Ben"]))
+    await table.slash("Ana", "seat replace", member=Mention(dee), seat=str(seat + 1))
+    told = table.fake.dms(table.users["Ben"])[before:]
+    assert [m.content for m in told] == [
+        f"🔁 You no longer play in game #{table.game_id}: the host or an admin gave your seat "
+        "to Dee."]
+
+
+async def test_a_command_in_the_parent_channel_points_to_the_games_thread(table):
+    """Issue 27 item 14: `/ttr` in the channel a game's thread was opened from said only
+    'There is no game in this channel'."""
+    parent = table.channel_id
+    await table.open_game(["Ana", "Ben"], "usa", thread=True)
+    assert table.channel_id != parent
+    ex = await table.fake.slash(table.bot, table.users["Ana"], "hand", channel_id=parent)
+    assert ex.reply.ephemeral
+    assert f"Game #{table.game_id} is played in its thread <#{table.channel_id}>" in ex.text
+
+
+async def test_rails_and_sails_asks_for_the_pieces_once_in_a_dm(table):
+    """Issue 27 item 14: a player who kept their tickets in the DM got the piece split there
+    twice: in the answer, and in a new DM."""
+    await table.open_game(["Ana", "Ben"], "world")
+    state = await table.stored_state()
+    while state.phase != "turn":
+        state = await table.step()
+    for user in table.users.values():
+        asked = [m for m in table.fake.dms(user) if not m.edit and any(
+            f"ttr:{table.game_id}:pick:" in c for c in table.fake.message(m.id).custom_ids()
+            + m.custom_ids())]
+        assert len(asked) <= 1, [m.content[:80] for m in asked]

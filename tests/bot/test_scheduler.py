@@ -299,6 +299,9 @@ async def test_expiries_in_a_row_open_a_kick_vote_and_a_computer_takes_the_seat(
     assert not ex.reply.ephemeral and "a computer player takes Cy's seat" in ex.text
     closed = table.fake.message(offer.id)  # the vote's own message says it is over
     assert closed.custom_ids() == [] and "no vote on Cy's seat now" in closed.content
+    # Cy hears it from the bot (issue 27: a kicked member was told nothing).
+    assert "the table voted: a computer player plays your seat" in table.fake.dms(
+        table.users["Cy"])[-1].content
     info = await table.bot.service.info(table.game_id)
     assert info.seats[cy_seat].controller == "computer:normal"
     # From now on Cy's seat plays after a short pause, without any timer running out.

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from bot.ops.database import open_storage
-from bot.storage.api import Job, JobPlan, SeatRow, Storage, StorageError
+from bot.storage.api import Job, JobPlan, SeatRow, Storage, StorageError, TransactionAwaited
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.sqlite import SqliteStorage
 from tests.bot.conftest import BACKENDS
@@ -158,6 +158,24 @@ async def test_a_transaction_that_fails_part_way_stores_nothing(store):
     await store.record_action(gid, seat=0, action="{}", events="[]", before=0, after=1,
                               state="{}", finished=False)  # the next transaction commits
     assert (await store.game(gid)).version == 1
+
+
+async def test_a_transaction_body_awaits_nothing_but_its_database(store):
+    """On both backends alike (SQLite's cannot do otherwise: its transaction runs to its
+    end in one go): a body that awaits anything else is refused, and stores nothing."""
+    gid = await _running_game(store)
+
+    async def waits(db):
+        await db.execute("UPDATE games SET max_players = 4 WHERE id = ?", (gid,))
+        await asyncio.sleep(0)
+    with pytest.raises(TransactionAwaited):
+        await store._transact(waits)
+    assert (await store.game(gid)).max_players == 3
+
+    async def only_its_own(db):
+        await db.execute("UPDATE games SET max_players = 4 WHERE id = ?", (gid,))
+        return await db.fetchone("SELECT max_players FROM games WHERE id = ?", (gid,))
+    assert tuple(await store._transact(only_its_own)) == (4,)
 
 
 async def test_a_sqlite_transaction_is_one_trip_to_the_writer_thread(tmp_path):

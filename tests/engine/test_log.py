@@ -176,3 +176,24 @@ def test_a_controller_is_read_in_one_place_and_stored_as_its_text() -> None:
     for bad in ("", "Human", "computer", "computer:", "computer:expert", "bot"):
         with pytest.raises(ValueError, match="unknown controller"):
             Controller(bad)
+
+
+@pytest.mark.parametrize("map_id", ["usa", "nordic", "iberia", "world"])
+def test_the_public_view_says_which_face_up_cards_may_be_taken(map_id: str) -> None:
+    """``PublicView.takeable_slots`` (what the market buttons show) is exactly the face-up
+    draws the engine accepts from the seat whose turn it is, first and second card."""
+    from engine import DrawFaceUp, public_view
+
+    state, rng = new_game(GameConfig(map_id=map_id, players=["A", "B"], seed=5)), random.Random(5)
+    checked = 0
+    while state.phase != Phase.GAME_OVER and state.version < 300:
+        seat = waiting_for(state)[0]
+        legal = legal_actions(state, seat)
+        if state.phase in (Phase.TURN, Phase.SECOND_DRAW):
+            slots = sorted({a.slot for a in legal if isinstance(a, DrawFaceUp)})
+            assert public_view(state).takeable_slots == slots, (state.phase, state.market)
+            checked += 1
+        else:
+            assert public_view(state).takeable_slots == []
+        apply(state, seat, rng.choice(legal))
+    assert checked > 20
