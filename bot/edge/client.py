@@ -37,14 +37,17 @@ from bot.ops.database import describe, open_storage
 from bot.play import handlers
 from bot.play.controls import BuildControl, TurnControl
 from bot.records.controls import RecordsControl
+from bot.seats.away_commands import BackButton
 from bot.seats.controls import OrderControl, SeatControl
+from bot.seats.watch_commands import StopButton
 from bot.storage.api import Storage
 
 log = logging.getLogger(__name__)
 # Every control family, registered once at start-up; an id none of them takes is answered
 # as no longer valid.
 FAMILIES = (LobbyControl, TurnControl, BuildControl, SeatControl, OrderControl, RecordsControl)
-CONTROLS = (*FAMILIES, unrecognised(FAMILIES))
+# Beside the families (ids outside ``ttr:<game>:``): I'm back, stop watching.
+CONTROLS = (*FAMILIES, BackButton, StopButton, unrecognised(FAMILIES))
 
 # bot_state key: the hash of the command tree last synced (and where to).
 SYNCED_KEY = "synced_commands"

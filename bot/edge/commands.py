@@ -15,7 +15,9 @@ from bot import i18n
 from bot.lobby import commands as lobby
 from bot.play import commands as play
 from bot.records.commands import Records
+from bot.seats.away_commands import away_command
 from bot.seats.commands import Seat
+from bot.seats.watch_commands import watch_command
 from bot.settings import commands as settings
 from bot.settings.commands import Admin
 
@@ -45,7 +47,8 @@ class TTR(app_commands.Group, name="ttr", description="Play Ticket to Ride", gui
 
     def __init__(self) -> None:
         super().__init__()
-        for command in (*lobby.COMMANDS, *play.COMMANDS, settings.settings):
+        for command in (*lobby.COMMANDS, *play.COMMANDS, settings.settings, away_command,
+                        watch_command):
             self.add_command(command)
         self.add_command(Seat())
         self.add_command(Records())

@@ -75,12 +75,16 @@ class Planning(Posting):
         the database holds is neither lost nor repeated). Returns how many games."""
         rows = await self.storage.games_with_status("running")
         for row in rows:
-            async with self._locked(row.id):
-                try:
-                    game = await self._load(row.id)
-                except Exception:  # one broken game must not keep the bot from starting
-                    log.exception("game %s: cannot be loaded to plan its jobs", row.id)
-                    continue
-                if game.state is not None:
-                    await self._plan(game, carry=engine.waiting_for(game.state))
+            try:
+                await self.replan_game(row.id)
+            except Exception:  # one broken game must not keep the bot from starting
+                log.exception("game %s: cannot be loaded to plan its jobs", row.id)
         return len(rows)
+
+    async def replan_game(self, game_id: int) -> None:
+        """Plan one game's jobs again, keeping those planned already (a player went away
+        or came back: ``bot.seats.away``)."""
+        async with self._locked(game_id):
+            game = await self._load(game_id)
+            if game.state is not None:
+                await self._plan(game, carry=engine.waiting_for(game.state))

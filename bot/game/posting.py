@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence, Set
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -24,7 +24,7 @@ from bot.game.games import Game, Games, PostLock, seated_view
 from bot.game.telling import Scene, SeatFacts, Update, audience, compose
 from bot.ops.diskspace import log_failure
 from bot.play.decisions import decisions
-from bot.seats import orders
+from bot.seats import away, orders
 from bot.storage.api import ACTIVE, Storage
 from engine import GameState
 from engine.events import Event
@@ -202,9 +202,12 @@ class Posting(Games):
         state = game.state
         assert state is not None
         hands = dm_seats if hands is None else hands
+        absent = await away.absences(self.storage, game.row.guild_id, game.seats,
+                                     self.clock.now())
         threads_on = (await self.storage.server_settings(game.row.guild_id)).player_threads
         facts = await self._facts(game, state, dm_seats=dm_seats,
-                                  hands=hands if threads_on else ())
+                                  hands=hands if threads_on else (),
+                                  playing_for={s for s, a in absent.items() if a.computer})
         told = audience(facts, told=dm_seats, hands=hands, threads_on=threads_on)
         private = {*told.dms, *told.threads}
         scene = Scene(
@@ -213,18 +216,20 @@ class Posting(Games):
             view=seated_view(state, game.names, view=game.public_view()),
             privates={s: game.private_view(s) for s in private},
             choices={s: tuple(decisions(state, s)) for s in private},
-            language=await self.storage.game_language(game.row))
+            language=await self.storage.game_language(game.row), away=absent)
         fresh, events = tuple(dm_seats), tuple(events)
         return lambda: compose(scene, facts, told, lines=lines, fresh=fresh, events=events,
                                board=board, refresh=refresh, news=news, repost=repost,
                                undo_at=undo_at)
 
     async def _facts(self, game: Game, state: GameState, *, dm_seats: Sequence[int],
-                     hands: Sequence[int]) -> list[SeatFacts]:
+                     hands: Sequence[int], playing_for: Set[int] = frozenset()
+                     ) -> list[SeatFacts]:
         """What ``telling.audience`` decides from, per seat, read from the database (for
-        the seats it tells: ``dm_seats``, ``hands``)."""
+        the seats it tells: ``dm_seats``, ``hands``); ``playing_for``: seats a computer
+        plays while their player is away (``bot.seats.away``)."""
         # Seats whose standing order plays this turn at once: no ping, no DM (bot.seats.orders).
-        ready = await orders.ready(self.storage, game.id, game.seats, state)
+        ready = await orders.ready(self.storage, game.id, game.seats, state) | playing_for
         now = self.clock.now()
         facts = []
         for s in game.seats:

@@ -54,7 +54,7 @@ from bot.play import presenters
 from bot.play.presenters import OpenVote
 from bot.records import chronicle, history
 from bot.render.highlight import LastMove
-from bot.seats import order_controls
+from bot.seats import away, order_controls, watch
 from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -162,6 +162,7 @@ class DiscordPublisher:
             try:
                 await self._post(update)
                 await self._votes_after(update)
+                await self._watchers(update)
             except discord.RateLimited as exc:  # the service keeps it for a retry
                 log.warning("game %s: rate limited for %.0f s", update.game_id, exc.retry_after)
                 raise
@@ -177,6 +178,28 @@ class DiscordPublisher:
                 # Perhaps only images may not be posted: the game goes on in text meanwhile.
                 self._text_only[update.channel_id] = clock.now() + BLOCKED_FOR
                 await self.publish(update)
+
+    async def _watchers(self, update: Update) -> None:
+        """Members following the game without a seat (``/ttr watch``) get what the channel
+        heard, once per version; one whose DMs or thread refuse is dropped."""
+        texts = watch.follow_texts(update)
+        if not texts:
+            return
+        storage = self._service().storage
+        for watcher in await storage.watchers(update.game_id):
+            try:
+                channel: discord.abc.Messageable = (
+                    self.client.get_partial_messageable(watcher.thread_id)
+                    if watcher.thread_id is not None
+                    else await self.client.create_dm(discord.Object(watcher.user_id)))
+                for i, text in enumerate(texts):
+                    await self._send_once(
+                        (update.game_id, update.version),
+                        post_key(f"watch:{watcher.user_id}:{i}", update.news), channel, text)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.info("game %s: watcher %s dropped: %s", update.game_id, watcher.user_id,
+                         exc)
+                await storage.remove_watcher(update.game_id, watcher.user_id)
 
     async def _missing(self, update: Update) -> None:
         """Name the permissions the bot needs, in one line: in the channel if it can still
@@ -619,6 +642,8 @@ class DiscordPublisher:
                     dm.game_id, dm.map_id, dm.private, dm.public, dm.version, dm.choices)
                     if dm.choose_tickets or dm.choices
                     else components.with_controls([order_controls.panel_button(dm.game_id)]))
+                if dm.away:  # coming back is one click (bot.seats.away)
+                    controls = away.with_back_button(controls)
             await self._deliver(key, target, channel, intent, file=file,
                                 view=controls or MISSING)
         except discord.Forbidden as exc:

@@ -39,7 +39,7 @@ from bot.game.service import GameService
 from bot.ops.diskspace import log_failure
 from bot.ops.workers import computer_action, off_loop
 from bot.play import presenters
-from bot.seats import orders
+from bot.seats import away, orders
 from bot.settings.preferences import PlayerSettings
 from bot.storage.api import JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
 from bot.storage.codec import event_from_json
@@ -179,7 +179,8 @@ class Scheduler:
             try:
                 await self.run_due()
                 due = [t for t in (await self.storage.next_due(),
-                                   await self.storage.next_lobby_expiry()) if t is not None]
+                                   await self.storage.next_lobby_expiry(),
+                                   await self.storage.next_return()) if t is not None]
                 until = min(due, default=None)
             except Exception as exc:
                 log_failure(log, exc, "scheduler: a pass over the due jobs failed")
@@ -196,12 +197,14 @@ class Scheduler:
             await self.clock.wait(self._wake, until)
 
     async def run_due(self) -> int:
-        """Publish again what failed to publish, close the idle lobbies, then run every job
-        due now, one at a time; returns how many jobs ran."""
+        """Publish again what failed to publish, close the idle lobbies, bring back the
+        members whose time away ran out, then run every job due now, one at a time; returns
+        how many jobs ran."""
         ran = 0
         async with self._running:
             await self.service.retry_unsent()
             await self.close_idle_lobbies()
+            await self.end_absences()
             while (job := await self.storage.claim_job(self.clock.now(), self.worker)) is not None:
                 heartbeat = asyncio.create_task(self._keep_claim(job))
                 try:
@@ -218,6 +221,17 @@ class Scheduler:
                     await self.storage.finish_job(job, self.clock.now(), then=after)
                 ran += 1
         return ran
+
+    async def end_absences(self) -> None:
+        """End the absences (``/ttr away``) whose time ran out: their members' reminders
+        and timers start afresh (``bot.seats.away``)."""
+        due = await self.storage.next_return()
+        if due is None or due > self.clock.now():
+            return  # every pass asks; a single-row read
+        try:
+            await away.returns_due(self.service)
+        except Exception as exc:  # the next pass tries again; the jobs must run meanwhile
+            log_failure(log, exc, "scheduler: ending the absences that ran out failed")
 
     async def _keep_claim(self, job: Job) -> None:
         """Renew the claim on ``job`` while it runs (a computer thinking long, a slow
@@ -265,7 +279,7 @@ class Scheduler:
             case "remind":
                 return await self._remind(job, info)
             case "timeout":
-                await self._expire(job, info)
+                return await self._expire(job, info)
             case "computer":
                 await self._computer(job, info)
             case "order":
@@ -280,6 +294,7 @@ class Scheduler:
         now = self.clock.now()
         timing = await self.storage.timing(game.row.guild_id, game.row.id)
         standing = await orders.standing(self.storage, game.row.id, game.seats, state)
+        absent = await away.absences(self.storage, game.row.guild_id, game.seats, now)
         jobs = []
         for seat in engine.waiting_for(state):
             def job(kind: str, delay: float, seat: int = seat) -> Job:
@@ -291,6 +306,9 @@ class Scheduler:
                 jobs.append(job("order", 0.0))
                 if standing[seat].holds:
                     continue  # ready: no reminder, no timer
+            if seat in absent and absent[seat].computer is not None:
+                jobs.append(job("computer", self.rng.uniform(*COMPUTER_DELAY)))
+                continue  # away: the computer of their choice plays (bot.seats.away)
             jobs.append(job("remind", timing.reminder_hours * HOUR))
             if timing.turn_timer_hours is not None:
                 jobs.append(job("timeout", timing.turn_timer_hours * HOUR))
@@ -302,6 +320,9 @@ class Scheduler:
         seat = info.seats[job.seat]
         if seat.controller != HUMAN:
             return None
+        absence = await self._absence(info, job.seat)
+        if absence is not None:  # away: no reminder before they are back
+            return Postpone(absence.back_at)
         player = await self.storage.player_settings(seat.user_id)
         if not player.reminders:
             return None
@@ -326,14 +347,17 @@ class Scheduler:
         with i18n.language(player.language):
             return text(*args)
 
-    async def _expire(self, job: Job, info: GameInfo) -> None:
+    async def _expire(self, job: Job, info: GameInfo) -> Postpone | None:
         seat = info.seats[job.seat]
         if seat.controller != HUMAN:
-            return  # the seat's computer player has its own job
-        if await self._abandon_if_idle(info):
-            return
+            return None  # the seat's computer player has its own job
         timing = await self.storage.timing(info.row.guild_id, info.row.id)
         hours = timing.turn_timer_hours or 0.0
+        absence = await self._absence(info, job.seat)
+        if absence is not None:  # away: the timer waits, and runs in full once they are back
+            return Postpone(absence.back_at + hours * HOUR)
+        if await self._abandon_if_idle(info):
+            return None
 
         async def safe(state: GameState, seat: int) -> Action:
             return engine.safe_action(state, seat)  # never new tickets
@@ -347,9 +371,9 @@ class Scheduler:
                                          presenters.timeout_waits(seat.name, hours),
                                          key=(job.game_id, job.version),
                                          target=f"waits:{job.seat}")
-            return
+            return None
         if played is None:
-            return
+            return None
         in_a_row = await self.storage.count_expiry(job.game_id, job.seat)
         others = [s for s in info.seats if s.seat != job.seat and s.human]
         if in_a_row == timing.kick_after_expiries and others:
@@ -357,6 +381,7 @@ class Scheduler:
                 game_id=info.row.id, version=played.version, channel_id=info.row.channel_id,
                 seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row),
                 vote=presenters.open_vote("kick", job.seat, info.row.id, seat.name)))
+        return None
 
     async def _abandon_if_idle(self, info: GameInfo) -> bool:
         """End the game as abandoned if no member has played for ``IDLE_ABANDON_HOURS``,
@@ -373,10 +398,19 @@ class Scheduler:
         await self.notifier.close_votes(info.row.id, lambda vote: "over")
         return True
 
+    async def _absence(self, info: GameInfo, seat: int) -> away.Absence | None:
+        """The seat's member's absence now (``/ttr away``), if they are away."""
+        absent = await away.absences(self.storage, info.row.guild_id, [info.seats[seat]],
+                                     self.clock.now())
+        return absent.get(seat)
+
     async def _computer(self, job: Job, info: GameInfo) -> None:
         player = info.seats[job.seat].controller
-        if player == HUMAN:
-            return
+        if player == HUMAN:  # a member away lets the computer of their choice play
+            absence = await self._absence(info, job.seat)
+            if absence is None or absence.computer is None:
+                return
+            player = absence.computer
         # One seed per game and seat: a computer keeps its plan from turn to turn, and its
         # plans differ between games. Not the game's own seed, which fixes the deck order.
         seed = zlib.crc32(f"{job.game_id}:{job.seat}".encode())

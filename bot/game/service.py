@@ -369,6 +369,15 @@ class GameService(Votes):
             telling.build = await self._telling(game, list, dm_seats=[], board=True,
                                                 refresh=True, repost=True)
 
+    async def refresh_table(self, game_id: int) -> None:
+        """Show the table message's status anew, without a turn line or a ping (a player
+        went away or came back: ``bot.seats.away``)."""
+        async with self._changing(game_id) as telling:
+            game = await self._load(game_id)
+            if game.state is None or game.row.status != "running":
+                return
+            telling.build = await self._telling(game, list, dm_seats=[], refresh=True)
+
     async def first_delivery(self, interaction_id: int) -> bool:
         """False if this interaction was handled already (Discord delivered it twice)."""
         return await self.storage.first_delivery(interaction_id)

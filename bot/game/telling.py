@@ -19,6 +19,7 @@ from bot import i18n
 from bot.play import presenters
 from bot.play.decisions import draft_round
 from bot.render.highlight import LastMove
+from bot.seats import away
 from bot.storage.api import SeatRow
 from engine import Action, GameState, PrivateView, PublicView
 from engine.events import Event, HarborBuilt, RouteClaimed, StationBuilt, TicketDraftStarted
@@ -44,6 +45,7 @@ class DirectMessage:
     choices: tuple[Action, ...] = ()  # a module decision's options, as buttons
     news: str = ""  # see ``Update.news``
     language: i18n.Language = i18n.DEFAULT  # of ``text`` and the controls: the player's
+    away: bool = False  # its player is away (``/ttr away``): the DM offers "I'm back"
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class Update:
     # for the idempotent posts, so it is told although the version was told already.
     news: str = ""
     language: i18n.Language = i18n.DEFAULT  # of the channel posts: the game's (``lines`` too)
+    away: tuple[str, ...] = ()  # a line per seat whose player is away (``bot.seats.away``)
 
     @property
     def finished(self) -> bool:
@@ -86,8 +89,9 @@ class Update:
     def prompt(self, dm_closed: Sequence[int] = ()) -> str:
         """The channel's prompt; ``dm_closed``: who to tell that they get no DMs."""
         closed = [f"<@{u}>" for u in dm_closed]
-        return presenters.prompt_text(self.view, self.mentions, closed, waiting=self.waiting,
-                                      fresh=self.fresh, draft=self.draft)
+        return "\n".join([presenters.prompt_text(
+            self.view, self.mentions, closed, waiting=self.waiting, fresh=self.fresh,
+            draft=self.draft), *self.away])
 
 
 # -- the decisions --------------------------------------------------------------------------
@@ -196,6 +200,7 @@ class Scene:
     privates: Mapping[int, PrivateView]  # of the seats told privately
     choices: Mapping[int, tuple[Action, ...]]
     language: i18n.Language  # the game's
+    away: Mapping[int, away.Absence] = field(default_factory=dict)  # seats whose player is away
 
     @property
     def names(self) -> list[str]:
@@ -214,6 +219,8 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
     waiting = engine.waiting_for(state)
     with i18n.language(scene.language):
         said = lines()
+        absent = tuple(away.table_line(presenters.safe_name(scene.seats[seat].name), absence)
+                       for seat, absence in sorted(scene.away.items()))
 
     def note(seat: int, *, thread: bool) -> DirectMessage:
         private = scene.privates[seat]
@@ -228,7 +235,7 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
             game_id=scene.game_id, map_id=scene.map_id, version=state.version,
             user_id=scene.seats[seat].user_id, seat=seat, private=private, public=view,
             choose_tickets=bool(private.offered), choices=scene.choices[seat],
-            news="" if thread else news, text=text, language=own)
+            news="" if thread else news, text=text, language=own, away=seat in scene.away)
 
     last = last_move(scene.map_id, scene.names, events)
     return Update(
@@ -242,7 +249,7 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
         waiting=tuple(waiting), fresh=tuple(fresh), draft=draft, guild_id=scene.guild_id,
         board=(board or last is not None) and view.phase != Phase.GAME_OVER,
         last=last, refresh=refresh, repost=repost, undo_at=undo_at, news=news,
-        language=scene.language)
+        language=scene.language, away=absent if view.phase != Phase.GAME_OVER else ())
 
 
 def dm_text(scene: Scene, private: PrivateView, draft: presenters.DraftRound | None = None,

@@ -29,7 +29,7 @@ from bot.play import claiming, presenters
 from bot.play.claiming import claim_colour
 from bot.play.decisions import Pick, decisions, draft_round, tunnel_hand
 from bot.play.estimates import estimate_note
-from bot.seats import order_controls
+from bot.seats import away, order_controls
 from bot.settings.preferences import GameSettings, PlayerSettings, ServerSettings
 from engine import (
     Action,
@@ -811,6 +811,8 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     controls = components.with_row(controls, [*components.seat_buttons(
         game_id, state.version, autopilot=not info.controller(seat).human),
         order_controls.panel_button(game_id)])
+    controls = await away.offer_back(bot.service.storage, interaction.user.id,
+                                     bot.service.clock.now(), controls)
     png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
     await Responder(interaction).send(
         text, view=controls,

@@ -297,13 +297,15 @@ class MapKey:
     stations: frozenset[tuple[str, int]]
     harbors: frozenset[tuple[str, int]]
     festival_piles: frozenset[tuple[str, int]]
+    lang: str = i18n.DEFAULT  # the route spaces' letters are the colours' in this language
 
     @classmethod
     def of(cls, view: PublicView) -> MapKey:
         tunnel = () if view.tunnel is None else ((view.tunnel.route, view.tunnel.seat),)
         return cls(view.map_id, frozenset(view.claimed.items()), frozenset(view.closed),
                    frozenset(tunnel), frozenset(view.stations.items()),
-                   frozenset(view.harbors.items()), frozenset(view.festival_piles.items()))
+                   frozenset(view.harbors.items()), frozenset(view.festival_piles.items()),
+                   i18n.current())
 
     def changes(self, other: MapKey) -> int:
         return (len(self.claimed ^ other.claimed) + len(self.closed ^ other.closed)
@@ -408,11 +410,16 @@ def panel_index(map_id: str) -> int:
     return index
 
 
-@functools.cache
 def empty_layer(map_id: str) -> tuple[MapKey, Image.Image]:
-    """The map with nothing built on it, in the board palette: kept for good (the render
-    workers' fork server builds it, ``bot.render.preload``), so every game's first boards
-    start from it, however many other games went through the cache since."""
+    """The map with nothing built on it, in the board palette and the language being
+    drawn: kept for good (the render workers' fork server builds it, ``bot.render.preload``),
+    so every game's first boards start from it, however many other games went through the
+    cache since."""
+    return _empty_layer(map_id, i18n.current())
+
+
+@functools.cache
+def _empty_layer(map_id: str, lang: str) -> tuple[MapKey, Image.Image]:
     view = empty_view(map_id)
     return MapKey.of(view), _indexed(draw_map(view).convert("RGB"), map_id)
 
@@ -422,8 +429,8 @@ def _nearest_layer(key: MapKey) -> tuple[MapKey, Image.Image] | None:
     it, if that is few enough to redraw them rather than the whole map (the caller holds
     ``_layers_lock``)."""
     changes, near, layer = min(((k.changes(key), k, v) for k, v in (
-        *((k, v) for k, v in _layers.items() if k.map_id == key.map_id),
-        empty_layer(key.map_id))), key=lambda t: t[0])
+        *((k, v) for k, v in _layers.items() if (k.map_id, k.lang) == (key.map_id, key.lang)),
+        _empty_layer(key.map_id, key.lang))), key=lambda t: t[0])
     return None if changes > INCREMENTAL_CHANGES else (near, layer)
 
 

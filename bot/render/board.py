@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from engine.views import PublicView
 from maps import load_map
 from maps.model import MapData, Route
@@ -31,13 +32,13 @@ from .layout import (
 from .palette import (
     INK,
     PAPER,
-    SUIT_LETTER,
     hex_rgb,
     ink_on,
     player_fill,
     player_shape,
     shade,
     suit_fill,
+    suit_letter,
 )
 from .shapes import SpaceStyle, city_sprite, house_sprite, space_sprite
 
@@ -53,18 +54,20 @@ class Base:
 
 
 _lock = threading.Lock()
-_bases: dict[str, Base] = {}
+_bases: dict[tuple[str, str], Base] = {}
 
 
 def base_for(map_id: str) -> Base:
-    """The static layer of a map, built once per process (thread-safe)."""
-    found = _bases.get(map_id)
+    """The static layer of a map in the language being drawn (its route spaces carry the
+    colours' letters), built once per process and language (thread-safe)."""
+    key = (map_id, i18n.current())
+    found = _bases.get(key)
     if found is not None:
         return found
     with _lock:
-        found = _bases.get(map_id)
+        found = _bases.get(key)
         if found is None:
-            found = _bases[map_id] = _build(load_map(map_id))
+            found = _bases[key] = _build(load_map(map_id))
     return found
 
 
@@ -105,7 +108,7 @@ def unclaimed_style(r: Route, index: int) -> SpaceStyle:
         outline_width=1.4,
         dashed=r.tunnel,
         ship=r.kind == "ship",
-        letter=SUIT_LETTER.get(r.color, ""),
+        letter=suit_letter(r.color),
         icon=index < r.ferry_locomotives,
         shadow=True,
     )

@@ -13,9 +13,21 @@ from typing import Literal
 
 from PIL import Image, ImageChops, ImageDraw
 
+from bot import i18n
+
 from .fonts import font
 from .icons import SEA_INK, draw_anchor, draw_ship
-from .palette import INK, LOCO_STRIPES, PAPER, RGB, SUIT_FILL, SUIT_LETTER, ink_on, shade
+from .palette import (
+    INK,
+    LOCO_STRIPES,
+    PAPER,
+    RGB,
+    SUIT_FILL,
+    ink_on,
+    letters_scale,
+    shade,
+    suit_letter,
+)
 from .shapes import SS, draw_loco, mark_poly
 
 Kind = Literal["train", "harbor", "ship", "double", "locomotive"]
@@ -82,11 +94,16 @@ def _sea_band(img: Image.Image, box: tuple[int, int, int, int], rad: int, top: f
     img.alpha_composite(sea)
 
 
-@lru_cache(maxsize=256)
 def card_sprite(name: str | None, w: int, h: int, jokers: bool = False) -> Image.Image:
-    """A card: suit colour and letter; a rainbow with a locomotive (or, where ``jokers``,
-    a star and 'JOKER'); ship cards add a sea band with one hull (two and '×2' for a
-    double); cards with the harbor symbol carry a small anchor."""
+    """A card: suit colour and letter (in the language being drawn); a rainbow with a
+    locomotive (or, where ``jokers``, a star and 'JOKER'); ship cards add a sea band with
+    one hull (two and '×2' for a double); cards with the harbor symbol carry a small
+    anchor."""
+    return _card_sprite(name, w, h, jokers, i18n.current())
+
+
+@lru_cache(maxsize=256)
+def _card_sprite(name: str | None, w: int, h: int, jokers: bool, lang: str) -> Image.Image:
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     box = (SS, SS, w * SS - SS, h * SS - SS)
@@ -151,8 +168,8 @@ def card_sprite(name: str | None, w: int, h: int, jokers: bool = False) -> Image
             width=round(1.0 * SS),
         )
     d.rounded_rectangle(box, radius=rad, outline=INK, width=edge)
-    letter = SUIT_LETTER.get(suit) or suit[:1].upper()
-    size = min(w * 0.62, h * 0.5) * (0.7 if ship else 1.0)
+    letter = suit_letter(suit) or suit[:1].upper()
+    size = min(w * 0.62, h * 0.5) * (0.7 if ship else 1.0) * letters_scale(letter)
     lx = W * (0.4 if kind == "double" else 0.5)
     d.text(
         (lx, H * (0.28 if ship else 0.5)),

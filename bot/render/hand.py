@@ -414,8 +414,12 @@ def _card_groups(view: PrivateView, m: MapData) -> list[tuple[str, list[str]]]:
     return [(h, cards) for h, cards in groups if cards]
 
 
-@lru_cache(maxsize=512)
 def _card_piece(name: str, count: int, jokers: bool) -> tuple[int, Image.Image]:
+    return _card_piece_in(name, count, jokers, i18n.current())
+
+
+@lru_cache(maxsize=512)
+def _card_piece_in(name: str, count: int, jokers: bool, lang: str) -> tuple[int, Image.Image]:
     """A card with its count under it, on the panel's background (opaque): how far left of
     the card the picture starts (a count wider than the card), and the picture."""
     sprite = card_sprite(name, CARD_W, CARD_H, jokers)

@@ -7,6 +7,8 @@ and each seat also has its own shape mark.
 
 from __future__ import annotations
 
+from bot import i18n
+
 RGB = tuple[int, int, int]
 
 
@@ -29,6 +31,7 @@ SUIT_FILL: dict[str, RGB] = {
 }
 
 # One letter per suit (K = black, as in CMYK); gray routes take any colour and show none.
+# English; ``suit_letter`` gives a suit's in the language being drawn.
 SUIT_LETTER: dict[str, str] = {
     "purple": "P",
     "white": "W",
@@ -41,6 +44,25 @@ SUIT_LETTER: dict[str, str] = {
     "gray": "",
     "locomotive": "L",
 }
+
+# The letters where German players read the colour's own word (gelb, grün, lila): the first
+# letters of the German names, two where two names share one (gelb/grün; lila/Lok).
+SUIT_LETTERS: dict[str, dict[str, str]] = {
+    "en": SUIT_LETTER,
+    "de": {"purple": "Li", "white": "W", "blue": "B", "yellow": "Ge", "orange": "O",
+           "black": "S", "red": "R", "green": "Gr", "gray": "", "locomotive": "Lok"},
+}
+
+
+def suit_letter(suit: str) -> str:
+    """The letter(s) of a suit in the language being drawn ('' for gray)."""
+    return SUIT_LETTERS.get(i18n.current(), SUIT_LETTER).get(suit, "")
+
+
+def letters_scale(letters: str) -> float:
+    """How much smaller a label of several letters is set than one of one ('Ge', 'Lok')."""
+    return min(1.0, 1.25 / max(1, len(letters)))
+
 
 # Rainbow stripes of a locomotive card.
 LOCO_STRIPES: tuple[RGB, ...] = tuple(

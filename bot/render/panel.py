@@ -19,10 +19,10 @@ from .palette import (
     PANEL_DIM,
     PANEL_FG,
     RGB,
-    SUIT_LETTER,
     player_fill,
     player_shape,
     shade,
+    suit_letter,
 )
 from .shapes import mark_sprite
 from .shares import companies, company_fill, draw_tag, tag_width
@@ -469,7 +469,7 @@ def legend_block(img: Image.Image, x: int, y: int, w: int, m: MapData) -> int:
         d.text((x + 64, y + 12), _("station (owner's colour)"), font=font(15), fill=PANEL_FG,
                anchor="lm")
         y += 30
-    letters = "  ".join(SUIT_LETTER[s] + " " + _(s) for s in m.rules.deck.colors)
+    letters = "  ".join(suit_letter(s) + " " + _(s) for s in m.rules.deck.colors)
     for line in wrap(letters, 15, w):
         d.text((x, y + 4), line, font=font(15), fill=PANEL_DIM)
         y += 22

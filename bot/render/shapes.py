@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from .fonts import font
 from .layout import Space
-from .palette import INK, PAPER, RGB, ink_on, shade
+from .palette import INK, PAPER, RGB, ink_on, letters_scale, shade
 
 SS = 4
 Poly = list[tuple[float, float]]
@@ -198,7 +198,7 @@ def space_sprite(sp: Space, st: SpaceStyle) -> Sprite:
         ink = ink_on(st.fill)
         d.polygon(mark_poly(st.mark, cx, cy, r * 1.05), fill=ink)
     elif st.letter:
-        f = font(round(width * 0.66 * SS), "bold")
+        f = font(round(width * 0.66 * SS * letters_scale(st.letter)), "bold")
         d.text((cx, cy), st.letter, font=f, anchor="mm", fill=(*ink_on(st.fill), st.alpha))
     return Sprite(x0, y0, img.reduce(SS))
 

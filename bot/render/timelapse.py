@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.i18n import _, _n
 from engine.views import PublicView
 from maps.model import MapData
@@ -120,10 +121,14 @@ def _reduced(img: Image.Image, map_id: str) -> Image.Image:
                                                      dither=Image.Dither.NONE)
 
 
-@functools.cache
 def empty_map(map_id: str) -> Image.Image:
-    """The map with nothing built, at frame size (kept per process: every timelapse of
-    the map starts from it)."""
+    """The map with nothing built, at frame size, in the language being drawn (kept per
+    process: every timelapse of the map starts from it)."""
+    return _empty_map(map_id, i18n.current())
+
+
+@functools.cache
+def _empty_map(map_id: str, lang: str) -> Image.Image:
     return _reduced(draw_map(empty_view(map_id)), map_id)
 
 

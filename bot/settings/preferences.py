@@ -23,6 +23,9 @@ from maps import map_ids
 # When the channel gets a new board image: after turns that changed the board (claims,
 # stations, harbors), after every turn, or never (the table message's image is replaced).
 BoardPosts = Literal["changes", "every_turn", "table_only"]
+# While a member is away (``/ttr away``): a computer player of their choice plays their
+# seats, or their reminders pause and their turn timers wait for them.
+AwayMode = Literal["computer", "pause"]
 
 
 # A channel's mention or id, as a member types it.
@@ -79,6 +82,11 @@ class ServerSettings(_Settings):
         default=False,
         description="A private thread per player where their hand and buttons are kept "
                     "up to date ('true' or 'false')")
+    away_mode: AwayMode = Field(
+        default="computer",
+        description="While a member is away (`/ttr away`): 'computer' (a computer player of "
+                    "their choice plays their seat) or 'pause' (no reminders; their turn timer "
+                    "waits until they are back)")
     chronicle_channel: int | None = Field(
         default=None,
         description="A channel that gets every finished game's summary, final image, "

@@ -164,6 +164,23 @@ _ORDER_COLUMNS = "id, seat, user_id, position, spec, queued_turn, played_turn, p
 
 
 @dataclass(frozen=True, slots=True)
+class AwayRow:
+    """A member away from all their games (see the ``away`` table)."""
+
+    user_id: int
+    back_at: float
+    level: str  # the computer level that plays for them where their server allows
+
+
+@dataclass(frozen=True, slots=True)
+class WatcherRow:
+    """A member following a game without a seat (see the ``watchers`` table)."""
+
+    user_id: int
+    thread_id: int | None  # None: by DM
+
+
+@dataclass(frozen=True, slots=True)
 class ActionRow:
     """One entry of a game's log: an action, or an undo (``undoes``: the version it takes
     back; its ``action`` is ``engine.Undo``'s, its seat the undone action's)."""
@@ -1385,6 +1402,83 @@ class Storage(ABC):
     async def timing(self, guild_id: int | None, game_id: int) -> Timing:
         """A game's reminder delay, turn timer and kick threshold (its own, else its server's)."""
         return Timing.of(await self.server_settings(guild_id), await self.game_settings(game_id))
+
+    # -- away from all games (bot.seats.away) ----------------------------------------------
+
+    async def set_away(self, user_id: int, back_at: float, level: str) -> None:
+        """``user_id`` is away until ``back_at`` (a new absence replaces the one before)."""
+        async def body(db: Tx) -> None:
+            await db.execute("DELETE FROM away WHERE user_id = ?", (user_id,))
+            await db.execute("INSERT INTO away (user_id, back_at, level) VALUES (?, ?, ?)",
+                             (user_id, back_at, level))
+        await self._transact(body)
+
+    async def away(self, user_ids: Sequence[int]) -> dict[int, AwayRow]:
+        """The absences of ``user_ids`` (every change of a game asks: a few keyed rows)."""
+        people = [u for u in user_ids if u > 0]
+        if not people:
+            return {}
+        rows = await self._few(f"SELECT user_id, back_at, level FROM away WHERE user_id IN "
+                               f"({_marks(people)})", tuple(people))
+        return {int(r[0]): AwayRow(int(r[0]), float(r[1]), str(r[2])) for r in rows}  # type: ignore[arg-type, call-overload]
+
+    async def end_away(self, user_id: int, *, due_by: float | None = None) -> bool:
+        """Remove ``user_id``'s absence (with ``due_by``: only one over by then); False if
+        there was none (another process, or an earlier click, ended it)."""
+        if due_by is None:
+            return await self._write("DELETE FROM away WHERE user_id = ?", (user_id,)) == 1
+        return await self._write("DELETE FROM away WHERE user_id = ? AND back_at <= ?",
+                                 (user_id, due_by)) == 1
+
+    async def aways_over(self, now: float) -> list[int]:
+        """The members whose absence is over by ``now``."""
+        rows = await self._all("SELECT user_id FROM away WHERE back_at <= ? ORDER BY back_at",
+                               (now,))
+        return [int(r[0]) for r in rows]  # type: ignore[call-overload]
+
+    async def next_return(self) -> float | None:
+        """When the earliest absence is over."""
+        row = await self._one("SELECT min(back_at) FROM away")
+        return None if row is None or row[0] is None else float(row[0])  # type: ignore[arg-type]
+
+    async def member_games(self, user_id: int) -> list[int]:
+        """The running games where ``user_id`` holds a seat, oldest first."""
+        rows = await self._all(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status = 'running' ORDER BY g.id", (user_id,))
+        return [int(r[0]) for r in rows]  # type: ignore[call-overload]
+
+    async def reset_jobs(self, game_id: int, seat: int, kind: str, due_at: float) -> None:
+        """Make the seat's waiting jobs of ``kind`` due at ``due_at`` (its player is back:
+        their reminders and timer start afresh)."""
+        await self._write(
+            "UPDATE jobs SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ? "
+            "AND done_at IS NULL AND claimed_at IS NULL", (due_at, game_id, seat, kind))
+
+    # -- watchers (bot.seats.watch) ---------------------------------------------------------
+
+    async def watchers(self, game_id: int) -> list[WatcherRow]:
+        rows = await self._few("SELECT user_id, thread_id FROM watchers WHERE game_id = ? "
+                               "ORDER BY user_id", (game_id,))
+        return [WatcherRow(int(r[0]), None if r[1] is None else int(r[1]))  # type: ignore[call-overload]
+                for r in rows]
+
+    async def add_watcher(self, game_id: int, user_id: int, thread_id: int | None, *,
+                          most: int) -> bool:
+        """Follow the game; False (nothing stored) if it has ``most`` watchers already."""
+        async def body(db: Tx) -> bool:
+            row = await db.fetchone("SELECT COUNT(*) FROM watchers WHERE game_id = ?",
+                                    (game_id,))
+            if row is not None and int(row[0]) >= most:
+                return False
+            await db.execute("INSERT INTO watchers (game_id, user_id, thread_id) "
+                             "VALUES (?, ?, ?)", (game_id, user_id, thread_id))
+            return True
+        return await self._transact(body)
+
+    async def remove_watcher(self, game_id: int, user_id: int) -> bool:
+        return await self._write("DELETE FROM watchers WHERE game_id = ? AND user_id = ?",
+                                 (game_id, user_id)) == 1
 
     # -- installation state ---------------------------------------------------------------
 

@@ -321,6 +321,24 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL;
     CREATE INDEX jobs_game ON jobs (game_id) WHERE done_at IS NULL;
     """,
+    """
+    -- Members away from all their games (bot.seats.away): when they are back, and the
+    -- computer level that plays for them where their server lets a computer play.
+    CREATE TABLE away (
+        user_id INTEGER PRIMARY KEY,
+        back_at REAL NOT NULL,
+        level   TEXT NOT NULL
+    );
+    CREATE INDEX away_back ON away (back_at);
+    -- Members following a game without a seat (bot.seats.watch): by DM, or in a private
+    -- thread of the game's channel (``thread_id``).
+    CREATE TABLE watchers (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id   INTEGER NOT NULL,
+        thread_id INTEGER,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
 )
 
 
@@ -567,5 +585,19 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE jobs DROP CONSTRAINT jobs_kind_check;
     ALTER TABLE jobs ADD CONSTRAINT jobs_kind_check
         CHECK (kind IN ('remind', 'timeout', 'computer', 'order'));
+    """,
+    """
+    CREATE TABLE away (
+        user_id BIGINT PRIMARY KEY,
+        back_at DOUBLE PRECISION NOT NULL,
+        level   TEXT NOT NULL
+    );
+    CREATE INDEX away_back ON away (back_at);
+    CREATE TABLE watchers (
+        game_id   BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id   BIGINT NOT NULL,
+        thread_id BIGINT,
+        PRIMARY KEY (game_id, user_id)
+    );
     """,
 )

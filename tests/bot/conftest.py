@@ -133,6 +133,9 @@ class Table:
     buttons_only: bool = False
     typed: list[str] = field(default_factory=list)  # the slash commands used, in order
     clicks: dict[str, list[int]] = field(default_factory=dict)
+    # Channels where members follow the game without a seat (``/ttr watch``: their DM
+    # channel or private thread): the leak check scans them like the game's channel.
+    watched: set[int] = field(default_factory=set)
     _pg_store: PostgresStorage | None = None
 
     @property
@@ -684,7 +687,7 @@ class Table:
         split = re.compile(marks["split"])
         exchange = re.compile(marks["exchange"])
         chosen = 0
-        for sent in public[:final_at]:
+        for sent in public[:final_at] + self._watched_before_final():
             for line in sent.content.splitlines():
                 assert not private_words.search(line), line
                 for private in self.private_marks:  # the same in the game's language
@@ -721,6 +724,16 @@ class Table:
                         revealed = chosen == len(self.users)
                         assert bool(board["piece_split"]) == revealed, board["piece_split"]
         assert self.tickets_seen
+
+    def _watched_before_final(self) -> list[Sent]:
+        """What watchers got before the final scores (each stream up to its own)."""
+        found: list[Sent] = []
+        for channel in sorted(self.watched):
+            stream = [s for s in self.fake.sent if s.channel_id == channel and not s.edit]
+            end = next((i for i, s in enumerate(stream) if self.final_mark in s.content),
+                       len(stream))
+            found += stream[:end]
+        return found
 
     def _count(self, key: str) -> None:
         self.counts[key] = self.counts.get(key, 0) + 1
