@@ -25,6 +25,7 @@ from discord import app_commands
 
 from bot import i18n, stats
 from bot.clock import Clock, SystemClock
+from bot.edge import interactions
 from bot.edge.commands import CommandTranslator, command_groups
 from bot.edge.controls import unrecognised
 from bot.game.images import Renderer, default_renderer
@@ -34,7 +35,6 @@ from bot.game.service import GameService
 from bot.lobby.controls import LobbyControl
 from bot.ops.config import Settings
 from bot.ops.database import describe, open_storage
-from bot.play import handlers
 from bot.play.controls import BuildControl, TurnControl
 from bot.records.controls import RecordsControl
 from bot.seats.away_commands import BackButton
@@ -233,7 +233,7 @@ class TTRBot(discord.AutoShardedClient):
         """Take an interaction in (and count it as in flight), unless the bot is stopping."""
         if self.stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
-                await handlers.refuse_late(interaction,
+                await interactions.refuse_late(interaction,
                                            in_client_language(interaction, RESTARTING))
             return False
         task = asyncio.current_task()
@@ -262,7 +262,7 @@ class TTRBot(discord.AutoShardedClient):
                                 error: app_commands.AppCommandError) -> None:
         # Outdated or malformed commands end here: log it, answer briefly, never a traceback.
         log.warning("command failed for %s: %r", interaction.user.id, error)
-        await handlers.refuse_late(interaction, in_client_language(interaction, NOT_RUN))
+        await interactions.refuse_late(interaction, in_client_language(interaction, NOT_RUN))
 
     async def close(self) -> None:
         await super().close()

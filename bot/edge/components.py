@@ -35,6 +35,7 @@ import discord
 from bot.i18n import _
 from bot.play import claiming, presenters
 from bot.play.decisions import choice_tag
+from bot.seats import seat_texts
 from engine.actions import Action
 from engine.phases import Decision, Phase
 from engine.players import LEVELS
@@ -147,8 +148,8 @@ def computer_select(game_id: int) -> Item:
     """The host seats a computer player of the level chosen (``addbot``)."""
     return discord.ui.Select(
         custom_id=str(ControlId(game_id, "addbot")), row=1,
-        placeholder=_(presenters.ADD_COMPUTER), options=[
-            discord.SelectOption(label=presenters.computer_level_label(level), value=level)
+        placeholder=_(seat_texts.ADD_COMPUTER), options=[
+            discord.SelectOption(label=seat_texts.computer_level_label(level), value=level)
             for level in LEVELS])
 
 
@@ -156,11 +157,11 @@ def seat_buttons(game_id: int, version: int, *, autopilot: bool) -> list[Item]:
     """A seated member's own controls under their hand: undo the last action (alone, or by
     asking the table), and hand the seat to a computer player or take it back."""
     grey = discord.ButtonStyle.secondary
-    pilot = (_button(ControlId(game_id, "pilotoff"), _(presenters.AUTOPILOT_OFF), style=grey,
+    pilot = (_button(ControlId(game_id, "pilotoff"), _(seat_texts.AUTOPILOT_OFF), style=grey,
                      emoji="🙋", row=4) if autopilot else
-             _button(ControlId(game_id, "piloton"), _(presenters.AUTOPILOT_ON), style=grey,
+             _button(ControlId(game_id, "piloton"), _(seat_texts.AUTOPILOT_ON), style=grey,
                      emoji="🤖", row=4))
-    return [_button(ControlId(game_id, "undo", version), _(presenters.UNDO), style=grey,
+    return [_button(ControlId(game_id, "undo", version), _(seat_texts.UNDO), style=grey,
                     emoji="↩️", row=4), pilot]
 
 

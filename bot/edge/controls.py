@@ -18,9 +18,9 @@ from typing import Any, Self
 
 import discord
 
+from bot.edge import interactions
 from bot.edge.components import ControlId
 from bot.i18n import N_, _
-from bot.play import handlers
 
 GAME = r"ttr:(?P<game>[1-9][0-9]{0,17}):"
 NOT_VALID = N_("That control is not valid (any more).")
@@ -73,14 +73,14 @@ class ControlFamily(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!
         return cls(item, control_id(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if not await handlers.bot_of(interaction).admit(interaction):
+        if not await interactions.bot_of(interaction).admit(interaction):
             return
         values = list(getattr(self.item, "values", []) or [])
-        await handlers.guarded(interaction, self.run(interaction, self.control, values))
+        await interactions.guarded(interaction, self.run(interaction, self.control, values))
 
     async def run(self, interaction: discord.Interaction[Any], control: ControlId,
                   values: list[str]) -> None:
-        """What the click asks (under ``handlers.guarded``: a ``Refusal`` is answered)."""
+        """What the click asks (under ``interactions.guarded``: a ``Refusal`` is answered)."""
         raise NotImplementedError
 
 
@@ -105,7 +105,7 @@ def unrecognised(families: Iterable[type[ControlFamily]]) -> type[ControlFamily]
             return cls(item, ControlId(0, "unknown"))
 
         async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            if await handlers.bot_of(interaction).admit(interaction):
-                await handlers.refuse_late(interaction, _(NOT_VALID))
+            if await interactions.bot_of(interaction).admit(interaction):
+                await interactions.refuse_late(interaction, _(NOT_VALID))
 
     return Unrecognised

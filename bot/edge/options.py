@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.play import handlers
+from bot.edge import interactions
 from bot.play.estimates import estimated_parts
 from bot.play.maps import supported_maps
 from maps import load_map
@@ -25,11 +25,11 @@ LANGUAGE_CHOICES = [Choice(name="English", value="en"), Choice(name="Deutsch", v
 
 def in_member_language(suggest: Suggest) -> Suggest:
     """An autocomplete callback whose suggestions are in the member's language (discord.py
-    calls it directly, outside ``handlers.guarded``)."""
+    calls it directly, outside ``interactions.guarded``)."""
     @functools.wraps(suggest)
     async def localized(interaction: discord.Interaction[Any],
                         current: str) -> list[Choice[str]]:
-        with i18n.language(await handlers.private_language(interaction)):
+        with i18n.language(await interactions.private_language(interaction)):
             return await suggest(interaction, current)
     return localized
 
@@ -56,13 +56,13 @@ MAP_CHOICES = [Choice(name=map_label(m), value=m) for m in supported_maps()][:25
 
 async def game_id(interaction: discord.Interaction[Any]) -> int:
     """The id of this channel's running game or lobby (else a ``Refusal``)."""
-    return (await handlers.channel_game(interaction)).row.id
+    return (await interactions.channel_game(interaction)).row.id
 
 
 async def on_channel_game(interaction: discord.Interaction[Any],
                           act: Callable[[int], Awaitable[None]]) -> None:
-    """Run ``act`` with the id of this channel's game, under ``handlers.guarded`` (which
+    """Run ``act`` with the id of this channel's game, under ``interactions.guarded`` (which
     answers a ``Refusal``, also the one for a channel without a game)."""
     async def run() -> None:
         await act(await game_id(interaction))
-    await handlers.guarded(interaction, run())
+    await interactions.guarded(interaction, run())

@@ -22,7 +22,7 @@ from typing import TypeVar
 import engine
 from bot import i18n
 from bot.clock import Clock, SystemClock
-from bot.play import presenters
+from bot.seats import seat_texts
 from bot.storage.api import GameRow, GameStatus, SeatRow, Storage, StorageError, in_effect
 from bot.storage.codec import event_from_json, replay_log, snapshot_json
 from engine import GameState, PrivateView, PublicView
@@ -327,9 +327,9 @@ class Games:
     @staticmethod
     def _running(game: Game) -> Game:
         if game.row.status == "lobby":
-            raise Refusal(presenters.NOT_STARTED)
+            raise Refusal(seat_texts.NOT_STARTED)
         if game.row.status != "running":
-            raise Refusal(presenters.ALREADY_OVER)
+            raise Refusal(seat_texts.ALREADY_OVER)
         return game
 
     @staticmethod

@@ -51,10 +51,10 @@ from bot.game.scheduler import KickOffer, Reminder
 from bot.game.service import GameService
 from bot.game.telling import DirectMessage, Update
 from bot.play import presenters
-from bot.play.presenters import OpenVote
 from bot.records import chronicle, history
 from bot.render.highlight import LastMove
 from bot.seats import away, order_controls, watch
+from bot.seats.seat_texts import OpenVote
 from bot.storage.api import PostRow, TableRow
 
 log = logging.getLogger(__name__)

@@ -36,10 +36,10 @@ import engine
 from bot import i18n
 from bot.game.games import GameInfo
 from bot.game.service import GameService
+from bot.lobby import lobby_texts
 from bot.ops.diskspace import log_failure
 from bot.ops.workers import computer_action, off_loop
-from bot.play import presenters
-from bot.seats import away, orders
+from bot.seats import away, orders, seat_texts
 from bot.settings.preferences import PlayerSettings
 from bot.storage.api import JOB_LEASE_SECONDS, LOBBY_IDLE_SECONDS, Job, in_effect
 from bot.storage.codec import event_from_json
@@ -91,7 +91,7 @@ class KickOffer:
     channel_id: int
     seat: int
     text: str
-    vote: presenters.OpenVote | None = None  # closed once the player is back, or at the end
+    vote: seat_texts.OpenVote | None = None  # closed once the player is back, or at the end
 
 
 class Notifier(Protocol):
@@ -114,7 +114,7 @@ class Notifier(Protocol):
         ...
 
     async def close_votes(self, game_id: int,
-                          outcome: Callable[[presenters.OpenVote], str | None],
+                          outcome: Callable[[seat_texts.OpenVote], str | None],
                           texts: dict[str, str] | None = None) -> None:
         """Say each decided vote's outcome in its messages; their buttons go."""
         ...
@@ -255,7 +255,7 @@ class Scheduler:
             return  # every pass asks; a single-row read, not a write transaction
         for game in await self.storage.expire_lobbies():
             with i18n.language(await self.storage.game_language(game)):
-                text = presenters.lobby_expired(game.id, LOBBY_IDLE_SECONDS / HOUR)
+                text = lobby_texts.lobby_expired(game.id, LOBBY_IDLE_SECONDS / HOUR)
             try:
                 await self.notifier.announce(game.channel_id, text, key=(game.id, game.version),
                                              target="expired")
@@ -333,9 +333,9 @@ class Scheduler:
         await self.notifier.remind(Reminder(
             game_id=info.row.id, version=job.version, attempt=job.attempt,
             channel_id=info.row.channel_id, user_id=seat.user_id,
-            dm_text=self._in_own_language(player, presenters.reminder_dm,
+            dm_text=self._in_own_language(player, seat_texts.reminder_dm,
                                           info.row.channel_id, info.row.id),
-            channel_text=presenters.reminder_mention(seat.user_id, info.row.id)))
+            channel_text=seat_texts.reminder_mention(seat.user_id, info.row.id)))
         timing = await self.storage.timing(info.row.guild_id, info.row.id)
         gap = min(timing.reminder_hours * HOUR * REMINDER_PACE ** (job.attempt + 1),
                   REMINDER_GAP_MAX)
@@ -364,11 +364,11 @@ class Scheduler:
 
         try:
             played = await self.service.play_for(job.game_id, job.seat, job.version, safe,
-                                                 note=presenters.timeout_line(seat.name, hours),
+                                                 note=seat_texts.timeout_line(seat.name, hours),
                                                  timed_out=True)
         except engine.IllegalAction:  # only tickets could be drawn: the turn stays theirs
             await self.notifier.announce(info.row.channel_id,
-                                         presenters.timeout_waits(seat.name, hours),
+                                         seat_texts.timeout_waits(seat.name, hours),
                                          key=(job.game_id, job.version),
                                          target=f"waits:{job.seat}")
             return None
@@ -379,8 +379,8 @@ class Scheduler:
         if in_a_row == timing.kick_after_expiries and others:
             await self.notifier.offer_kick(KickOffer(
                 game_id=info.row.id, version=played.version, channel_id=info.row.channel_id,
-                seat=job.seat, text=presenters.kick_offer(seat.name, in_a_row),
-                vote=presenters.open_vote("kick", job.seat, info.row.id, seat.name)))
+                seat=job.seat, text=seat_texts.kick_offer(seat.name, in_a_row),
+                vote=seat_texts.open_vote("kick", job.seat, info.row.id, seat.name)))
         return None
 
     async def _abandon_if_idle(self, info: GameInfo) -> bool:
@@ -392,7 +392,7 @@ class Scheduler:
         if await self.service.abandon_idle(info.row.id, IDLE_ABANDON_HOURS) is None:
             return False
         await self.notifier.announce(
-            info.row.channel_id, presenters.idle_abandoned(
+            info.row.channel_id, seat_texts.idle_abandoned(
                 info.row.id, IDLE_ABANDON_HOURS, [s.name for s in info.seats if s.human]),
             key=(info.row.id, info.row.version), target="abandoned:idle")
         await self.notifier.close_votes(info.row.id, lambda vote: "over")
@@ -436,7 +436,7 @@ class Scheduler:
                 channel_id=info.row.channel_id, user_id=note.user_id,
                 dm_text=self._in_own_language(player, orders.dropped_note, job.game_id,
                                               info.row.map_id, note),
-                channel_text=presenters.reminder_mention(note.user_id, job.game_id)))
+                channel_text=seat_texts.reminder_mention(note.user_id, job.game_id)))
 
     async def _history(self, game_id: int) -> list[Event]:
         """The game's public events so far, from the stored log (what every seat saw)."""

@@ -10,7 +10,7 @@ import engine
 from bot import i18n
 from bot.game.games import Ended, Game, GameInfo, Refusal
 from bot.game.planning import Planning
-from bot.play import presenters
+from bot.seats import seat_texts
 from engine.players import HUMAN, LEVELS, Controller
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class Seats(Planning):
             game = self._hosting(await self._load(game_id), user_id, "add computer players")
             number = sum(1 for s in game.seats if not s.person) + 1
             with i18n.language(await self.storage.game_language(game.row)):  # all read it
-                name = presenters.computer_name(level, number)
+                name = seat_texts.computer_name(level, number)
             await self._rewrite(game_id, self.storage.add_seat(
                 game_id, self._nobody(game), name, controller=Controller.computer(level)),
                 lambda why: i18n._("Cannot add a computer player: {why}.", why=why))
@@ -75,11 +75,11 @@ class Seats(Planning):
 
     def _hosting(self, game: Game, user_id: int, deed: str) -> Game:
         """``game``, if it is a lobby and ``user_id`` hosts it (``deed``: what they do, one
-        of ``presenters.HOST_DEEDS``); else the refusal that says why not."""
+        of ``seat_texts.HOST_DEEDS``); else the refusal that says why not."""
         if game.row.status != "lobby":
-            raise Refusal(presenters.LOBBY_ONLY)
+            raise Refusal(seat_texts.LOBBY_ONLY)
         if user_id != game.row.host_id:
-            raise Refusal(presenters.only_host(self._host_name(game), deed))
+            raise Refusal(seat_texts.only_host(self._host_name(game), deed))
         return game
 
     async def remove_computer(self, game_id: int, user_id: int, seat: int
@@ -103,7 +103,7 @@ class Seats(Planning):
             seat = self._seat(game, user_id)
             controller = default_computer() if on else HUMAN
             if game.controller(seat).human != on:
-                raise Refusal(presenters.autopilot_already(on))
+                raise Refusal(seat_texts.autopilot_already(on))
             game, _ = await self._change_seat(
                 game, seat, user_id=user_id, name=game.seats[seat].name, controller=controller,
                 kind="autopilot", by_user=user_id, detail={"on": on})
@@ -142,24 +142,24 @@ class Seats(Planning):
         async with self._changing(game_id) as telling:
             game = self._running(await self._load(game_id))
             if by_user != game.row.host_id and not admin:
-                raise Refusal(presenters.only_host(self._host_name(game), "replace players",
+                raise Refusal(seat_texts.only_host(self._host_name(game), "replace players",
                                                    admins=True))
             if user_id <= 0 or game.seat_of(user_id) is not None:
-                raise Refusal(presenters.ALREADY_SEATED)
+                raise Refusal(seat_texts.ALREADY_SEATED)
             if seat is None:
                 empty = [s.seat for s in game.seats if not s.person]
                 if len(empty) != 1:
-                    raise Refusal(presenters.WHICH_SEAT)
+                    raise Refusal(seat_texts.WHICH_SEAT)
                 seat = empty[0]
             if not 0 <= seat < len(game.seats):
-                raise Refusal(presenters.WHICH_SEAT)
+                raise Refusal(seat_texts.WHICH_SEAT)
             old = game.seats[seat]
             game, news = await self._change_seat(
                 game, seat, user_id=user_id, name=name, controller=HUMAN, kind="replace",
                 by_user=by_user, detail={})
             telling.build = await self._telling(
-                game, lambda: [presenters.replaced_line(old.name, name)], dm_seats=[seat],
+                game, lambda: [seat_texts.replaced_line(old.name, name)], dm_seats=[seat],
                 board=False, news=news)
         if old.person:  # the member who sat there learns it from the bot, not by chance
-            await self._tell(game, old.user_id, presenters.replaced_you, game_id, name)
+            await self._tell(game, old.user_id, seat_texts.replaced_you, game_id, name)
         return game.info(), seat

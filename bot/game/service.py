@@ -32,6 +32,7 @@ from bot.play import presenters
 from bot.play.decisions import Pick, TunnelHand, choice_tag, decisions, draft_round, tunnel_hand
 from bot.play.maps import supported_maps
 from bot.records.standings import results_of
+from bot.seats import seat_texts
 from bot.settings.preferences import GameSettings
 from bot.storage.api import GameRow, SeatRow, Storage, StorageError
 from bot.storage.codec import event_to_json, snapshot_json
@@ -144,7 +145,7 @@ class GameService(Votes):
                 raise Refusal(i18n._("At least {n} players are needed to start.",
                                      n=rules.players_min))
             if not any(s.person for s in game.seats):
-                raise Refusal(presenters.ONLY_COMPUTERS)
+                raise Refusal(seat_texts.ONLY_COMPUTERS)
             seed = self.seeds.randrange(2**62) if seed is None else seed
             order = list(game.seats)
             random.Random(seed).shuffle(order)  # seat order is random (rules, setup)
@@ -224,7 +225,7 @@ class GameService(Votes):
         if game.row.status != "running":
             raise Refusal(i18n._("The game is over."), "game over")
         if by_person and not game.controller(seat).human:
-            raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
+            raise Refusal(seat_texts.NOT_YOURS_NOW, "not yours now")
         if (expect_version is not None and expect_version != state.version
                 and seat in engine.waiting_for(state)):
             raise Refusal(i18n._("Those buttons are out of date: use the newest ones (or "

@@ -19,7 +19,7 @@ from bot import i18n
 from bot.play import presenters
 from bot.play.decisions import draft_round
 from bot.render.highlight import LastMove
-from bot.seats import away
+from bot.seats import away, seat_texts
 from bot.storage.api import SeatRow
 from engine import Action, GameState, PrivateView, PublicView
 from engine.events import Event, HarborBuilt, RouteClaimed, StationBuilt, TicketDraftStarted
@@ -258,7 +258,7 @@ def dm_text(scene: Scene, private: PrivateView, draft: presenters.DraftRound | N
     view = scene.view
     where = i18n._("<#{channel}> (game #{game})", channel=scene.channel_id, game=scene.game_id)
     if not acting:  # a seat just taken over, say
-        head = presenters.seat_taken_text(where)
+        head = seat_texts.seat_taken_text(where)
     elif private.offered:
         head = i18n._("Choose your destination tickets in {where}: {rule}.", where=where,
                       rule=presenters.keep_rule(private))

@@ -14,7 +14,7 @@ import engine
 from bot import i18n
 from bot.game.games import Ended, Game, Refusal
 from bot.game.seats import Seats
-from bot.play import presenters
+from bot.seats import seat_texts
 from bot.storage.api import ACTIVE, UNDO_JSON, ActionRow, GameStatus, in_effect
 from bot.storage.codec import replay_log, snapshot_json
 from engine import ACTION_ADAPTER
@@ -75,29 +75,29 @@ class Votes(Seats):
             if voter is None or not game.seats[voter].human or voter == seat:
                 raise Refusal(i18n._("Only the other players at the table vote on this seat."))
             if not target.human:
-                raise Refusal(presenters.kick_closed(target.name))
+                raise Refusal(seat_texts.kick_closed(target.name))
             timing = await self.storage.timing(game.row.guild_id, game_id)
             if (await self.storage.expiries(game_id)).get(seat, 0) < timing.kick_after_expiries:
-                raise Refusal(presenters.kick_closed(target.name))
+                raise Refusal(seat_texts.kick_closed(target.name))
             voters = set(await self.storage.vote(game_id, "kick", seat, user_id))
             electors = {s.user_id for s in game.seats if s.human and s.seat != seat}
             votes, needed = len(voters & electors), len(electors) // 2 + 1
         if votes != needed:  # short of a majority (or decided by an earlier vote)
-            return False, presenters.kick_counted(target.name, votes, needed)
+            return False, seat_texts.kick_counted(target.name, votes, needed)
         # The kicked member leaves the seat (``/ttr seat replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
-        await self._tell(game, target.user_id, presenters.kicked_you, game_id)
-        return True, presenters.kicked_line(target.name)
+        await self._tell(game, target.user_id, seat_texts.kicked_you, game_id)
+        return True, seat_texts.kicked_line(target.name)
 
     async def end(self, game_id: int, user_id: int, *, admin: bool) -> Ended:
         """The host or an admin (Manage Server or Manage Channels) ends a lobby or a game."""
         async with self._locked(game_id):
             game = await self._load(game_id)
             if game.row.status not in ACTIVE:
-                raise Refusal(presenters.ALREADY_OVER)
+                raise Refusal(seat_texts.ALREADY_OVER)
             if user_id != game.row.host_id and not admin:
-                raise Refusal(presenters.only_host(self._host_name(game), "end the game",
+                raise Refusal(seat_texts.only_host(self._host_name(game), "end the game",
                                                    admins=True))
             status: GameStatus = "ended" if game.state is not None else "cancelled"
             return await self._end(game, status, by_user=user_id, detail={"reason": "end"})
@@ -131,7 +131,7 @@ class Votes(Seats):
         game = self._running(await self._load(game_id))
         self._seat(game, user_id)
         row, _log = await self._last_in_effect(game_id)
-        subject = presenters.undo_subject(game.row.map_id, game.seats[row.seat].name,
+        subject = seat_texts.undo_subject(game.row.map_id, game.seats[row.seat].name,
                                           ACTION_ADAPTER.validate_json(row.action))
         return not (row.user_id == user_id and reveals_nothing(row)), subject, game.row.version
 
@@ -140,7 +140,7 @@ class Votes(Seats):
         log = await self.storage.actions(game_id)
         rows = in_effect(log)
         if not rows:
-            raise Refusal(presenters.NOTHING_TO_UNDO)
+            raise Refusal(seat_texts.NOTHING_TO_UNDO)
         return rows[-1], log
 
     async def undo(self, game_id: int, user_id: int, *, expect_version: int | None = None
@@ -154,13 +154,13 @@ class Votes(Seats):
             self._seat(game, user_id)
             version = game.row.version
             if expect_version is not None and expect_version != version:
-                raise Refusal(presenters.VOTE_STALE)
+                raise Refusal(seat_texts.VOTE_STALE)
             row, log = await self._last_in_effect(game_id)
             free = row.user_id == user_id and reveals_nothing(row)
             vote = self._count(game, [user_id] if free else await self.storage.vote(
                 game_id, "undo", version, user_id), version=version)
             action = ACTION_ADAPTER.validate_json(row.action)
-            vote = dataclasses.replace(vote, subject=presenters.undo_subject(
+            vote = dataclasses.replace(vote, subject=seat_texts.undo_subject(
                 game.row.map_id, game.seats[row.seat].name, action))
             if not (free or vote.passed):
                 return vote
@@ -177,7 +177,7 @@ class Votes(Seats):
             map_id, undone_by = game.row.map_id, game.seats[row.seat].name
             # The undone turn may have built something: the board is drawn again.
             telling.build = await self._telling(
-                game, lambda: [presenters.undone_line(map_id, undone_by, action)],
+                game, lambda: [seat_texts.undone_line(map_id, undone_by, action)],
                 dm_seats=engine.waiting_for(state), board=True, undo_at=version)
         return dataclasses.replace(vote, undone=True)
 

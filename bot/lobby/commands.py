@@ -7,9 +7,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.edge.interactions import guarded
 from bot.edge.options import LANGUAGE_CHOICES, MAP_CHOICES, Choice, on_channel_game
-from bot.play import handlers
-from bot.play.handlers import guarded
+from bot.lobby import handlers
+from bot.seats import handlers as seats_handlers
 from bot.settings.preferences import GameSettings
 from engine.players import LEVELS
 
@@ -55,12 +56,12 @@ async def start(interaction: discord.Interaction[Any]) -> None:
 
 @app_commands.command(name="end", description="End this channel's game or lobby (host or admin)")
 async def end(interaction: discord.Interaction[Any]) -> None:
-    await on_channel_game(interaction, lambda gid: handlers.end(interaction, gid))
+    await on_channel_game(interaction, lambda gid: seats_handlers.end(interaction, gid))
 
 
 @app_commands.command(name="abandon", description="Vote to abandon the game (a majority ends it)")
 async def abandon(interaction: discord.Interaction[Any]) -> None:
-    await on_channel_game(interaction, lambda gid: handlers.abandon(interaction, gid))
+    await on_channel_game(interaction, lambda gid: seats_handlers.abandon(interaction, gid))
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (

@@ -10,7 +10,9 @@ import discord
 from bot.edge.components import ControlId
 from bot.edge.controls import ControlFamily, template
 from bot.game.games import Refusal
-from bot.play import handlers, presenters
+from bot.lobby import handlers
+from bot.seats import handlers as seats_handlers
+from bot.seats import seat_texts
 
 
 class LobbyControl(ControlFamily, template=template(
@@ -27,13 +29,13 @@ class LobbyControl(ControlFamily, template=template(
                 await handlers.start(interaction, gid)
             case "addbot":
                 if len(values) != 1:
-                    raise Refusal(presenters.CHOOSE_LEVEL)
+                    raise Refusal(seat_texts.CHOOSE_LEVEL)
                 await handlers.add_computer(interaction, gid, values[0])
             case "rmbot":
                 await handlers.remove_computer(interaction, gid, values)
             case "endok":
-                await handlers.end_confirmed(interaction, gid)
+                await seats_handlers.end_confirmed(interaction, gid)
             case "resign":
-                await handlers.resign_confirmed(interaction, gid)
+                await seats_handlers.resign_confirmed(interaction, gid)
             case "abandon":
-                await handlers.abandon(interaction, gid)
+                await seats_handlers.abandon(interaction, gid)

@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 
 import engine
+from bot.edge import interactions
+from bot.edge.interactions import Responder, bot_of, channel_game, guarded
 from bot.edge.options import (
     MAP_CHOICES,
     Choice,
@@ -25,10 +27,11 @@ from bot.edge.options import (
 )
 from bot.game.games import GameInfo, Refusal, seated_view
 from bot.i18n import _
+from bot.lobby import lobby_texts
 from bot.play import handlers, presenters
 from bot.play.claiming import claim_colour
 from bot.play.decisions import decisions, draft_round
-from bot.play.handlers import Responder, bot_of, channel_game, guarded
+from bot.seats import seat_texts
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from engine.phases import Phase
 from maps import load_map
@@ -142,10 +145,10 @@ async def _played_state(interaction: discord.Interaction[Any],
     """The game's state; None once a lobby or a game ended early (no board, no turn) is
     answered for."""
     if info.state is None:
-        await Responder(interaction).send(handlers.lobby_text(info))
+        await Responder(interaction).send(lobby_texts.lobby_text(info))
         return None
     if info.row.status in EARLY_ENDS:
-        await Responder(interaction).send(presenters.ended_text(info.row.id, info.row.status,
+        await Responder(interaction).send(seat_texts.ended_text(info.row.id, info.row.status,
                                                                 None))
         return None
     return info.state
@@ -171,9 +174,9 @@ async def board(interaction: discord.Interaction[Any]) -> None:
         parts = presenters.chunks(presenters.final_text(view))
         await interaction.followup.send(
             parts[0], file=discord.File(io.BytesIO(png), filename="final.png"),
-            allowed_mentions=handlers.NO_MENTIONS)
+            allowed_mentions=interactions.NO_MENTIONS)
         for part in parts[1:]:
-            await interaction.followup.send(part, allowed_mentions=handlers.NO_MENTIONS)
+            await interaction.followup.send(part, allowed_mentions=interactions.NO_MENTIONS)
     await guarded(interaction, run())
 
 

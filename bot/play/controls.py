@@ -8,13 +8,15 @@ from typing import Any
 
 import discord
 
+from bot.edge import interactions
 from bot.edge.components import ControlId
 from bot.edge.controls import ControlFamily, template
+from bot.edge.interactions import Responder
 from bot.game.games import Refusal
 from bot.i18n import _
 from bot.play import claiming, handlers
 from bot.play.decisions import Pick
-from bot.play.handlers import Responder
+from bot.seats import handlers as seats_handlers
 from engine import KeepTickets
 
 REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills a taken slot
@@ -22,7 +24,7 @@ REFILL = {"upt": "train", "ups": "ship"}  # Rails & Sails: the deck that refills
 
 def _responder(interaction: discord.Interaction[Any]) -> Responder:
     """Answers that replace a private message clicked on, else new private ones."""
-    return Responder(interaction, edit=handlers.private_message(interaction))
+    return Responder(interaction, edit=interactions.private_message(interaction))
 
 
 class TurnControl(ControlFamily, template=template(
@@ -42,10 +44,10 @@ class TurnControl(ControlFamily, template=template(
                                        KeepTickets(tickets=[int(v) for v in values]),
                                        responder=_responder(interaction))
             case "undo":
-                await handlers.undo(interaction, gid, version)
+                await seats_handlers.undo(interaction, gid, version)
             case "undovote":
-                await handlers.acknowledge(interaction, _("Asked."))
-                await handlers.undo(interaction, gid, version, ask=True)
+                await interactions.acknowledge(interaction, _("Asked."))
+                await seats_handlers.undo(interaction, gid, version, ask=True)
             case "up" | "upt" | "ups":
                 assert control.slot is not None
                 await handlers.draw_face_up(interaction, gid, control.slot, version,

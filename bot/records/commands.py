@@ -20,11 +20,11 @@ from discord import app_commands
 import engine
 from bot import i18n, stats
 from bot.edge import components
+from bot.edge.interactions import Responder, bot_of, guarded
 from bot.edge.options import MAP_CHOICES
 from bot.game.games import Refusal
 from bot.game.telling import opening_lines
 from bot.i18n import _
-from bot.play.handlers import Responder, bot_of, guarded
 from bot.records import history, record_texts
 from bot.records.history import TurnLog
 from bot.storage.api import ActionRow, GameRow, Storage, in_effect

@@ -7,10 +7,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.edge.interactions import channel_game
 from bot.edge.options import Choice, in_member_language, matches, on_channel_game
 from bot.game.games import Refusal
-from bot.play import handlers, presenters
-from bot.play.handlers import channel_game
+from bot.seats import handlers, seat_texts
 
 
 @in_member_language
@@ -20,7 +20,7 @@ async def seat_autocomplete(interaction: discord.Interaction[Any],
         info = await channel_game(interaction)
     except Refusal:
         return []
-    labels = [(presenters.seat_label(s.seat, s.name, s.controller), str(s.seat + 1))
+    labels = [(seat_texts.seat_label(s.seat, s.name, s.controller), str(s.seat + 1))
               for s in info.seats]
     return [Choice(name=label[:100], value=v) for label, v in labels if matches(current, label)]
 

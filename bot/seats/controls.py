@@ -8,11 +8,11 @@ from typing import Any
 
 import discord
 
+from bot.edge import interactions
 from bot.edge.components import ControlId
 from bot.edge.controls import ControlFamily, template
-from bot.play import handlers
-from bot.play.handlers import Responder, bot_of
-from bot.seats import order_controls
+from bot.edge.interactions import Responder, bot_of
+from bot.seats import handlers, order_controls
 
 
 class SeatControl(ControlFamily, template=template(plain=("piloton", "pilotoff"),
@@ -43,6 +43,6 @@ class OrderControl(ControlFamily, template=template(
                   values: list[str]) -> None:
         # The list opens as a new private reply under the hand; its controls edit it.
         responder = (Responder(interaction) if control.action == "orders" else
-                     Responder(interaction, edit=handlers.private_message(interaction)))
+                     Responder(interaction, edit=interactions.private_message(interaction)))
         await order_controls.control(bot_of(interaction).service, interaction.user.id,
                                      control, values, responder)

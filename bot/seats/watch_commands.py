@@ -8,10 +8,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.edge.interactions import Responder, bot_of, channel_game, guarded
 from bot.edge.options import Choice
 from bot.game.games import GameInfo, Refusal
 from bot.i18n import _
-from bot.play.handlers import Responder, bot_of, channel_game, guarded
 from bot.seats.watch import MAX_WATCHERS, NO_PINGS, STOP, stop_button
 
 

@@ -9,9 +9,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.edge.interactions import guarded
 from bot.edge.options import LANGUAGE_CHOICES, Choice, matches
-from bot.play import handlers
-from bot.play.handlers import guarded
+from bot.settings import handlers
 from bot.settings.preferences import ServerSettings
 
 
