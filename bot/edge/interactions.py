@@ -181,14 +181,6 @@ async def game_language(interaction: discord.Interaction[Any], info: GameInfo) -
     return await bot_of(interaction).service.storage.game_language(info.row)
 
 
-
-def is_admin(interaction: discord.Interaction[Any]) -> bool:
-    """Manage Server or Manage Channels in this channel, as Discord says now."""
-    permissions = interaction.permissions
-    return permissions.manage_guild or permissions.manage_channels
-
-
-
 async def acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
     """Replace the clicked private confirmation (or answer a command) with ``text``."""
     if interaction.type is discord.InteractionType.component:
@@ -197,8 +189,7 @@ async def acknowledge(interaction: discord.Interaction[Any], text: str) -> None:
         await Responder(interaction).send(text)
 
 
-
-# -- components ------------------------------------------------------------------------------
+# -- running one interaction ----------------------------------------------------------------
 
 
 async def guarded(interaction: discord.Interaction[Any],

@@ -29,9 +29,6 @@ from bot.settings.preferences import GameSettings
 log = logging.getLogger(__name__)
 
 
-# -- lobby ------------------------------------------------------------------------------
-
-
 def lobby_controls(info: GameInfo) -> discord.ui.View | None:
     """The buttons under a lobby as it stands (none once it started or closed)."""
     if info.row.status != "lobby":

@@ -35,11 +35,9 @@ def lobby_text(info: GameInfo) -> str:
     return head + "\n" + join + tail
 
 
-
 def lobby_expired(game_id: int, hours: float) -> str:
     return _("⌛ The lobby of game #{game} closed after {time} without a change. `/ttr new` "
              "opens a new one.", game=game_id, time=presenters.hours_text(hours))
-
 
 
 def added_computer_line(name: str) -> str:

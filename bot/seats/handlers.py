@@ -14,7 +14,6 @@ from bot.edge.interactions import (
     acknowledge,
     bot_of,
     game_language,
-    is_admin,
     private_message,
     seated,
 )
@@ -24,7 +23,11 @@ from bot.lobby import handlers as lobby_handlers
 from bot.play import presenters
 from bot.seats import seat_texts
 
-# -- seats: leaving, replacing, autopilot, ending, undo --------------------------------------
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server or Manage Channels in this channel, as Discord says now."""
+    permissions = interaction.permissions
+    return permissions.manage_guild or permissions.manage_channels
 
 
 async def announce_end(interaction: discord.Interaction[Any], ended: Ended, by: str) -> None:

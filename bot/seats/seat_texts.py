@@ -18,7 +18,7 @@ from engine.actions import Action
 from engine.players import Controller
 from engine.views import PublicView
 
-# -- reminders, timers, absent players --------------------------------------------------
+# -- reminders, timers, absent players -----------------------------------------------------
 
 
 def reminder_dm(channel_id: int, game_id: int) -> str:

@@ -18,8 +18,6 @@ from bot.i18n import _
 from bot.settings import settings_texts
 from bot.settings.preferences import PlayerSettings, ServerSettings
 
-# -- settings -------------------------------------------------------------------------------
-
 
 async def my_settings(interaction: discord.Interaction[Any], *, reminders: bool | None,
                       dm_every_turn: bool | None, timezone: str | None,
