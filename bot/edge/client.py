@@ -234,7 +234,7 @@ class TTRBot(discord.AutoShardedClient):
         if self.stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
                 await interactions.refuse_late(interaction,
-                                           in_client_language(interaction, RESTARTING))
+                                               in_client_language(interaction, RESTARTING))
             return False
         task = asyncio.current_task()
         if task is not None:

@@ -60,7 +60,7 @@ async def end_confirmed(interaction: discord.Interaction[Any], game_id: int) -> 
     user = interaction.user
     ended = await bot_of(interaction).service.end(game_id, user.id, admin=is_admin(interaction))
     await acknowledge(interaction, seat_texts.ended_text(game_id, ended.status, None,
-                                                          ended.reason))
+                                                         ended.reason))
     await announce_end(interaction, ended, user.display_name)
 
 
