@@ -48,6 +48,12 @@ def counts_from_names(cards: Mapping[str, int], kinds: int = N_CARDS) -> list[in
     return out
 
 
+def card_suit(card: str) -> str:
+    """A card's suit by name: 'red' for 'red', 'red_harbor', 'red_ship' and
+    'red_double_ship' alike; 'locomotive' (Rails & Sails' joker) stays 'locomotive'."""
+    return card.split("_", 1)[0]
+
+
 def names_from_counts(counts: Sequence[int]) -> dict[str, int]:
     return {CARD_NAMES[i]: n for i, n in enumerate(counts) if n}
 

@@ -128,11 +128,13 @@ class HarborBuilt:
 @dataclass(frozen=True, slots=True)
 class PiecesExchanged:
     """``seat`` swapped ``count`` pieces with its reserve, taking ``to`` (public once the
-    splits are revealed, as every exchange is)."""
+    splits are revealed, as every exchange is), which changed its score by ``points`` (the
+    map's penalty: negative)."""
 
     seat: int
     count: int
     to: Literal["trains", "ships"]
+    points: int
 
 
 @dataclass(frozen=True, slots=True)

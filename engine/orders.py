@@ -31,7 +31,7 @@ from engine.actions import (
     PayTunnel,
 )
 from engine.board import Board
-from engine.cards import CARD_NAMES, LOCO
+from engine.cards import CARD_NAMES, LOCO, card_suit
 from engine.errors import Text
 from engine.phases import Phase
 from engine.planner import plan_tickets
@@ -159,12 +159,7 @@ def _pays_in(claim: Claim, colour: str) -> bool:
     cards = [c for c, n in claim.cards.items() if n]
     if colour == LOCOMOTIVE:
         return cards == [LOCOMOTIVE]
-    return any(_suit(c) == colour for c in cards)
-
-
-def _suit(card: str) -> str:
-    """A card's colour: Rails & Sails' 'red_ship' or 'red_harbor' is red."""
-    return card.split("_", 1)[0]
+    return any(card_suit(c) == colour for c in cards)
 
 
 def _draw(colour: str | None, public: PublicView, legal: Sequence[Action]) -> Action | None:

@@ -96,7 +96,7 @@ def unrecognised(families: Iterable[type[ControlFamily]]) -> type[ControlFamily]
     known = "|".join(re.sub(r"\(\?P<\w+>", "(?:", pattern(family).pattern)
                      for family in families)
 
-    class Unrecognised(ControlFamily, template=rf"(?!(?:{known})$)ttr:.{{0,96}}"):
+    class Unrecognised(ControlFamily, template=rf"(?!(?:{known})\Z)ttr:.{{0,96}}"):
         @classmethod
         async def from_custom_id(
             cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],

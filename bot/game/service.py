@@ -25,7 +25,7 @@ from bot import i18n
 from bot.clock import Clock
 from bot.game.games import Game, GameInfo, Refusal
 from bot.game.posting import Publisher
-from bot.game.telling import MID_TURN, Update, after_action, opening_lines
+from bot.game.telling import MID_TURN, AfterAction, Update, after_action, opening_lines
 from bot.game.votes import Votes
 from bot.ops import metrics
 from bot.play import presenters
@@ -187,76 +187,14 @@ class GameService(Votes):
         async with self._changing(game_id) as telling:
             locked_at = time.perf_counter()
             game = await self._load(game_id)
-            state = game.state
-            if state is None:
-                raise Refusal(i18n._("The game has not started yet."), "not started")
-            if seat is None:
-                seat = None if user_id is None else game.seat_of(user_id)
-            if seat is None:
-                raise Refusal(i18n._("You are not playing in this game."), "not a player")
-            if game.row.status != "running":
-                raise Refusal(i18n._("The game is over."), "game over")
-            if by_person and not game.controller(seat).human:
-                raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
-            waiting_before = engine.waiting_for(state)
-            if (expect_version is not None and expect_version != state.version
-                    and seat in waiting_before):
-                raise Refusal(i18n._("Those buttons are out of date: use the newest ones (or "
-                                     "the slash commands)."), "out of date")
+            seat = self._actor(game, user_id, seat, expect_version=expect_version)
+            assert game.state is not None
             if isinstance(action, Pick):
-                action = self._picked(state, seat, action)
-            phase_before = state.phase
-            before = game.private_view(seat)
-            version = state.version
-            # The action plays on a copy: the cached state stays the last one committed, which
-            # readers see without the lock (``info``), until the new one is stored.
-            state = state.copy()
-            try:
-                if state.turns_left >= 0:
-                    # The last round: this action may end the game, and final scoring
-                    # (longest trails, ticket paths) is CPU work the event loop should
-                    # not wait on. The game's lock keeps everyone else off the state.
-                    events = await asyncio.to_thread(engine.apply, state, seat, action)
-                else:
-                    events = engine.apply(state, seat, action)
-            except IllegalAction as exc:
-                raise Refusal(i18n.text(exc.text), "illegal") from None
-            choices = decisions(state, seat)
-            offered = bool(state.offered[seat])  # (``PrivateView.offered``, without the view)
-            follows = after_action(
-                seat, phase_before=phase_before, phase=state.phase, current=state.current,
-                waiting_before=waiting_before, waiting_after=engine.waiting_for(state),
-                decision=bool(choices), new_offer=offered and not before.offered,
-                answered_in_dm=in_dm)
-            try:
-                # The new version's jobs are stored with the action, in its transaction.
-                plan = await self._job_plan(game, state, carry=follows.carry,
-                                            acted=seat if by_person else None)
-                await self.storage.record_action(
-                    game_id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
-                    events=json.dumps([event_to_json(e) for e in events]), before=version,
-                    after=state.version, state=snapshot_json(state),
-                    finished=state.phase == Phase.GAME_OVER, user_id=user_id, plan=plan,
-                    timed_out=timed_out, results=results_of(
-                        game_id, game.seats, engine.public_view(state))
-                    if state.phase == Phase.GAME_OVER else ())
-            except BaseException:
-                self._forget(game_id)  # the commit's outcome is unknown: reload from the database
-                raise
-            # Stored: the new version is what everyone sees from now on (row and state
-            # together, with no await between).
-            game.state = state
-            game.row = dataclasses.replace(
-                game.row, version=state.version,
-                status="finished" if state.phase == Phase.GAME_OVER else game.row.status)
-            if plan is not None and plan.jobs and self.planner is not None:
-                self.planner.wake(min(job.due_at for job in plan.jobs))
-            _log_accepted(game, seat, action, time.perf_counter() - locked_at)
-            if state.phase == Phase.GAME_OVER:
-                log.info("game %s (%s) ended after %d actions", game_id, game.row.map_id,
-                         state.version)
-                metrics.GAMES_ENDED.inc(map=game.row.map_id)
-            game.unposted.extend(events)
+                action = self._picked(game.state, seat, action)
+            outcome, follows = await self._play(
+                game, seat, action, user_id=user_id, acted=seat if by_person else None,
+                timed_out=timed_out, in_dm=in_dm)
+            _log_accepted(game, seat, outcome.action, time.perf_counter() - locked_at)
             if follows.publish:
                 names, map_id, told, game.unposted = game.names, game.row.map_id, game.unposted, []
                 telling.build = await self._telling(
@@ -266,14 +204,96 @@ class GameService(Votes):
             else:  # the table's buttons follow each step (e.g. the second card)
                 telling.build = await self._telling(game, list, dm_seats=[], refresh=True,
                                                     hands=follows.hands)
-            outcome = Outcome(
-                game_id=game_id, version=state.version, seat=seat, action=action, events=events,
-                before=before, after=game.private_view(seat), view=game.public_view(),
-                published=follows.publish, choices=tuple(choices), phase_before=phase_before,
-                draft=draft_round(state), tunnel=tunnel_hand(state, seat))
             if reply is not None:
                 telling.answer = lambda: reply(outcome)
         return outcome
+
+    @staticmethod
+    def _actor(game: Game, user_id: int | None, seat: int | None, *,
+               expect_version: int | None) -> int:
+        """The seat that acts (``seat`` when the bot plays it, else ``user_id``'s), if it
+        may act now; else the ``Refusal`` that says why."""
+        state = game.state
+        if state is None:
+            raise Refusal(i18n._("The game has not started yet."), "not started")
+        by_person = seat is None
+        if seat is None:
+            seat = None if user_id is None else game.seat_of(user_id)
+        if seat is None:
+            raise Refusal(i18n._("You are not playing in this game."), "not a player")
+        if game.row.status != "running":
+            raise Refusal(i18n._("The game is over."), "game over")
+        if by_person and not game.controller(seat).human:
+            raise Refusal(presenters.NOT_YOURS_NOW, "not yours now")
+        if (expect_version is not None and expect_version != state.version
+                and seat in engine.waiting_for(state)):
+            raise Refusal(i18n._("Those buttons are out of date: use the newest ones (or "
+                                 "the slash commands)."), "out of date")
+        return seat
+
+    async def _play(self, game: Game, seat: int, action: Action, *, user_id: int | None,
+                    acted: int | None, timed_out: bool, in_dm: bool
+                    ) -> tuple[Outcome, AfterAction]:
+        """Apply ``action`` of ``seat`` and store it with the jobs of the new version (call
+        with the game's lock): a plain result, and what follows it (``after_action``).
+        ``acted``: the seat, if its player acted in person."""
+        state = game.state
+        assert state is not None
+        waiting_before = engine.waiting_for(state)
+        phase_before = state.phase
+        before = game.private_view(seat)
+        version = state.version
+        # The action plays on a copy: the cached state stays the last one committed, which
+        # readers see without the lock (``info``), until the new one is stored.
+        state = state.copy()
+        try:
+            if state.turns_left >= 0:
+                # The last round: this action may end the game, and final scoring
+                # (longest trails, ticket paths) is CPU work the event loop should
+                # not wait on. The game's lock keeps everyone else off the state.
+                events = await asyncio.to_thread(engine.apply, state, seat, action)
+            else:
+                events = engine.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise Refusal(i18n.text(exc.text), "illegal") from None
+        choices = decisions(state, seat)
+        offered = bool(state.offered[seat])  # (``PrivateView.offered``, without the view)
+        follows = after_action(
+            seat, phase_before=phase_before, phase=state.phase, current=state.current,
+            waiting_before=waiting_before, waiting_after=engine.waiting_for(state),
+            decision=bool(choices), new_offer=offered and not before.offered,
+            answered_in_dm=in_dm)
+        finished = state.phase == Phase.GAME_OVER
+        try:
+            # The new version's jobs are stored with the action, in its transaction.
+            plan = await self._job_plan(game, state, carry=follows.carry, acted=acted)
+            await self.storage.record_action(
+                game.id, seat=seat, action=ACTION_ADAPTER.dump_json(action).decode(),
+                events=json.dumps([event_to_json(e) for e in events]), before=version,
+                after=state.version, state=snapshot_json(state), finished=finished,
+                user_id=user_id, plan=plan, timed_out=timed_out,
+                results=results_of(game.id, game.seats, engine.public_view(state))
+                if finished else ())
+        except BaseException:
+            self._forget(game.id)  # the commit's outcome is unknown: reload from the database
+            raise
+        # Stored: the new version is what everyone sees from now on (row and state
+        # together, with no await between).
+        game.state = state
+        game.row = dataclasses.replace(game.row, version=state.version,
+                                       status="finished" if finished else game.row.status)
+        game.unposted.extend(events)
+        if plan is not None and plan.jobs and self.planner is not None:
+            self.planner.wake(min(job.due_at for job in plan.jobs))
+        if finished:
+            log.info("game %s (%s) ended after %d actions", game.id, game.row.map_id,
+                     state.version)
+            metrics.GAMES_ENDED.inc(map=game.row.map_id)
+        return Outcome(
+            game_id=game.id, version=state.version, seat=seat, action=action, events=events,
+            before=before, after=game.private_view(seat), view=game.public_view(),
+            published=follows.publish, choices=tuple(choices), phase_before=phase_before,
+            draft=draft_round(state), tunnel=tunnel_hand(state, seat)), follows
 
     @staticmethod
     def _picked(state: GameState, seat: int, pick: Pick) -> Action:

@@ -19,6 +19,7 @@ import engine
 from bot.i18n import _
 from bot.play import presenters
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
+from engine.cards import card_suit
 from engine.players.base import observe
 from engine.players.situation import Situation
 from maps import load_map
@@ -60,7 +61,7 @@ def payment_cards(value: str) -> dict[str, int] | None:
 def claim_colour(cards: dict[str, int]) -> str:
     """The colour a payment is named by: its first colour ('red' for red ships and harbor
     trains too), 'locomotive' for wild cards only. One payment per colour is offered."""
-    return next((presenters.card_suit(c) for c, n in cards.items() if n and c != "locomotive"),
+    return next((card_suit(c) for c, n in cards.items() if n and c != "locomotive"),
                 "locomotive")
 
 
@@ -69,7 +70,7 @@ def _cheapest_first(payments: Sequence[Action], hand: dict[str, int]) -> tuple[A
     def key(a: Action) -> tuple[int, int, str]:
         cards: dict[str, int] = getattr(a, "cards", {})
         colour = claim_colour(cards)
-        held = sum(n for c, n in hand.items() if presenters.card_suit(c) == colour)
+        held = sum(n for c, n in hand.items() if card_suit(c) == colour)
         return cards.get("locomotive", 0), -held, colour
     return tuple(sorted(payments, key=key))
 

@@ -648,10 +648,10 @@ def _result(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
         if isinstance(e, PiecesExchanged) and isinstance(action, ExchangePieces):
             took = (_n("You took {n} train for {n} ship from your reserve ({minus} point).",
                        "You took {n} trains for {n} ships from your reserve ({minus} points).",
-                       e.count, minus=-e.count) if action.trains > 0 else
+                       e.count, minus=e.points) if action.trains > 0 else
                     _n("You took {n} ship for {n} train from your reserve ({minus} point).",
                        "You took {n} ships for {n} trains from your reserve ({minus} points).",
-                       e.count, minus=-e.count))
+                       e.count, minus=e.points))
             return took + f"\n{presenters.pieces_text(map_id, after)}{over}", None
     return _("Done.") + over, None
 

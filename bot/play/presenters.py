@@ -23,6 +23,7 @@ from bot.play.estimates import estimate_note
 from bot.settings.preferences import Invalid
 from engine.actions import Action, DraftPick, TakeFestival
 from engine.board import board_for
+from engine.cards import card_suit
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -192,11 +193,6 @@ def _second_of_twins(map_id: str) -> frozenset[int]:
 
 
 # -- cards ------------------------------------------------------------------------------
-
-
-def card_suit(card: str) -> str:
-    """'red' for 'red', 'red_harbor', 'red_ship', 'red_double_ship'; 'locomotive' stays."""
-    return card.split("_", 1)[0]
 
 
 def card_label(map_id: str, card: str, n: int = 1) -> str:
@@ -523,15 +519,13 @@ def _event_line(map_id: str, names: Sequence[str], e: Event) -> str | None:
                      city=city_name(map_id, e.city), cards=cards_text(map_id, e.cards))
         case PiecesExchanged():
             # Public once the splits are revealed: which way, how many, and the penalty.
-            rs = load_map(map_id).rules.rails_and_sails
-            per = rs.exchange_points_per_piece if rs else -1
             if e.to == "trains":
                 return _n("{who} exchanged {n} ship for {n} train ({points})",
                           "{who} exchanged {n} ships for {n} trains ({points})", e.count,
-                          who=who, points=_minus(e.count * per))
+                          who=who, points=_minus(e.points))
             return _n("{who} exchanged {n} train for {n} ship ({points})",
                       "{who} exchanged {n} trains for {n} ships ({points})", e.count, who=who,
-                      points=_minus(e.count * per))
+                      points=_minus(e.points))
         case PiecesChosen():
             return _("{who} has chosen their pieces", who=who)
         case TicketsDrawn():

@@ -27,7 +27,7 @@ from bot.seats.orders import MOST, describe
 from bot.storage.api import OrderRow
 from engine import GameState, private_view, public_view
 from engine.board import board_for
-from engine.cards import GRAY
+from engine.cards import GRAY, card_suit
 from engine.orders import ORDER_ADAPTER, ClaimOrder, DrawOrder, Order, TicketsOrder
 from engine.phases import Phase
 from engine.planner import plan_tickets
@@ -216,11 +216,11 @@ def _route_options(map_id: str, state: GameState, seat: int) -> list[discord.Sel
     def coverable(r: int) -> bool:
         i = board.route_index[r]
         colour = board.r_color[i]
-        suits = [presenters.card_suit(c) for c in hand if c != LOCOMOTIVE]
-        held = (max((sum(n for c, n in hand.items() if presenters.card_suit(c) == s)
+        suits = [card_suit(c) for c in hand if c != LOCOMOTIVE]
+        held = (max((sum(n for c, n in hand.items() if card_suit(c) == s)
                      for s in suits), default=0) if colour == GRAY else
                 sum(n for c, n in hand.items()
-                    if presenters.card_suit(c) == board.map.routes[i].color))
+                    if card_suit(c) == board.map.routes[i].color))
         return held + locos >= board.r_len[i]
 
     open_ids = [r for r in board.route_ids

@@ -36,4 +36,8 @@ def event_to_json(e: Event) -> dict[str, Any]:
 def event_from_json(d: dict[str, Any]) -> Event:
     fields = dict(d)
     cls = getattr(engine_events, fields.pop("type"))
+    if cls is engine_events.PiecesExchanged and "points" not in fields:
+        # Stored before the event carried its points: the only Rails & Sails map then
+        # (world) charged 1 point a piece.
+        fields["points"] = -fields["count"]
     return cls(**fields)  # type: ignore[no-any-return]

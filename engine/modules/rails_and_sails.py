@@ -602,8 +602,10 @@ def exchange_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     ext["ships"][seat] -= n
     ext["box_ships"][seat] += n
     ext["exchanged"][seat] += abs(n)
-    state.scores[seat] += abs(n) * _config(state).exchange_points_per_piece
-    return end_turn(state, [PiecesExchanged(seat, abs(n), "trains" if n > 0 else "ships")])
+    points = abs(n) * _config(state).exchange_points_per_piece
+    state.scores[seat] += points
+    return end_turn(state, [PiecesExchanged(seat, abs(n), "trains" if n > 0 else "ships",
+                                            points)])
 
 
 def _exchange_problem(state: GameState, seat: int, n: int) -> Text | None:

@@ -3,10 +3,13 @@ prompts for simultaneous choosers, rules, the keep-exactly select, custom_ids, t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import engine
 from bot.edge import components
+from bot.game.service import Outcome
+from bot.play import handlers
 from bot.play.decisions import choice_tag, decisions, draft_round
 from bot.play.presenters import (
     card_label,
@@ -71,7 +74,7 @@ def test_rails_and_sails_lines_and_card_names():
         CardDrawn(0, "locomotive", 2), TurnStarted(1, 2),
         CardDrawn(1, "red_double_ship", 4), CardDrawn(1, None, None),
         HarborBuilt(0, "casablanca", {"red_harbor": 2, "red_ship": 1, "locomotive": 1}),
-        PiecesExchanged(1, 3, "ships"), PiecesExchanged(0, 1, "trains"), PiecesChosen(1),
+        PiecesExchanged(1, 3, "ships", -3), PiecesExchanged(0, 1, "trains", -1), PiecesChosen(1),
         LastRound(0, 4),
     ])
     assert lines == [
@@ -83,6 +86,9 @@ def test_rails_and_sails_lines_and_card_names():
         "Ben has chosen their pieces",
         "🚂 Last round! Ana is almost out of pieces: 4 turns left in the game.",
     ]
+    # The penalty is the event's own points, as the engine scored them.
+    assert event_lines("world", ["Ana"], [PiecesExchanged(0, 2, "ships", -5)]) == [
+        "Ana exchanged 2 trains for 2 ships (−5)"]
     assert card_label("world", "green") == "green train"
     assert card_label("world", "green_harbor", 2) == "green harbor trains"
     assert card_label("usa", "green", 2) == "green"
@@ -219,3 +225,21 @@ def test_rules_texts_of_the_new_maps():
                  "20/30/40", "−4", "2 more turns", "Tour tickets"):
         assert part in world, part
     assert "locomotive" not in world.lower()
+
+
+def test_an_exchange_answer_tells_the_points_the_engine_scored():
+    state = _game("world", 2)
+    while state.phase != "turn":
+        for seat in engine.waiting_for(state):
+            engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    seat = state.current
+    before = engine.private_view(state, seat)
+    action = engine.ExchangePieces(trains=2)
+    (event, *rest) = engine.apply(state, seat, action)
+    assert isinstance(event, PiecesExchanged) and event.points == -2
+    outcome = Outcome(game_id=1, version=state.version, seat=seat, action=action,
+                      events=[dataclasses.replace(event, points=-7), *rest], before=before,
+                      after=engine.private_view(state, seat), view=engine.public_view(state),
+                      published=True)
+    text, _controls = handlers._result(outcome)
+    assert text.startswith("You took 2 trains for 2 ships from your reserve (-7 points).")

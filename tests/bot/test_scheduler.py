@@ -494,3 +494,34 @@ async def test_work_goes_to_started_workers_without_a_thread(monkeypatch):
         assert await off_loop(pool, pow, 3, 4) == 81
     finally:
         pool.shutdown()
+
+
+@pytest.mark.slow
+async def test_a_kick_vote_closes_when_the_absent_player_is_back(table):
+    """Issue 27 item 11: the vote's message said nothing once it went stale; now it says
+    there is no vote on the seat any more, without its button."""
+    await table.open_game(["Ana", "Ben", "Cy"], "usa", timer=24)
+    await table.fake.slash(table.bot, table.users["Ana"], "config", group="ttr-admin",
+                           setting="kick_after_expiries", value="2")
+    offers = []
+    for _ in range(10):
+        await play_others(table, "Cy")
+        sent = await table.advance(24)
+        table.last_private.clear()
+        table.draws.clear()
+        offers = [s for s in sent if s.public and any(":kick:" in c for c in s.custom_ids())]
+        if offers:
+            break
+    (offer,) = offers
+    state = await play_others(table, "Cy")  # Cy's turn again: Cy plays it
+    cy = next(s for s in engine.waiting_for(state)
+              if table.seat_user(state, s) == table.users["Cy"])
+    await table.play(state, cy, table.choose(state, cy, ""))
+    for _ in range(3):  # to the end of Cy's turn (a second card, say)
+        state = await table.stored_state()
+        if cy not in engine.waiting_for(state):
+            break
+        await table.play(state, cy, table.choose(state, cy, ""))
+    await play_others(table, "Cy")  # the next turns are published
+    closed = table.fake.message(offer.id)
+    assert closed.custom_ids() == [] and "no vote on Cy's seat now" in closed.content

@@ -17,11 +17,13 @@ from bot.play.presenters import (
     rules_text,
     status_text,
 )
+from bot.storage.codec import event_from_json, event_to_json
 from engine import DeclineShare, DrawFaceUp, GiveNeutralShare, TakeShare, Undo
 from engine.cards import CARD_INDEX
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
+    PiecesExchanged,
     RouteClaimed,
     ShareTaken,
     TicketsKept,
@@ -217,3 +219,10 @@ def test_the_stored_snapshot_is_the_engines_json_data(map_id):
     stored = json.loads(snapshot_json(state))
     assert stored == json.loads(json.dumps(state.to_snapshot()))
     assert engine.GameState.from_snapshot(stored).to_snapshot() == state.to_snapshot()
+
+
+def test_an_exchange_stored_before_events_carried_points_loads_with_its_penalty():
+    old = {"type": "PiecesExchanged", "seat": 1, "count": 3, "to": "ships"}
+    assert event_from_json(old) == PiecesExchanged(1, 3, "ships", -3)
+    new = PiecesExchanged(0, 2, "trains", -4)
+    assert event_from_json(event_to_json(new)) == new

@@ -24,8 +24,17 @@ from engine import (
     setup_position,
     waiting_for,
 )
-from engine.cards import CARD_INDEX, DOUBLE_SHIP, HARBOR_TRAIN, LOCO, SHIP
-from engine.modules.rails_and_sails import cheapest_payments
+from engine.cards import (
+    ALL_CARD_KINDS,
+    CARD_INDEX,
+    CARD_NAMES,
+    DOUBLE_SHIP,
+    HARBOR_TRAIN,
+    LOCO,
+    SHIP,
+    card_suit,
+)
+from engine.modules.rails_and_sails import cheapest_payments, suit
 from engine.scoring import PlayerScore, final_scores
 
 WHITE, YELLOW, PURPLE = CARD_INDEX["white"], CARD_INDEX["yellow"], CARD_INDEX["purple"]
@@ -336,8 +345,10 @@ def test_exchange_pieces_costs_a_point_each_within_the_reserve(started, illegal)
     seat = state.current
     illegal(state, seat, ExchangePieces(trains=6), "reserve has only 5 trains")
     illegal(state, seat, ExchangePieces(trains=0), "at least one")
+    before = state.scores[seat]
     events = apply(state, seat, ExchangePieces(trains=2))
     assert type(events[0]).__name__ == "PiecesExchanged" and events[0].count == 2
+    assert events[0].points == state.scores[seat] - before == -2  # the event tells the score
     rs = state.ext["rs"]
     assert (rs["trains"][seat], rs["ships"][seat]) == (22, 38)
     assert (rs["box_trains"][seat], rs["box_ships"][seat]) == (3, 12)
@@ -542,3 +553,11 @@ def test_a_claim_with_a_chosen_number_of_locomotives_on_a_core_map():
     route = next(r for r in state.board.map.routes if r.length == 4)
     assert payment_with(state, 0, route.id, "red", 1) == {"red": 3, "locomotive": 1}
     assert payment_with(state, 0, route.id, "red", 4) == {"locomotive": 4}
+
+
+def test_a_cards_suit_by_name_is_its_suit_by_index():
+    # The bot and the orders read a suit from a card's name; the rules from its index.
+    assert [card_suit(CARD_NAMES[i]) for i in range(ALL_CARD_KINDS)] == [
+        CARD_NAMES[suit(i)] for i in range(ALL_CARD_KINDS)]
+    assert {card_suit(c) for c in ("red", "red_harbor", "red_ship", "red_double_ship")} == {"red"}
+    assert card_suit("locomotive") == "locomotive"
