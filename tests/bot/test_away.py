@@ -158,3 +158,13 @@ async def test_away_off_and_the_status_without_a_duration(table):
     assert "Welcome back" in ex.text
     async with table.store() as store:
         assert await store.away([table.users["Ben"]]) == {}
+
+
+async def test_i_m_back_works_after_a_restart(table):
+    await table.open_game(["Ana", "Ben"], "usa")
+    confirmation = (await table.slash("Ben", "away", duration="12h")).reply
+    await table.restart()  # a new process: only what it registered at start-up answers
+    ex = await table.click("Ben", confirmation, label="I'm back")
+    assert "Welcome back" in ex.text
+    async with table.store() as store:
+        assert await store.away([table.users["Ben"]]) == {}
