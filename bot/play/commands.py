@@ -31,7 +31,7 @@ from bot.lobby import lobby_texts
 from bot.play import handlers, presenters
 from bot.play.claiming import claim_colour
 from bot.play.decisions import decisions, draft_round
-from bot.seats import seat_texts
+from bot.seats import away, seat_texts
 from engine import Action, BuildHarbor, BuildStation, Claim, GameState
 from engine.phases import Phase
 from maps import load_map
@@ -262,6 +262,13 @@ async def status(interaction: discord.Interaction[Any]) -> None:
         text = presenters.status_text(seated_view(state, [s.name for s in info.seats]),
                                       waiting=waiting,
                                       draft=draft_round(state))
+        # Who is away says why their turns pass by themselves, or wait.
+        service = bot_of(interaction).service
+        absent = await away.absences(service.storage, info.row.guild_id, info.seats,
+                                     service.clock.now())
+        for away_seat, absence in sorted(absent.items()):
+            name = presenters.safe_name(info.seats[away_seat].name)
+            text += "\n" + away.table_line(name, absence)
         seat = info.seat_of(interaction.user.id)
         if seat is not None and seat in waiting:
             text += "\n" + _("👉 You must act now: press **My hand** or use the commands.")

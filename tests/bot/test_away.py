@@ -53,6 +53,7 @@ async def test_away_a_computer_plays_until_one_click_brings_them_back(table):
     assert ben not in engine.waiting_for(state)
     assert AWAY_MARK in table.fake.last_board().content
     assert "a computer player (easy) plays for them" in table.fake.last_board().content
+    assert AWAY_MARK in (await table.slash("Ana", "status")).text  # `/ttr status` says so too
     dms = len(table.fake.dms(table.users["Ben"]))
     # Whenever it is Ben's turn, the computer plays it: no ping, no DM, no reminder for him.
     for _ in range(3):
@@ -72,6 +73,7 @@ async def test_away_a_computer_plays_until_one_click_brings_them_back(table):
     ex = await table.click("Ben", confirmation, label="I'm back")
     assert "Welcome back" in ex.text and ex.reply.ephemeral
     assert AWAY_MARK not in table.fake.last_board().content
+    assert AWAY_MARK not in (await table.slash("Ana", "status")).text
     state = await play_until_waiting_for(table, ben)
     await table.advance(seconds=30)
     assert (await table.stored_state()).version == state.version
