@@ -219,8 +219,7 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
     waiting = engine.waiting_for(state)
     with i18n.language(scene.language):
         said = lines()
-        absent = tuple(away.table_line(presenters.safe_name(scene.seats[seat].name), absence)
-                       for seat, absence in sorted(scene.away.items()))
+        absent = away.table_lines(scene.seats, scene.away)
 
     def note(seat: int, *, thread: bool) -> DirectMessage:
         private = scene.privates[seat]

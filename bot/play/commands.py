@@ -266,9 +266,7 @@ async def status(interaction: discord.Interaction[Any]) -> None:
         service = bot_of(interaction).service
         absent = await away.absences(service.storage, info.row.guild_id, info.seats,
                                      service.clock.now())
-        for away_seat, absence in sorted(absent.items()):
-            name = presenters.safe_name(info.seats[away_seat].name)
-            text += "\n" + away.table_line(name, absence)
+        text += "".join("\n" + line for line in away.table_lines(info.seats, absent))
         seat = info.seat_of(interaction.user.id)
         if seat is not None and seat in waiting:
             text += "\n" + _("👉 You must act now: press **My hand** or use the commands.")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -23,6 +23,7 @@ import discord
 from bot.clock import Clock
 from bot.game.games import GameInfo, Refusal
 from bot.i18n import _
+from bot.play.presenters import safe_name
 from bot.storage.api import SeatRow, Storage
 from engine.players import Controller
 
@@ -73,6 +74,12 @@ async def absences(storage: Storage, guild_id: int | None, seats: Sequence[SeatR
     pause = (await storage.server_settings(guild_id)).away_mode == "pause"
     return {s.seat: Absence(row.back_at, None if pause else Controller.computer(row.level))
             for s in seats if s.human and (row := rows.get(s.user_id)) and row.back_at > now}
+
+
+def table_lines(seats: Sequence[SeatRow], absent: Mapping[int, Absence]) -> tuple[str, ...]:
+    """The table's and ``/ttr status``'s lines for the seats whose member is away, by seat."""
+    return tuple(table_line(safe_name(seats[seat].name), absence)
+                 for seat, absence in sorted(absent.items()))
 
 
 def table_line(name: str, absence: Absence) -> str:
