@@ -232,6 +232,19 @@ _SAVE_SNAPSHOT = (
     "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?) "
     "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state")
 
+async def _advance(db: Tx, game_id: int, before: int, after: int, now: float, *,
+                   status: str = "running") -> None:
+    """Move a running game from version ``before`` to ``after``; if another writer got there
+    first (or the game ended), the transaction fails and nothing is stored."""
+    changed = await db.execute(
+        "UPDATE games SET version = ?, updated_at = ?, status = ? "
+        "WHERE id = ? AND version = ? AND status = 'running'",
+        (after, now, status, game_id, before))
+    if changed != 1:
+        raise StorageError("game {game} is not at version {version}", game=game_id,
+                           version=before)
+
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, map_id, max_players, host_id, config, version, "
     "posted_version"
@@ -614,14 +627,8 @@ class Storage(ABC):
         """
         now = self.clock.now()
         async def body(db: Tx) -> None:
-            changed = await db.execute(
-                "UPDATE games SET version = ?, updated_at = ?, status = ? "
-                "WHERE id = ? AND version = ? AND status = 'running'",
-                (after, now, "finished" if finished else "running", game_id, before),
-            )
-            if changed != 1:
-                raise StorageError("game {game} is not at version {version}", game=game_id,
-                                   version=before)
+            await _advance(db, game_id, before, after, now,
+                           status="finished" if finished else "running")
             await db.execute(
                 "INSERT INTO actions (game_id, version, seat, action, events, created_at, "
                 "user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -674,13 +681,7 @@ class Storage(ABC):
         new_version = version + 1
 
         async def body(db: Tx) -> int:
-            changed = await db.execute(
-                "UPDATE games SET version = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'running'",
-                (new_version, self.clock.now(), game_id, version))
-            if changed != 1:
-                raise StorageError("game {game} is not at version {version}", game=game_id,
-                                   version=version)
+            await _advance(db, game_id, version, new_version, self.clock.now())
             await db.execute(
                 "INSERT INTO actions (game_id, version, seat, action, events, created_at, "
                 "user_id, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
