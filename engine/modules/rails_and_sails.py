@@ -43,7 +43,7 @@ from engine.cards import (
     names_from_counts,
     suit_word,
 )
-from engine.claims import ClaimTable, at_most, these_cards
+from engine.claims import ClaimTable, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -68,7 +68,6 @@ from engine.turns import (
     draw_top,
     end_turn,
     first_turn,
-    open_routes,
     player_name,
     require_turn,
     route_taken,
@@ -397,11 +396,6 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     return out
 
 
-@cache
-def _is_ship_route(board: Board) -> tuple[bool, ...]:
-    return tuple(route.kind == "ship" for route in board.map.routes)
-
-
 # The cards that can pay a train route, and a ship route.
 TRAIN_CARDS = tuple(range(SHIP))  # train suits, jokers, train cards with the harbor symbol
 SHIP_CARDS = (JOKER, *range(SHIP, ALL_CARD_KINDS))
@@ -442,12 +436,50 @@ def _claim_table(board: Board) -> ClaimTable:
         if routes[r].rough_terrain:
             return these_cards(*TRAIN_CARDS)  # which suits pair up depends on them all
         if s == GRAY:
-            return at_most(routes[r].length, *(SHIP_CARDS if ship else TRAIN_CARDS))
+            return _gray_ships(routes[r].length) if ship else _gray_trains(routes[r].length)
         if ship:
             return these_cards(DOUBLE_SHIP + s, SHIP + s, JOKER)
         return these_cards(s, HARBOR_TRAIN + s, JOKER)
 
-    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments)
+    def pieces(r: int) -> int:
+        return 1 if routes[r].kind == "ship" else 0  # ``turn_actions``' (trains, ships)
+
+    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments, pieces)
+
+
+@cache
+def _gray_trains(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a gray train route's payments (``cheapest_payments``) depend on: per suit,
+    the plain and harbor cards it would play (none if the jokers cannot make up the rest),
+    and the jokers up to ``length``."""
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        jokers = min(hand[JOKER], length)
+        out = [jokers]
+        for s in range(JOKER):
+            plain = min(hand[s], length)
+            harbor = min(hand[HARBOR_TRAIN + s], length - plain)
+            paid = plain + harbor
+            out += (plain, harbor) if paid and paid + jokers >= length else (0, 0)
+        return tuple(out)
+
+    return counts
+
+
+@cache
+def _gray_ships(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a gray ship route's payments depend on: per suit, the double ships up to one
+    more than fit (one may overshoot), the single ships up to ``length``; the jokers up to
+    ``length``."""
+    most_doubles = length // 2 + 1
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        out = [min(hand[JOKER], length)]
+        for s in range(JOKER):
+            out += (min(hand[DOUBLE_SHIP + s], most_doubles), min(hand[SHIP + s], length))
+        return tuple(out)
+
+    return counts
 
 
 def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
@@ -698,15 +730,9 @@ class RailsAndSails(RuleModule):
         out: list[Action] = []
         if state.phase == Phase.SECOND_DRAW:
             return out
-        table = _claim_table(board)
-        trains, ships, is_ship = ext["trains"][seat], ext["ships"][seat], _is_ship_route(board)
-        out += table.claims(
-            hand,
-            [
-                r
-                for r in open_routes(state, seat, table.reachable(hand))
-                if (ships if is_ship[r] else trains) >= board.r_len[r]
-            ],
+        pieces = state.trains[seat]  # both kinds: a route's length is taken from its kind
+        out += _claim_table(board).claims(
+            state, seat, hand, (min(ext["trains"][seat], pieces), min(ext["ships"][seat], pieces))
         )
         if ext["harbors_left"][seat]:
             payments = _harbor_payments(hand, _config(state))
