@@ -440,6 +440,8 @@ def _claim_table(board: Board) -> ClaimTable:
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
+            if board.r_ferry[r] and board.r_color[r] != GRAY and not board.r_any_sub[r]:
+                return _ferry_counts(board.r_color[r], board.r_len[r], board.r_ferry[r])
             return tuple  # which cards make up a group depends on the whole hand
         colour = board.r_color[r]
         if colour == GRAY:
@@ -476,6 +478,23 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
         locos = min(hand[LOCO], length)
         need = max(length - locos, 1)  # a colour without a card is not tried either
         return locos, tuple([min(n, plain) if n >= need else 0 for n in hand[:LOCO]])
+
+    return counts
+
+
+@cache
+def _ferry_counts(colour: int, length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a coloured ferry's payments depend on where groups of any cards may stand for
+    locomotives (Nordic): the whole hand, unless its colour and locomotives pay without
+    a group; then only the colour's cards played and the locomotives up to ``length``
+    (``payment._cheapest_with_substitutes`` tries no groups first)."""
+    plain = length - ferry
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        own = min(hand[colour], plain)
+        if length - own <= hand[LOCO]:
+            return own, min(hand[LOCO], length)
+        return tuple(hand)
 
     return counts
 
