@@ -12,9 +12,9 @@ cleared when full; they only ever hold what the payment function would compute a
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import cache
+from functools import cache, reduce
 from itertools import compress, count
-from operator import itemgetter, ne
+from operator import getitem, itemgetter, ne, or_
 from typing import Any, cast
 
 from engine.actions import Claim, claim_of, clear_shared_actions
@@ -74,11 +74,12 @@ class ClaimTable:
         # that short or shorter; routes without a test are always within reach.
         tests = [suit(r) for r in routes]
         self.untested = sum(1 << r for r in routes if tests[r] is None)
-        self.by_suit = tuple(
-            (s, [sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
-                 for n in range(longest + 1)])
-            for s in sorted({s for s in tests if s is not None})
+        self.by_suit = tuple(  # indexed like ``reach``'s list
+            tuple(sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
+                  for n in range(longest + 1))
+            for s in range(max((s for s in tests if s is not None), default=-1) + 1)
         )
+        self.caps = (longest,) * len(self.by_suit)  # reach beyond the longest route: as far
         # Per kind of pieces, per count left: the routes that short or shorter.
         kinds_of_pieces = [pieces(r) for r in routes]
         self.fits = [
@@ -99,11 +100,9 @@ class ClaimTable:
         ``turns.open_routes``' test), route by route in route order. ``pieces``: the
         pieces ``seat`` has left of each kind (``pieces(r)`` of the table)."""
         longest = self.longest
-        reach = self.reach(hand)
-        found = self.untested
-        for s, masks in self.by_suit:
-            n = reach[s]
-            found |= masks[n if n < longest else longest]
+        # The routes within reach: per suit, those short enough (one mask per suit).
+        found = reduce(or_, map(getitem, self.by_suit, map(min, self.reach(hand), self.caps)),
+                       self.untested)
         room = 0
         for c, n in enumerate(pieces):
             room |= self.fits[c][min(max(n, 0), longest)]
@@ -120,9 +119,8 @@ class ClaimTable:
             payable = seen[k]
             if payable is _UNSEEN:
                 payable = seen[k] = self._payable(k, hand, counted)
-            if payable is not None:
-                claims = payable.by_route.get(r)
-                out += claims if claims is not None else self._claims(payable, r)
+            if payable is not None:  # a route's claims: never empty, so ``or`` builds them once
+                out += payable.by_route.get(r) or self._claims(payable, r)
         return out
 
     def _payable(
@@ -159,14 +157,23 @@ class ClaimTable:
 
 
 class _Closed:
-    """Per seat, the routes it may not claim whatever its cards (``closed_routes``),
-    worked out from the owners in ``owner`` (a copy, to tell when they change)."""
+    """Per seat, the routes it may not claim whatever its cards (``closed_routes``) and
+    those it owns (``owned_routes``), worked out from the owners in ``owner`` (a copy, to
+    tell when they change)."""
 
-    __slots__ = ("owner", "per_seat")
+    __slots__ = ("owned", "owner", "per_seat")
 
-    def __init__(self, owner: list[int], per_seat: list[int]) -> None:
+    def __init__(self, owner: list[int], per_seat: list[int], owned: list[int]) -> None:
         self.owner = owner
         self.per_seat = per_seat
+        self.owned = owned
+
+
+def owned_routes(state: GameState) -> list[int]:
+    """Per seat, a bitmask of the routes it owns (kept as ``closed_routes`` is)."""
+    closed_routes(state)
+    owned: list[int] = state.closed.owned
+    return owned
 
 
 def closed_routes(state: GameState) -> list[int]:
@@ -185,12 +192,13 @@ def closed_routes(state: GameState) -> list[int]:
         # given back or changing hands, in a position) is worked out afresh below.
         changed = list(compress(count(), map(ne, closed.owner, owner)))
         if all(closed.owner[r] < 0 for r in changed):
-            return _close(state, known, changed)
-    return _close(state, [0] * state.n_players, [r for r, s in enumerate(owner) if s >= 0])
+            return _close(state, known, closed.owned, changed)
+    none = [0] * state.n_players
+    return _close(state, none, none, [r for r, s in enumerate(owner) if s >= 0])
 
 
-def _close(state: GameState, closed: list[int], taken: list[int]) -> list[int]:
-    """``closed`` with the routes of ``taken`` (all now owned) closed as they close."""
+def _close(state: GameState, closed: list[int], owned: list[int], taken: list[int]) -> list[int]:
+    """``closed`` and ``owned`` with the routes of ``taken`` (all now owned) added."""
     owner = state.owner
     board = state.board
     blocks = _blocks(board)
@@ -199,10 +207,12 @@ def _close(state: GameState, closed: list[int], taken: list[int]) -> list[int]:
     if small:  # one track of a double only: a taken track closes the other to all
         every |= sum(blocks[r] for r in taken)
     per_seat = [c | every for c in closed]
-    if not small:
-        for r in taken:
+    owned = owned.copy()
+    for r in taken:
+        owned[owner[r]] |= 1 << r
+        if not small:
             per_seat[owner[r]] |= blocks[r]
-    state.closed = _Closed(owner.copy(), per_seat)
+    state.closed = _Closed(owner.copy(), per_seat, owned)
     return per_seat
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from itertools import combinations
+from operator import le
 from typing import Any
 
 from engine import payment
@@ -262,17 +263,21 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     if problem:
         raise IllegalAction(problem)
     hand = state.hands[seat]
-    if not payment.cheapest_claims(board, r, hand):
-        raise IllegalAction("{need}; {have}.", need=payment.route_requirement(board, r),
-                            have=payment.hand_summary(board, r, hand))
     pay = counts_from_names(action.cards)
-    if pay is None:
-        raise IllegalAction("Unknown card name: use {names}.",
-                            names=", ".join(CARD_NAMES[:N_CARDS]))
-    colour = payment.claim_colour(board, r, pay)
-    if colour == payment.NO:
-        raise IllegalAction("{need}; you offered {cards}.",
-                            need=payment.route_requirement(board, r), cards=describe_cards(pay))
+    colour = payment.NO if pay is None else payment.claim_colour(board, r, pay)
+    if pay is None or colour == payment.NO or not all(map(le, pay, hand)):
+        # Refused: say why, the hand's reach first. (A hand holding a valid payment can
+        # afford the route, so only a refusal needs the search for one.)
+        if not payment.cheapest_claims(board, r, hand):
+            raise IllegalAction("{need}; {have}.", need=payment.route_requirement(board, r),
+                                have=payment.hand_summary(board, r, hand))
+        if pay is None:
+            raise IllegalAction("Unknown card name: use {names}.",
+                                names=", ".join(CARD_NAMES[:N_CARDS]))
+        if colour == payment.NO:
+            raise IllegalAction("{need}; you offered {cards}.",
+                                need=payment.route_requirement(board, r),
+                                cards=describe_cards(pay))
     spend(state, seat, pay)
     events: list[Event] = []
     if not board.r_tunnel[r]:
@@ -395,7 +400,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         actions = own_turn.draw_actions(state, seat)
     else:
         cards = cards_left(state)
-        actions = [face_up(i) for i in core_slots(state, cards)]
+        actions = list(map(face_up, core_slots(state, cards)))
         if cards:
             actions.append(blind())
     if phase == Phase.SECOND_DRAW:
@@ -454,8 +459,7 @@ def _claim_table(board: Board) -> ClaimTable:
         """Per colour and for gray routes, the most spaces ``hand`` could fill; then the same
         where a group of ``group`` cards of any kind fills a space too (the smallest group
         on the map: a bound for larger ones)."""
-        locos = hand[LOCO]
-        plain = [n + locos for n in hand[:LOCO]]
+        plain = list(map(hand[LOCO].__add__, hand[:LOCO]))
         plain.append(max(plain))
         if not group:
             return plain
@@ -473,13 +477,23 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
     a locomotive symbol); a colour that cannot fill the route even with the locomotives
     counts as none (``payment.cheapest_claims`` does not try it)."""
     plain = length - ferry
+    # Per number of cards still needed beside the locomotives: a colour's count -> what it
+    # contributes to the key (looked up in C rather than tested in Python per colour).
+    tables = [tuple(min(n, plain) if n >= need else 0 for n in range(_MOST_OF_A_COLOUR))
+              for need in range(length + 1)]
 
     def counts(hand: Sequence[int]) -> Hashable:
         locos = min(hand[LOCO], length)
         need = max(length - locos, 1)  # a colour without a card is not tried either
-        return locos, tuple([min(n, plain) if n >= need else 0 for n in hand[:LOCO]])
+        colours = hand[:LOCO]
+        if max(colours) < _MOST_OF_A_COLOUR:
+            return locos, tuple(map(tables[need].__getitem__, colours))
+        return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
 
     return counts
+
+
+_MOST_OF_A_COLOUR = 64  # more cards of one colour than any deck has (beyond: computed)
 
 
 @cache

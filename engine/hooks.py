@@ -173,14 +173,14 @@ def _overriding(modules: tuple[RuleModule, ...], hook: str) -> tuple[RuleModule,
     return tuple(m for m in modules if getattr(type(m), hook) is not getattr(RuleModule, hook))
 
 
-_PLANS: dict[str, ModulePlan] = {}  # map id -> its plan
+_PLANS: dict[object, ModulePlan] = {}  # board (one per map, hashed by identity) -> its plan
 
 
 def plan_of(state: GameState) -> ModulePlan:
     """The ``ModulePlan`` of ``state``'s map."""
-    board = state.board
-    plan = _PLANS.get(board.map.id)
+    plan = _PLANS.get(state.board)
     if plan is None:
+        board = state.board
         modules = modules_for(board.map.id, tuple(board.rules.modules))
-        plan = _PLANS[board.map.id] = ModulePlan(modules)
+        plan = _PLANS[board] = ModulePlan(modules)
     return plan

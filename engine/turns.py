@@ -9,6 +9,7 @@ these; ``engine.game`` dispatches actions to the core handlers and the modules.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import le, sub
 
 from engine import payment
 from engine.actions import DrawFaceUp, KeepTickets
@@ -83,12 +84,11 @@ _FIRST = {
 def spend(state: GameState, seat: int, pay: Sequence[int]) -> None:
     """Take ``pay`` out of ``seat``'s hand, or refuse naming the cards that are missing."""
     hand = state.hands[seat]
-    missing = payment.missing_cards(pay, hand)
-    if missing:
+    if len(pay) != len(hand) or not all(map(le, pay, hand)):
+        missing = payment.missing_cards(pay, hand)
         raise IllegalAction("You do not hold those cards: you are missing {cards}.",
                             cards=missing)
-    for c, n in enumerate(pay):
-        hand[c] -= n
+    hand[:] = map(sub, hand, pay)  # as many counts in a payment as in a hand
 
 
 # Cards ------------------------------------------------------------------------------------
@@ -174,12 +174,14 @@ def takeable_slots(state: GameState) -> list[int]:
 
 def core_slots(state: GameState, cards: bool) -> list[int]:
     """``takeable_slots`` on a map without its own draws, ``cards``: ``cards_left``."""
-    rules = state.board.rules
+    rules, market = state.board.rules, state.market
     if rules.empty_deck_closes_market and not cards:
         return []  # ``market_closed``
     if state.phase == Phase.SECOND_DRAW and rules.face_up_locomotive_counts_two:
-        return [i for i, c in enumerate(state.market) if c != -1 and c != LOCO]
-    return [i for i, c in enumerate(state.market) if c != -1]
+        return [i for i, c in enumerate(market) if c != -1 and c != LOCO]
+    if -1 not in market:  # a full market, as it mostly is
+        return list(range(len(market)))
+    return [i for i, c in enumerate(market) if c != -1]
 
 
 # Why no card may be taken on such a map.

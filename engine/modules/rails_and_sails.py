@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
+from itertools import repeat
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -43,7 +44,7 @@ from engine.cards import (
     names_from_counts,
     suit_word,
 )
-from engine.claims import ClaimTable, these_cards
+from engine.claims import MEMO_LIMIT, ClaimTable, new_memo, owned_routes, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -563,6 +564,27 @@ def _harbor_ok(pay: Sequence[int], config: Config) -> bool:
 
 
 def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
+    """``_harbor_options`` through a memo: they depend only on the harbor train and ship
+    cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
+    do not change them)."""
+    trains, ships = config.harbor_train_cards, config.harbor_ship_cards
+    key = (trains, ships, len(hand), min(hand[JOKER], trains + ships),
+           *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
+           *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
+    known = _HARBOR_PAYMENTS.get(key)
+    if known is None:
+        if len(_HARBOR_PAYMENTS) >= MEMO_LIMIT:
+            _HARBOR_PAYMENTS.clear()
+        known = _HARBOR_PAYMENTS[key] = _harbor_options(hand, config)
+    return known
+
+
+_HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+
+
+def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
+    """Per suit, the harbor payment of its harbor cards, jokers making up the rest; jokers
+    alone when no suit pays."""
     out = []
     for s in range(JOKER):
         pay = [0] * len(hand)
@@ -583,14 +605,16 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 def _harbor_cities(state: GameState, seat: int) -> list[int]:
     """Harbor cities without a harbor that ``seat``'s routes reach."""
-    board, ext = state.board, _ext(state)
-    return [
-        c
-        for c, city in enumerate(board.map.cities)
-        if city.harbor
-        and str(c) not in ext["harbors"]
-        and any(state.owner[r] == seat for r in board.routes_at[c])
-    ]
+    harbors, owned = _ext(state)["harbors"], owned_routes(state)[seat]
+    return [c for c, at in _harbor_cities_of(state.board)
+            if owned & at and str(c) not in harbors]
+
+
+@cache
+def _harbor_cities_of(board: Board) -> tuple[tuple[int, int], ...]:
+    """The harbor cities, each with the routes touching it (a bitmask)."""
+    return tuple((c, sum(1 << r for r in board.routes_at[c]))
+                 for c, city in enumerate(board.map.cities) if city.harbor)
 
 
 def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -659,6 +683,16 @@ def _exchange_problem(state: GameState, seat: int, n: int) -> Text | None:
 
 
 _PIECES = {"trains": Text("trains"), "ships": Text("ships")}
+
+
+# The decks a card may be drawn from, by (train deck has cards, ship deck has cards).
+_REFILLS: dict[tuple[bool, bool], tuple[Deck, ...]] = {
+    (train, ship): tuple(k for k, has in zip(KINDS, (train, ship), strict=True) if has)
+    for train in (False, True) for ship in (False, True)
+}
+# Per decks to refill from, per market slot: its face-up draws.
+_TAKES = {refills: [tuple(face_up(slot, k) for k in refills) for slot in range(10)]
+          for refills in _REFILLS.values()}
 
 
 # The module -------------------------------------------------------------------------------
@@ -775,10 +809,11 @@ class RailsAndSails(RuleModule):
     def draw_actions(self, state: GameState, seat: int) -> list[Action]:
         second = state.phase == Phase.SECOND_DRAW
         out: list[Action] = []
-        refills = [k for k in KINDS if _has_cards(state, k)]
+        refills = _REFILLS[_has_cards(state, "train"), _has_cards(state, "ship")]
+        takes = _TAKES[refills]
         for slot, card in enumerate(state.market if refills else ()):
             if card >= 0 and not (second and card == JOKER):
-                out += [face_up(slot, k) for k in refills]
+                out += takes[slot]
         out += [blind(k) for k in refills]
         return out
 

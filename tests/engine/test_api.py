@@ -10,6 +10,7 @@ import pytest
 
 from engine import (
     ACTION_ADAPTER,
+    BuildHarbor,
     Claim,
     DrawBlind,
     DrawFaceUp,
@@ -75,6 +76,17 @@ def test_fast_legal_actions_list_what_the_full_checks_allow(map_id: str) -> None
                 for p in payments(board, r, hand)
             ]
             assert [a for a in options if isinstance(a, Claim)] == expected
+            if board.rules.rails_and_sails and state.ext["rs"]["harbors_left"][seat]:
+                config = board.rules.rails_and_sails
+                payments = rails_and_sails._harbor_options(hand, config)
+                harbors = [
+                    BuildHarbor(city=board.city_ids[c], cards=names_from_counts(p))
+                    for c, city in enumerate(board.map.cities)
+                    if city.harbor and str(c) not in state.ext["rs"]["harbors"]
+                    and any(state.owner[r] == seat for r in board.routes_at[c])
+                    for p in payments
+                ]
+                assert [a for a in options if isinstance(a, BuildHarbor)] == harbors
 
 
 def test_every_ticket_keep_is_listed() -> None:
