@@ -125,9 +125,10 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     O(2^k * k) for the k <= 16 cities to pair (a weaker bound beyond). The
     enumeration in step 4 is exponential in the worst case (the problem is NP-hard),
     but it runs only when the bound is not met, on one block, and only over T-joins
-    within the bound's reach. Measured (``bench/bench_graph.py``): well under 1 ms
-    for the slowest networks its own search finds within a player's pieces on every
-    map.
+    within the bound's reach. Measured (``bench/bench_graph.py``): the slowest
+    networks its own search finds within a player's pieces take about 5 ms on World
+    and 1.5 ms or less on the other maps, most of it the pairing bounds; random
+    50-route networks a few ms (max some tens of ms).
     """
     if not edges:
         return 0
