@@ -685,11 +685,13 @@ def _height_bound(view: PrivateView) -> int:
     return 400 + cards + tiles + chips + 200
 
 
-def _plans_height(view: PrivateView, public: PublicView | None) -> int:
-    """At most what the planner's section takes (0 without it)."""
+def _plans_height(view: PrivateView, map_id: str, public: PublicView | None) -> int:
+    """At most what the planner's section takes (0 without it): its map is as tall as the
+    map's shape makes it (Nordic's is taller than wide)."""
     if public is None or not view.tickets:
         return 0
-    return 70 + max(PLAN_MAP_W, 54 * len(view.tickets))
+    width, height = base_for(map_id).image.size
+    return 72 + max(round(height * PLAN_MAP_W / width), 54 * len(view.tickets))
 
 
 def _height_guess(view: PrivateView) -> int:
@@ -706,7 +708,7 @@ def _height_guess(view: PrivateView) -> int:
 
 def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) -> Image.Image:
     """The hand; with ``public``, the planner's small map under the tickets."""
-    plan = _plans_height(view, public)
+    plan = _plans_height(view, map_id, public)
     img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public)
     if bottom > img.height:  # taller than guessed: again, on a canvas sure to hold it
         img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public)
@@ -766,7 +768,7 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     what was drawn on the background is reduced (reducing is most of a hand's cost; three
     quarters of those rows are bare background)."""
     pieces: list[Piece] = []
-    plan = _plans_height(view, public)
+    plan = _plans_height(view, map_id, public)
     img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public)
     if bottom > img.height:
         pieces = []
