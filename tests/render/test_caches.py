@@ -268,12 +268,15 @@ def test_a_hands_png_is_its_drawing_reduced_pixel_for_pixel(map_id: str) -> None
              base.model_copy(update={"hand": {c: 17 + i for i, c in enumerate(base.hand)},
                                      "draft_packet": base.tickets[:1], "offered": []}),
              base.model_copy(update={"hand": {}, "tickets": [], "offered": []})]
+    public = _views(map_id, seed=4, first_turn=30, last_turn=31)[0]  # claims on the board
     hand._indexed.clear()
     for view in views * 2:  # the second time, every piece from the cache
-        want = hand.draw_hand(view, map_id).quantize(palette=hand_palette(map_id),
-                                                     dither=Image.Dither.NONE)
-        got = Image.open(io.BytesIO(render_hand(view, map_id)))
-        assert got.size == want.size and got.tobytes() == want.tobytes()
+        # With the planner's map (drawn in the palette) when the seat is in that game.
+        for shown in (None, public) if view.seat < len(public.players) else (None,):
+            want = hand.draw_hand(view, map_id, shown).quantize(
+                palette=hand_palette(map_id), dither=Image.Dither.NONE)
+            got = Image.open(io.BytesIO(render_hand(view, map_id, shown)))
+            assert got.size == want.size and got.tobytes() == want.tobytes()
     assert len(hand._indexed) > 4
 
 
