@@ -11,6 +11,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw
@@ -120,26 +121,37 @@ def _plan_line(p: TicketPlan) -> str:
     return ", ".join(parts)
 
 
-# The planner's map in a hand's palette, where ``hand_rows`` pastes it: (x, y, "P" image).
-Planted = list[tuple[int, int, Image.Image]]
+Box = tuple[int, int, int, int]
+
+
+@dataclass
+class PlanSection:
+    """The planner's section as ``hand_rows`` puts it together: its map drawn in the hand's
+    ``palette`` and pasted as it is, and of its other rows (``top`` to ``bottom``) only the
+    ``boxes`` drawn on (the heading, the lines beside the map) reduced: the rest of them is
+    bare background, not looked over pixel by pixel for each hand."""
+
+    palette: Image.Image
+    top: int = 0
+    bottom: int = 0
+    map: tuple[int, int, Image.Image] | None = None
+    boxes: list[Box] = field(default_factory=list)
 
 
 def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: PublicView,
-           own: int, map_id: str, planted: tuple[Image.Image, Planted] | None = None) -> int:
+           own: int, map_id: str, section: PlanSection | None = None) -> int:
     """The planner: a small map of the claims (this seat's in its colour, the others'
     dark) with each open ticket's cheapest way in its ink (borrowed routes thinner,
-    contested routes ringed), and a line per ticket beside it. With ``planted`` (a hand
-    palette, a list), the map is drawn in that palette's indices and listed there, its
-    place on ``img`` left bare."""
+    contested routes ringed), and a line per ticket beside it. With ``section``, the map
+    is drawn in its palette and kept there, its place on ``img`` left bare."""
     d = ImageDraw.Draw(img)
+    top = y
     section_heading(d, PAD, y, _("Ticket plan"),
                     _("routes still to claim; ringed: others may take them next"), size=22)
     y += 40
-    mp = _plan_map(plans, public, own, map_id, None if planted is None else planted[0])
-    if planted is None:
+    mp = _plan_map(plans, public, own, map_id, None if section is None else section.palette)
+    if section is None:
         img.paste(mp, (PAD, y))
-    else:
-        planted[1].append((PAD, y, mp))
     base = base_for(map_id)
     tx = PAD + mp.width + 20
     room = WIDTH - PAD - tx - 26
@@ -153,7 +165,11 @@ def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: Public
         d.text((tx + 26, ty + 24), fit_text(_plan_line(p), 16, "regular", room), font=font(16),
                fill=PANEL_DIM)
         ty += 54
-    return max(y + mp.height, ty) + 24
+    bottom = max(y + mp.height, ty) + 24
+    if section is not None:
+        section.top, section.bottom, section.map = top, bottom, (PAD, y, mp)
+        section.boxes = [(0, top, WIDTH, y), (PAD + mp.width, y, WIDTH, bottom)]
+    return bottom
 
 
 def _plan_map(plans: Sequence[TicketPlan], public: PublicView, own: int, map_id: str,
@@ -823,14 +839,13 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     what was drawn on the background is reduced (reducing is most of a hand's cost; three
     quarters of those rows are bare background)."""
     pieces: list[Piece] = []
-    planted: Planted = []
+    section = PlanSection(palette)
     plan = _plans_height(view, map_id, public)
-    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public,
-                             (palette, planted))
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public, section)
     if bottom > img.height:
-        pieces, planted = [], []
+        pieces, section = [], PlanSection(palette)
         img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, pieces, public,
-                                 (palette, planted))
+                                 section)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
     background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
@@ -839,7 +854,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     out.paste(0, (0, 0, 1, height))  # PNG's filter bytes
     out.putpalette(palette.getpalette() or [])
     spans: list[tuple[int, int]] = []
-    for y0, y1 in sorted((y, y + p.height) for _x, y, _key, p in pieces):
+    known = [(y, y + p.height) for _x, y, _key, p in pieces]
+    if section.map is not None:
+        known.append((section.top, section.bottom))
+    for y0, y1 in sorted(known):
         if spans and y0 <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], y1))
         else:
@@ -851,7 +869,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
         top = max(top, y1)
     for x, y, key, piece in pieces:
         out.paste(_indexed_piece(map_id, key, piece, palette), (1 + x, y))
-    for x, y, indexed in planted:
+    for box in section.boxes:
+        out.paste(_reduced(img.crop(box), palette), (1 + box[0], box[1]))
+    if section.map is not None:
+        x, y, indexed = section.map
         out.paste(indexed, (1 + x, y))
     return out
 
@@ -859,10 +880,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
 def _draw_hand(view: PrivateView, map_id: str, height: int,
                pieces: list[Piece] | None = None,
                public: PublicView | None = None,
-               planted: tuple[Image.Image, Planted] | None = None) -> tuple[Image.Image, int]:
+               section: PlanSection | None = None) -> tuple[Image.Image, int]:
     """The hand drawn on a canvas ``height`` px tall (what does not fit is cut off) and
     the y its drawing needs; with ``pieces``, the cached pieces are listed there, not
-    pasted; with ``planted``, so is the planner's map (``_plans``)."""
+    pasted; with ``section``, the planner's map is kept there (``_plans``)."""
     m = base_for(map_id).map
     # RGB: the hand is opaque, and an RGBA canvas costs a conversion of the whole image.
     img = Image.new("RGB", (WIDTH, height), PANEL_BG)
@@ -890,7 +911,7 @@ def _draw_hand(view: PrivateView, map_id: str, height: int,
         y = _tickets(img, y, view.tickets, map_id, offered=False, pieces=pieces)
     if public is not None and view.tickets:
         plans = plan_tickets(board_for(map_id), public, view)
-        y = _plans(img, y + 8, plans, public, view.seat, map_id, planted)
+        y = _plans(img, y + 8, plans, public, view.seat, map_id, section)
     if view.draft_packet:
         y += 16
         section_heading(d, PAD, y, _("Ticket draft: pick one"),
