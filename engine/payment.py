@@ -134,6 +134,7 @@ def _cheapest_with_substitutes(
     left a locomotive, the others the colour first, then locomotives; the groups take
     spare cards, plentiful other colours first.
     """
+    spare: list[int] | None = None  # the same for any number of groups: sorted once
     for groups in range(length + 1):
         symbols = max(ferry - groups, 0)
         coloured = length - groups - symbols
@@ -142,7 +143,9 @@ def _cheapest_with_substitutes(
         pay[LOCO] = symbols + coloured - pay[c]
         if pay[LOCO] > hand[LOCO]:
             continue
-        if not _take(hand, groups * per_loco, _spare_order(hand, c), pay):
+        if spare is None:
+            spare = _spare_order(hand, c)
+        if not _take(hand, groups * per_loco, spare, pay):
             return pay
     return None
 
