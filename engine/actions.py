@@ -186,6 +186,11 @@ DRAW_TICKETS = DrawTickets()
 DECLINE_TUNNEL = DeclineTunnel()
 
 
+def keep(tickets: Sequence[int]) -> KeepTickets:
+    """``KeepTickets`` of these ticket ids (the engine's own: not validated again)."""
+    return KeepTickets.model_construct({"tickets"}, tickets=list(tickets))
+
+
 def face_up(slot: int, refill: Deck | None = None) -> DrawFaceUp:
     return _FACE_UP[slot, refill]
 

@@ -74,9 +74,9 @@ class ClaimTable:
         # that short or shorter; routes without a test are always within reach.
         tests = [suit(r) for r in routes]
         self.untested = sum(1 << r for r in routes if tests[r] is None)
-        self.by_suit = tuple(  # indexed like ``reach``'s list
+        self.by_suit = tuple(  # indexed like ``reach``'s list, then by spaces (any up to 63)
             tuple(sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
-                  for n in range(longest + 1))
+                  for n in range(max(longest + 1, _REACH_TABLE)))
             for s in range(max((s for s in tests if s is not None), default=-1) + 1)
         )
         self.caps = (longest,) * len(self.by_suit)  # reach beyond the longest route: as far
@@ -101,8 +101,10 @@ class ClaimTable:
         pieces ``seat`` has left of each kind (``pieces(r)`` of the table)."""
         longest = self.longest
         # The routes within reach: per suit, those short enough (one mask per suit).
-        found = reduce(or_, map(getitem, self.by_suit, map(min, self.reach(hand), self.caps)),
-                       self.untested)
+        reach = self.reach(hand)
+        if max(reach, default=0) >= _REACH_TABLE:  # more than any hand holds: clip
+            reach = list(map(min, reach, self.caps))
+        found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
         room = 0
         for c, n in enumerate(pieces):
             room |= self.fits[c][min(max(n, 0), longest)]
@@ -226,6 +228,7 @@ def _blocks(board: Board) -> tuple[int, ...]:
     return tuple(out)
 
 
+_REACH_TABLE = 64  # spaces of reach the tables cover without clipping (a hand holds fewer)
 _UNSEEN: Any = object()  # a marker: not looked up yet
 
 

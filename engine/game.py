@@ -28,6 +28,7 @@ from engine.actions import (
     Undo,
     blind,
     face_up,
+    keep,
 )
 from engine.board import Board, board_for
 from engine.cards import (
@@ -384,7 +385,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return [a for m in early for a in m.phase_actions(state, seat)]
     elif phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
-        return [KeepTickets(tickets=list(k)) for k in ticket_keeps(offer, state.keep_min[seat])]
+        return [keep(k) for k in ticket_keeps(offer, state.keep_min[seat])]
     elif phase in plan.phases:
         return next(m for m in plan.modules if phase in m.phases).phase_actions(state, seat)
     hand = state.hands[seat]
