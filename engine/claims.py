@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
 from itertools import compress, count
 from operator import getitem, itemgetter, ne, or_
-from typing import Any, cast
+from typing import Any
 
 from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
@@ -134,9 +134,9 @@ class ClaimTable:
             taken = counted[counts] = counts(hand)
         key = (k, taken)
         memo = self.memo
-        known = memo.get(key, _UNSEEN)  # one lookup: another thread may clear the memo
+        known: _Payable | None = memo.get(key, _UNSEEN)  # one lookup: another thread may clear
         if known is not _UNSEEN:
-            return cast(_Payable | None, known)
+            return known
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
             self.payables.clear()
