@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
-from itertools import compress, count
+from itertools import chain, compress, count
 from operator import getitem, itemgetter, ne, or_
 from typing import Any
 
@@ -109,21 +109,21 @@ class ClaimTable:
         for c, n in enumerate(pieces):
             room |= self.fits[c][min(max(n, 0), longest)]
         found &= room & ~closed_routes(state)[seat]
-        out: list[Claim] = []
+        parts: list[tuple[Claim, ...]] = []
         seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         kind = self.kind
-        while found:
-            low = found & -found
-            r = low.bit_length() - 1
-            found ^= low
+        while found:  # highest route first: the cheapest way to take bits off a large int
+            r = found.bit_length() - 1
+            found ^= 1 << r
             k = kind[r]
             payable = seen[k]
             if payable is _UNSEEN:
                 payable = seen[k] = self._payable(k, hand, counted)
             if payable is not None:  # a route's claims: never empty, so ``or`` builds them once
-                out += payable.by_route.get(r) or self._claims(payable, r)
-        return out
+                parts.append(payable.by_route.get(r) or self._claims(payable, r))
+        parts.reverse()
+        return list(chain.from_iterable(parts))
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
