@@ -102,9 +102,11 @@ class ClaimTable:
         longest = self.longest
         # The routes within reach: per suit, those short enough (one mask per suit).
         reach = self.reach(hand)
-        if max(reach, default=0) >= _REACH_TABLE:  # more than any hand holds: clip
-            reach = list(map(min, reach, self.caps))
-        found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
+        try:
+            found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
+        except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
+            found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
+                           self.untested)
         room = 0
         for c, n in enumerate(pieces):
             room |= self.fits[c][min(max(n, 0), longest)]
