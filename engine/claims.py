@@ -11,14 +11,15 @@ cleared when full; they only ever hold what the payment function would compute a
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from functools import cache
-from operator import itemgetter
-from typing import Any, cast
+from collections.abc import Callable, Hashable, Sequence
+from functools import cache, reduce
+from itertools import chain, compress, count
+from operator import getitem, itemgetter, ne, or_
+from typing import Any
 
 from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
+from engine.state import GameState
 
 Payments = Callable[[Board, int, Sequence[int]], list[list[int]]]
 MEMO_LIMIT = 20_000  # entries a memo keeps (a few MB) before it starts afresh
@@ -43,7 +44,13 @@ class ClaimTable:
     function listing a route's cheapest payments for a hand. Most routes are out
     of a hand's reach, which a cheap test tells first: ``reach(hand)`` lists, per suit,
     the most spaces the hand could fill, and ``suit(r)`` which of them route ``r`` needs
-    (None: no such test for it).
+    (None: no such test for it). ``pieces(r)`` says which of a player's piece counts
+    (``claims``' ``pieces``) a route's length is taken from.
+
+    Sets of routes are bitmasks (bit ``r`` for route ``r``): the routes within reach
+    are an OR of one precomputed mask per suit, those open to a player an AND with its
+    ``closed_routes`` and the routes its pieces can fill, so that only the few routes
+    left are visited one by one.
     """
 
     def __init__(
@@ -54,6 +61,7 @@ class ClaimTable:
         suit: Callable[[int], int | None],
         reach: Callable[[Sequence[int]], list[int]],
         payments: Payments,
+        pieces: Callable[[int], int] = lambda r: 0,
     ) -> None:
         routes = range(len(board.route_ids))
         shapes: dict[Hashable, int] = {}
@@ -61,14 +69,24 @@ class ClaimTable:
         first = {k: r for r, k in reversed(list(enumerate(self.kind)))}
         self.example = tuple(first[k] for k in range(len(shapes)))  # a route of each shape
         self.counts = tuple(counts(r) for r in self.example)
-        # Per suit, its routes by the spaces they need (those without a test: always).
-        suits = [(suit(r), board.r_len[r], r) for r in routes]
-        self.untested = [r for s, _, r in suits if s is None]
-        self.by_suit: dict[int, tuple[list[int], list[int]]] = {}
-        for s, need, r in sorted((s, n, r) for s, n, r in suits if s is not None):
-            needs, of_suit = self.by_suit.setdefault(s, ([], []))
-            needs.append(need)
-            of_suit.append(r)
+        longest = self.longest = max(board.r_len, default=0)
+        # Per suit, per spaces the hand could fill (up to the longest route): its routes
+        # that short or shorter; routes without a test are always within reach.
+        tests = [suit(r) for r in routes]
+        self.untested = sum(1 << r for r in routes if tests[r] is None)
+        self.by_suit = tuple(  # indexed like ``reach``'s list, then by spaces (any up to 63)
+            tuple(sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
+                  for n in range(max(longest + 1, _REACH_TABLE)))
+            for s in range(max((s for s in tests if s is not None), default=-1) + 1)
+        )
+        self.caps = (longest,) * len(self.by_suit)  # reach beyond the longest route: as far
+        # Per kind of pieces, per count left: the routes that short or shorter.
+        kinds_of_pieces = [pieces(r) for r in routes]
+        self.fits = [
+            [sum(1 << r for r in routes if kinds_of_pieces[r] == c and board.r_len[r] <= n)
+             for n in range(longest + 1)]
+            for c in range(max(kinds_of_pieces, default=0) + 1)
+        ]
         self.reach = reach
         self.board = board
         self.payments = payments
@@ -76,31 +94,38 @@ class ClaimTable:
         self.payables: dict[tuple[tuple[int, ...], ...], _Payable] = {}
         _TABLES.append(self)
 
-    def reachable(self, hand: Sequence[int]) -> list[int]:
-        """Indexes of the routes ``hand`` might pay, in route order: the others surely not."""
+    def claims(self, state: GameState, seat: int, hand: Sequence[int],
+               pieces: Sequence[int]) -> list[Claim]:
+        """The cheapest claims with ``hand`` of each route open to ``seat`` (cards aside:
+        ``turns.open_routes``' test), route by route in route order. ``pieces``: the
+        pieces ``seat`` has left of each kind (``pieces(r)`` of the table)."""
+        longest = self.longest
+        # The routes within reach: per suit, those short enough (one mask per suit).
         reach = self.reach(hand)
-        out = self.untested.copy()
-        for s, (needs, routes) in self.by_suit.items():
-            out += routes[: bisect_right(needs, reach[s])]
-        out.sort()
-        return out
-
-    def claims(self, hand: Sequence[int], routes: Iterable[int]) -> list[Claim]:
-        """The cheapest claims of each of ``routes`` (open to the player) with ``hand``,
-        route by route in the order given."""
-        out: list[Claim] = []
+        try:
+            found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
+        except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
+            found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
+                           self.untested)
+        room = 0
+        for c, n in enumerate(pieces):
+            room |= self.fits[c][min(max(n, 0), longest)]
+        found &= room & ~closed_routes(state)[seat]
+        parts: list[tuple[Claim, ...]] = []
         seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         kind = self.kind
-        for r in routes:
+        while found:  # highest route first: the cheapest way to take bits off a large int
+            r = found.bit_length() - 1
+            found ^= 1 << r
             k = kind[r]
             payable = seen[k]
             if payable is _UNSEEN:
                 payable = seen[k] = self._payable(k, hand, counted)
-            if payable is not None:
-                claims = payable.by_route.get(r)
-                out += claims if claims is not None else self._claims(payable, r)
-        return out
+            if payable is not None:  # a route's claims: never empty, so ``or`` builds them once
+                parts.append(payable.by_route.get(r) or self._claims(payable, r))
+        parts.reverse()
+        return list(chain.from_iterable(parts))
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
@@ -111,9 +136,9 @@ class ClaimTable:
             taken = counted[counts] = counts(hand)
         key = (k, taken)
         memo = self.memo
-        known = memo.get(key, _UNSEEN)  # one lookup: another thread may clear the memo
+        known: _Payable | None = memo.get(key, _UNSEEN)  # one lookup: another thread may clear
         if known is not _UNSEEN:
-            return cast(_Payable | None, known)
+            return known
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
             self.payables.clear()
@@ -135,6 +160,77 @@ class ClaimTable:
         return claims
 
 
+class _Closed:
+    """Per seat, the routes it may not claim whatever its cards (``closed_routes``) and
+    those it owns (``owned_routes``), worked out from the owners in ``owner`` (a copy, to
+    tell when they change)."""
+
+    __slots__ = ("owned", "owner", "per_seat")
+
+    def __init__(self, owner: list[int], per_seat: list[int], owned: list[int]) -> None:
+        self.owner = owner
+        self.per_seat = per_seat
+        self.owned = owned
+
+
+def owned_routes(state: GameState) -> list[int]:
+    """Per seat, a bitmask of the routes it owns (kept as ``closed_routes`` is)."""
+    closed_routes(state)
+    owned: list[int] = state.closed.owned
+    return owned
+
+
+def closed_routes(state: GameState) -> list[int]:
+    """Per seat, a bitmask of the routes closed to it: claimed ones, and the other track
+    of a double route it owns (any taken double below the map's player count). Kept on
+    the state and worked out again only when an owner changed (claims are rare beside
+    the calls that ask), which a comparison of the owners tells (anything may set them:
+    positions, tests)."""
+    closed = state.closed
+    owner = state.owner
+    if closed is not None:
+        known: list[int] = closed.per_seat
+        if closed.owner == owner:
+            return known
+        # Usually a route or two were claimed since: add them; anything else (a route
+        # given back or changing hands, in a position) is worked out afresh below.
+        changed = list(compress(count(), map(ne, closed.owner, owner)))
+        if all(closed.owner[r] < 0 for r in changed):
+            return _close(state, known, closed.owned, changed)
+    none = [0] * state.n_players
+    return _close(state, none, none, [r for r, s in enumerate(owner) if s >= 0])
+
+
+def _close(state: GameState, closed: list[int], owned: list[int], taken: list[int]) -> list[int]:
+    """``closed`` and ``owned`` with the routes of ``taken`` (all now owned) added."""
+    owner = state.owner
+    board = state.board
+    blocks = _blocks(board)
+    every = sum(1 << r for r in taken)
+    small = state.n_players < board.rules.double_routes_min_players
+    if small:  # one track of a double only: a taken track closes the other to all
+        every |= sum(blocks[r] for r in taken)
+    per_seat = [c | every for c in closed]
+    owned = owned.copy()
+    for r in taken:
+        owned[owner[r]] |= 1 << r
+        if not small:
+            per_seat[owner[r]] |= blocks[r]
+    state.closed = _Closed(owner.copy(), per_seat, owned)
+    return per_seat
+
+
+@cache
+def _blocks(board: Board) -> tuple[int, ...]:
+    """Per route, the routes whose other track it is (``r_twin``), as a bitmask."""
+    out = [0] * len(board.r_twin)
+    for r, twin in enumerate(board.r_twin):
+        if twin >= 0:
+            out[twin] |= 1 << r
+    return tuple(out)
+
+
+_REACH_TABLE = 64  # spaces of reach the tables cover without clipping (a hand holds fewer)
 _UNSEEN: Any = object()  # a marker: not looked up yet
 
 
@@ -142,13 +238,6 @@ _UNSEEN: Any = object()  # a marker: not looked up yet
 def these_cards(*cards: int) -> Callable[[Sequence[int]], Hashable]:
     """``counts`` for payments that depend on the counts of ``cards`` alone."""
     return itemgetter(*cards)
-
-
-@cache
-def at_most(cap: int, *cards: int) -> Callable[[Sequence[int]], Hashable]:
-    """``counts`` for payments that use at most ``cap`` cards of any kind of ``cards``."""
-    pick = itemgetter(*cards)
-    return lambda hand: tuple([n if n < cap else cap for n in pick(hand)])
 
 
 _TABLES: list[ClaimTable] = []  # every table built, for ``clear_memos``

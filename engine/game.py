@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from itertools import combinations
+from operator import le
 from typing import Any
 
 from engine import payment
@@ -27,6 +28,7 @@ from engine.actions import (
     Undo,
     blind,
     face_up,
+    keep,
 )
 from engine.board import Board, board_for
 from engine.cards import (
@@ -50,7 +52,7 @@ from engine.events import (
     TunnelDeclined,
     TunnelRevealed,
 )
-from engine.hooks import Handler, rule_modules
+from engine.hooks import Handler, plan_of, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
 from engine.phases import Phase
 from engine.state import GameConfig, GameState, TunnelPending
@@ -59,15 +61,14 @@ from engine.turns import (
     cards_left,
     chosen_tickets,
     claim_problem,
+    core_slots,
     draw_card,
     end_turn,
     first_turn,
     market_closed,
-    open_routes,
     refill_market,
     require_turn,
     spend,
-    takeable_slots,
     tickets_closed,
     waiting_for,
 )
@@ -128,10 +129,7 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction("The game is over.")
     if not 0 <= seat < state.n_players:
         raise IllegalAction("You are not seated in this game.")
-    handler = _handlers_for(state.board.map.id).get(type(action))
-    for module in rule_modules(state):
-        if state.phase in module.phases:
-            handler = module.phase_handlers.get(type(action), handler)
+    handler = _handlers_in(state.board.map.id, state.phase).get(type(action))
     if handler is None:
         raise IllegalAction("This map has no action {action!r}.", action=action.type)
     events = handler(state, seat, action)
@@ -266,17 +264,21 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     if problem:
         raise IllegalAction(problem)
     hand = state.hands[seat]
-    if not payment.cheapest_claims(board, r, hand):
-        raise IllegalAction("{need}; {have}.", need=payment.route_requirement(board, r),
-                            have=payment.hand_summary(board, r, hand))
     pay = counts_from_names(action.cards)
-    if pay is None:
-        raise IllegalAction("Unknown card name: use {names}.",
-                            names=", ".join(CARD_NAMES[:N_CARDS]))
-    colour = payment.claim_colour(board, r, pay)
-    if colour == payment.NO:
-        raise IllegalAction("{need}; you offered {cards}.",
-                            need=payment.route_requirement(board, r), cards=describe_cards(pay))
+    colour = payment.NO if pay is None else payment.claim_colour(board, r, pay)
+    if pay is None or colour == payment.NO or not all(map(le, pay, hand)):
+        # Refused: say why, the hand's reach first. (A hand holding a valid payment can
+        # afford the route, so only a refusal needs the search for one.)
+        if not payment.cheapest_claims(board, r, hand):
+            raise IllegalAction("{need}; {have}.", need=payment.route_requirement(board, r),
+                                have=payment.hand_summary(board, r, hand))
+        if pay is None:
+            raise IllegalAction("Unknown card name: use {names}.",
+                                names=", ".join(CARD_NAMES[:N_CARDS]))
+        if colour == payment.NO:
+            raise IllegalAction("{need}; you offered {cards}.",
+                                need=payment.route_requirement(board, r),
+                                cards=describe_cards(pay))
     spend(state, seat, pay)
     events: list[Event] = []
     if not board.r_tunnel[r]:
@@ -370,18 +372,22 @@ def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Everything ``seat`` may do now, payments summarised: one cheapest payment per colour."""
     phase = state.phase
-    if phase == Phase.GAME_OVER or seat not in waiting_for(state):
+    plan = plan_of(state)
+    if phase in _CORE_DRAWS and phase not in plan.phases:
+        # The hot path (a turn's start or its second card): only the current seat acts.
+        if seat != state.current:
+            return []
+    elif phase == Phase.GAME_OVER or seat not in waiting_for(state):
         return []
-    if phase == Phase.CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
+    elif phase == Phase.CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
         # Tickets kept: a map's next setup step may start before the others' (waiting_for).
-        early = [m for m in rule_modules(state) if m.early_phase]
+        early = [m for m in plan.modules if m.early_phase]
         return [a for m in early for a in m.phase_actions(state, seat)]
-    if phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
+    elif phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
-        return [KeepTickets(tickets=list(k)) for k in ticket_keeps(offer, state.keep_min[seat])]
-    for module in rule_modules(state):
-        if phase in module.phases:
-            return module.phase_actions(state, seat)
+        return [keep(k) for k in ticket_keeps(offer, state.keep_min[seat])]
+    elif phase in plan.phases:
+        return next(m for m in plan.modules if phase in m.phases).phase_actions(state, seat)
     hand = state.hands[seat]
     if phase == Phase.TUNNEL:
         assert state.tunnel is not None
@@ -390,25 +396,27 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if extra is not None:
             out.insert(0, PayTunnel(cards=names_from_counts(extra)))
         return out
-    modules = rule_modules(state)
-    own_turn = next((m for m in modules if m.replaces_turn_actions), None)
+    own_turn = plan.own_turn
     if own_turn:
         actions = own_turn.draw_actions(state, seat)
     else:
-        actions = [face_up(i) for i in takeable_slots(state)]
-        if cards_left(state):
+        cards = cards_left(state)
+        actions = list(map(face_up, core_slots(state, cards)))
+        if cards:
             actions.append(blind())
     if phase == Phase.SECOND_DRAW:
         return actions
     if tickets_closed(state) is None:
         actions.append(DRAW_TICKETS)
-    for module in modules:
+    for module in plan.turn_actions:
         actions.extend(module.turn_actions(state, seat))
     if own_turn:
         return actions
-    table = _claim_table(state.board)
-    actions += table.claims(hand, open_routes(state, seat, table.reachable(hand)))
+    actions += _claim_table(state.board).claims(state, seat, hand, (state.trains[seat],))
     return actions
+
+
+_CORE_DRAWS = frozenset((Phase.TURN, Phase.SECOND_DRAW))  # phases where the current seat acts
 
 
 @cache
@@ -434,42 +442,90 @@ def _claim_table(board: Board) -> ClaimTable:
 
     def suit(r: int) -> int:
         colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
-        return colour + _GROUPS if substitutes(r) else colour
+        if substitutes(r):
+            return colour + _GROUPS
+        # A ferry without substitutes needs its symbols' locomotives: a reach of its own.
+        return colour + _GROUPS * (1 + board.r_ferry[r]) if board.r_ferry[r] else colour
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
+            if board.r_ferry[r] and board.r_color[r] != GRAY and not board.r_any_sub[r]:
+                return _ferry_counts(board.r_color[r], board.r_len[r], board.r_ferry[r])
             return tuple  # which cards make up a group depends on the whole hand
         colour = board.r_color[r]
-        return _gray_counts(board.r_len[r]) if colour == GRAY else these_cards(colour, LOCO)
+        if colour == GRAY:
+            return _gray_counts(board.r_len[r], board.r_ferry[r])
+        return these_cards(colour, LOCO)
 
-    group = min((substitutes(r) for r in range(len(board.route_ids)) if substitutes(r)), default=0)
+    routes = range(len(board.route_ids))
+    group = min((substitutes(r) for r in routes if substitutes(r)), default=0)
+    symbols = max((board.r_ferry[r] for r in routes if not substitutes(r)), default=0)
+    nothing = [0] * _GROUPS
 
     def reach(hand: Sequence[int]) -> list[int]:
         """Per colour and for gray routes, the most spaces ``hand`` could fill; then the same
         where a group of ``group`` cards of any kind fills a space too (the smallest group
-        on the map: a bound for larger ones)."""
+        on the map: a bound for larger ones); then, per number of locomotive symbols on a
+        ferry without substitutes (1, 2, ...), the first list again if the hand holds that
+        many locomotives, else none."""
         locos = hand[LOCO]
-        plain = [n + locos for n in hand[:LOCO]]
+        plain = list(map(locos.__add__, hand[:LOCO]))
         plain.append(max(plain))
-        if not group:
+        if not group and not symbols:
             return plain
-        total = sum(hand)
-        grouped = [n + (total - n) // group for n in plain[:LOCO]]
-        return [*plain, *grouped, max(grouped)]
+        out = plain.copy()
+        if group:
+            total = sum(hand)
+            grouped = [n + (total - n) // group for n in plain[:LOCO]]
+            out += [*grouped, max(grouped)]
+        else:
+            out += nothing
+        for ferry in range(1, symbols + 1):
+            out += plain if locos >= ferry else nothing
+        return out
 
     return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
 
 
 @cache
-def _gray_counts(length: int) -> Callable[[Sequence[int]], Hashable]:
-    """What a gray route's payments (without substitutes) depend on: the locomotives and
-    each colour's cards, up to ``length``; a colour that cannot fill the route even with
-    the locomotives counts as none (``payment.cheapest_claims`` does not try it)."""
+def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a gray route's payments (without substitutes) depend on: the locomotives, up
+    to ``length``, and each colour's cards, up to the spaces they may fill (those without
+    a locomotive symbol); a colour that cannot fill the route even with the locomotives
+    counts as none (``payment.cheapest_claims`` does not try it)."""
+    plain = length - ferry
+    # Per number of cards still needed beside the locomotives: a colour's count -> what it
+    # contributes to the key (looked up in C rather than tested in Python per colour).
+    tables = [tuple(min(n, plain) if n >= need else 0 for n in range(_MOST_OF_A_COLOUR))
+              for need in range(length + 1)]
 
     def counts(hand: Sequence[int]) -> Hashable:
         locos = min(hand[LOCO], length)
-        need = length - locos
-        return locos, tuple([min(n, length) if n >= need else 0 for n in hand[:LOCO]])
+        need = max(length - locos, 1)  # a colour without a card is not tried either
+        colours = hand[:LOCO]
+        if max(colours) < _MOST_OF_A_COLOUR:
+            return locos, tuple(map(tables[need].__getitem__, colours))
+        return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
+
+    return counts
+
+
+_MOST_OF_A_COLOUR = 64  # more cards of one colour than any deck has (beyond: computed)
+
+
+@cache
+def _ferry_counts(colour: int, length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a coloured ferry's payments depend on where groups of any cards may stand for
+    locomotives (Nordic): the whole hand, unless its colour and locomotives pay without
+    a group; then only the colour's cards played and the locomotives up to ``length``
+    (``payment._cheapest_with_substitutes`` tries no groups first)."""
+    plain = length - ferry
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        own = min(hand[colour], plain)
+        if length - own <= hand[LOCO]:
+            return own, min(hand[LOCO], length)
+        return tuple(hand)
 
     return counts
 
@@ -548,4 +604,14 @@ def _handlers_for(map_id: str) -> dict[type[Any], Handler]:
     handlers = dict(_HANDLERS)
     for module in modules_for(map_id, tuple(rules.modules)):
         handlers.update(module.handlers)
+    return handlers
+
+
+@cache
+def _handlers_in(map_id: str, phase: Phase) -> dict[type[Any], Handler]:
+    """The map's handlers with those its modules put in place while ``phase`` is on."""
+    handlers = dict(_handlers_for(map_id))
+    for module in modules_for(map_id, tuple(board_for(map_id).rules.modules)):
+        if phase in module.phases:
+            handlers.update(module.phase_handlers)
     return handlers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from engine.actions import Action
@@ -38,9 +38,10 @@ class RuleModule:
     def setup(self, state: GameState) -> None:
         """Initialise this module's part of ``state.ext`` when a game starts."""
 
-    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
-        """Extra actions ``seat`` may take as the main action of a turn."""
-        return []
+    def turn_actions(self, state: GameState, seat: int) -> Sequence[Action]:
+        """Extra actions ``seat`` may take as the main action of a turn (the caller copies
+        them: a module may hand out a shared sequence)."""
+        return ()
 
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         """What ``seat`` may do in one of this module's phases."""
@@ -147,6 +148,40 @@ def modules_for(map_id: str, names: tuple[str, ...]) -> tuple[RuleModule, ...]:
 
 def rule_modules(state: GameState) -> tuple[RuleModule, ...]:
     """The rule modules of ``state``'s map."""
-    board = state.board
-    modules = _BY_MAP.get(board.map.id)
-    return modules if modules is not None else modules_for(board.map.id, tuple(board.rules.modules))
+    return plan_of(state).modules
+
+
+class ModulePlan:
+    """What a map's rule modules take part in, worked out once per map: the hot path
+    (``apply``, ``legal_actions``, a turn's end) asks these instead of looping over the
+    modules each call to find the few (usually none) that override a hook."""
+
+    __slots__ = ("interrupts", "modules", "own_turn", "phases", "refills", "tickets",
+                 "turn_actions")
+
+    def __init__(self, modules: tuple[RuleModule, ...]) -> None:
+        self.modules = modules
+        self.phases = frozenset(p for m in modules for p in m.phases)  # the modules' own
+        self.own_turn = next((m for m in modules if m.replaces_turn_actions), None)
+        self.turn_actions = _overriding(modules, "turn_actions")
+        self.tickets = _overriding(modules, "tickets_closed")
+        self.interrupts = _overriding(modules, "interrupts_turn_order")
+        self.refills = _overriding(modules, "refill_market")
+
+
+def _overriding(modules: tuple[RuleModule, ...], hook: str) -> tuple[RuleModule, ...]:
+    """The modules whose ``hook`` is their own (the others' does nothing), in order."""
+    return tuple(m for m in modules if getattr(type(m), hook) is not getattr(RuleModule, hook))
+
+
+_PLANS: dict[object, ModulePlan] = {}  # board (one per map, hashed by identity) -> its plan
+
+
+def plan_of(state: GameState) -> ModulePlan:
+    """The ``ModulePlan`` of ``state``'s map."""
+    plan = _PLANS.get(state.board)
+    if plan is None:
+        board = state.board
+        modules = modules_for(board.map.id, tuple(board.rules.modules))
+        plan = _PLANS[board] = ModulePlan(modules)
+    return plan

@@ -85,7 +85,8 @@ def _take(hand: Sequence[int], n: int, order: Sequence[int], pay: list[int]) -> 
 
 def _spare_order(hand: Sequence[int], keep: int) -> list[int]:
     """Cards to give as 'any card': plentiful other colours first, ``keep`` and locomotives last."""
-    others = sorted((c for c in range(LOCO) if c != keep), key=lambda c: (-hand[c], c))
+    # Most first, ties in colour order (a stable sort keeps it, reversed or not).
+    others = sorted((c for c in range(LOCO) if c != keep), key=hand.__getitem__, reverse=True)
     return [*others, keep, LOCO] if keep != LOCO else [*others, LOCO]
 
 
@@ -134,6 +135,7 @@ def _cheapest_with_substitutes(
     left a locomotive, the others the colour first, then locomotives; the groups take
     spare cards, plentiful other colours first.
     """
+    spare: list[int] | None = None  # the same for any number of groups: sorted once
     for groups in range(length + 1):
         symbols = max(ferry - groups, 0)
         coloured = length - groups - symbols
@@ -142,7 +144,9 @@ def _cheapest_with_substitutes(
         pay[LOCO] = symbols + coloured - pay[c]
         if pay[LOCO] > hand[LOCO]:
             continue
-        if not _take(hand, groups * per_loco, _spare_order(hand, c), pay):
+        if spare is None:
+            spare = _spare_order(hand, c)
+        if not _take(hand, groups * per_loco, spare, pay):
             return pay
     return None
 

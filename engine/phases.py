@@ -23,6 +23,10 @@ class Decision(StrEnum):
 
 
 class Phase(StrEnum):
+    # Hash as the text does (Enum's own hash is a Python call on the member's name): the
+    # engine looks phases up in sets and dicts on every action.
+    __hash__ = str.__hash__
+
     CHOOSE_INITIAL_TICKETS = "choose_initial_tickets"
     TURN = "turn"
     SECOND_DRAW = "second_draw"

@@ -45,24 +45,37 @@ class FinalScores(_Scores):
     reason: Literal["trains", "stalled"]
 
 
-def _network(state: GameState, seat: int) -> list[tuple[int, int]]:
-    """Graph edges of ``seat``'s network for tickets: own routes plus any routes the map's
-    modules lend (Europe's stations)."""
+def _owned(state: GameState) -> list[list[int]]:
+    """Per seat, the routes it owns (one pass over the owners)."""
+    owned: list[list[int]] = [[] for _ in range(state.n_players)]
+    for r, s in enumerate(state.owner):
+        if s >= 0:
+            owned[s].append(r)
+    return owned
+
+
+def _network(
+    state: GameState, seat: int, own: list[int] | None = None
+) -> list[tuple[int, int]]:
+    """Graph edges of ``seat``'s network for tickets: own routes (``own`` if known) plus any
+    routes the map's modules lend (Europe's stations)."""
     board = state.board
-    routes = [r for r, s in enumerate(state.owner) if s == seat]
+    routes = [r for r, s in enumerate(state.owner) if s == seat] if own is None else [*own]
     for module in rule_modules(state):
         routes += module.borrowed_routes(state, seat)
     return [(board.r_na[r], board.r_nb[r]) for r in routes]
 
 
-def ticket_points(state: GameState, seat: int) -> dict[int, int]:
+def ticket_points(
+    state: GameState, seat: int, own: list[int] | None = None
+) -> dict[int, int]:
     """Signed points of each of ``seat``'s tickets as things stand (ticket index -> points).
 
     A tour ticket (3+ cities) scores its full value when one trail visits its cities in
     the printed order, its any-order value when they are merely all joined.
     """
     board = state.board
-    edges = _network(state, seat)
+    edges = _network(state, seat, own)
     labels = components(board.n_nodes, edges)
     out: dict[int, int] = {}
     for t in state.tickets[seat]:
@@ -85,15 +98,12 @@ def connected_tickets(state: GameState, seat: int) -> set[int]:
     return {t for t, points in ticket_points(state, seat).items() if points > 0}
 
 
-def longest_path(state: GameState, seat: int) -> int:
+def longest_path(state: GameState, seat: int, own: list[int] | None = None) -> int:
+    """The longest trail of ``seat``'s routes (``own``: its routes, if known)."""
     board = state.board
-    return longest_trail(
-        [
-            (board.r_na[r], board.r_nb[r], board.r_len[r])
-            for r, s in enumerate(state.owner)
-            if s == seat
-        ]
-    )
+    if own is None:
+        own = [r for r, s in enumerate(state.owner) if s == seat]
+    return longest_trail([(board.r_na[r], board.r_nb[r], board.r_len[r]) for r in own])
 
 
 def final_scores(state: GameState) -> FinalScores:
@@ -102,8 +112,9 @@ def final_scores(state: GameState) -> FinalScores:
         return cached
     board, rules = state.board, state.board.rules
     n = state.n_players
-    per_ticket = [ticket_points(state, seat) for seat in range(n)]
-    longest = [longest_path(state, seat) for seat in range(n)]
+    owned = _owned(state)
+    per_ticket = [ticket_points(state, seat, owned[seat]) for seat in range(n)]
+    longest = [longest_path(state, seat, owned[seat]) for seat in range(n)]
     completed = [sum(1 for p in pts.values() if p > 0) for pts in per_ticket]
     best_path, most_done = max(longest), max(completed)
     stations_per = rules.stations.per_player if rules.stations else 0
@@ -122,7 +133,7 @@ def final_scores(state: GameState) -> FinalScores:
             )
             for t in state.tickets[seat]
         ]
-        route_points = sum(board.r_points[r] for r, s in enumerate(state.owner) if s == seat)
+        route_points = sum(board.r_points[r] for r in owned[seat])
         path_bonus = rules.longest_path_bonus if best_path and longest[seat] == best_path else 0
         tickets_bonus = (
             rules.most_tickets_bonus if most_done and completed[seat] == most_done else 0

@@ -62,6 +62,7 @@ class GameState:
         "_rng",
         "_rng_state",
         "board",
+        "closed",
         "config",
         "current",
         "deck",
@@ -124,6 +125,7 @@ class GameState:
         self.reason: str | None = None  # why the game ended
         self.ext: dict[str, Any] = {}  # state of map rule modules (JSON-able)
         self.final_cache: Any = None
+        self.closed: Any = None  # engine.claims.closed_routes' cache (derived from owner)
 
     def copy(self) -> GameState:
         """An independent copy (RNG included) for search: applying actions to it leaves this
@@ -224,6 +226,7 @@ class GameState:
 # Immutable or plain values a copy may share with its original.
 _SHARED = (
     "board",
+    "closed",  # replaced, never changed in place
     "config",
     "current",
     "final_cache",

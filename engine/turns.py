@@ -9,6 +9,7 @@ these; ``engine.game`` dispatches actions to the core handlers and the modules.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import le, sub
 
 from engine import payment
 from engine.actions import DrawFaceUp, KeepTickets
@@ -23,7 +24,7 @@ from engine.events import (
     TurnSkipped,
     TurnStarted,
 )
-from engine.hooks import rule_modules
+from engine.hooks import plan_of, rule_modules
 from engine.phases import Phase
 from engine.scoring import final_scores
 from engine.state import GameState
@@ -33,14 +34,15 @@ from engine.state import GameState
 
 def waiting_for(state: GameState) -> list[int]:
     """Seats that must act now."""
-    if state.phase == Phase.GAME_OVER:
+    phase = state.phase
+    if phase == Phase.GAME_OVER:
         return []
-    if state.phase == Phase.CHOOSE_INITIAL_TICKETS:
+    if phase == Phase.CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
-    for module in rule_modules(state):
-        if state.phase in module.phases:
-            return module.waiting_for(state)
+    plan = plan_of(state)
+    if phase in plan.phases:
+        return next(m for m in plan.modules if phase in m.phases).waiting_for(state)
     return [state.current]
 
 
@@ -82,12 +84,11 @@ _FIRST = {
 def spend(state: GameState, seat: int, pay: Sequence[int]) -> None:
     """Take ``pay`` out of ``seat``'s hand, or refuse naming the cards that are missing."""
     hand = state.hands[seat]
-    missing = payment.missing_cards(pay, hand)
-    if missing:
+    if len(pay) != len(hand) or not all(map(le, pay, hand)):
+        missing = payment.missing_cards(pay, hand)
         raise IllegalAction("You do not hold those cards: you are missing {cards}.",
                             cards=missing)
-    for c, n in enumerate(pay):
-        hand[c] -= n
+    hand[:] = map(sub, hand, pay)  # as many counts in a payment as in a hand
 
 
 # Cards ------------------------------------------------------------------------------------
@@ -118,7 +119,7 @@ def draw_card(state: GameState, seat: int, events: list[Event]) -> int:
 
 
 def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
-    for module in rule_modules(state):
+    for module in plan_of(state).refills:
         if module.refill_market(state, seat, events):
             return
     market = state.market
@@ -145,7 +146,10 @@ def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
 def cards_left(state: GameState) -> bool:
     """Whether a train card can be drawn: a deck of only special cards (Iberia's festival
     and draft cards) gives none once the discards are empty."""
-    return bool(state.discards) or any(c < SPECIAL for c in state.deck)
+    deck = state.deck
+    # The top card tells at once but where a special card lies on top.
+    return bool(state.discards) or (bool(deck) and (
+        deck[-1] < SPECIAL or any(c < SPECIAL for c in deck)))
 
 
 def market_closed(state: GameState) -> bool:
@@ -161,14 +165,23 @@ def takeable_slots(state: GameState) -> list[int]:
     phase = state.phase
     if phase not in (Phase.TURN, Phase.SECOND_DRAW):
         return []
-    own = next((m for m in rule_modules(state) if m.replaces_turn_actions), None)
+    own = plan_of(state).own_turn
     if own is not None:
         return sorted({a.slot for a in own.draw_actions(state, state.current)
                        if isinstance(a, DrawFaceUp)})
-    if market_closed(state):
-        return []
-    counts_two = phase == Phase.SECOND_DRAW and state.board.rules.face_up_locomotive_counts_two
-    return [i for i, c in enumerate(state.market) if c != -1 and not (counts_two and c == LOCO)]
+    return core_slots(state, cards_left(state))
+
+
+def core_slots(state: GameState, cards: bool) -> list[int]:
+    """``takeable_slots`` on a map without its own draws, ``cards``: ``cards_left``."""
+    rules, market = state.board.rules, state.market
+    if rules.empty_deck_closes_market and not cards:
+        return []  # ``market_closed``
+    if state.phase == Phase.SECOND_DRAW and rules.face_up_locomotive_counts_two:
+        return [i for i, c in enumerate(market) if c != -1 and c != LOCO]
+    if -1 not in market:  # a full market, as it mostly is
+        return list(range(len(market)))
+    return [i for i, c in enumerate(market) if c != -1]
 
 
 # Why no card may be taken on such a map.
@@ -183,7 +196,7 @@ def tickets_closed(state: GameState) -> Text | None:
     """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
     if not state.ticket_deck:
         return Text("There are no destination tickets left to draw.")
-    for module in rule_modules(state):
+    for module in plan_of(state).tickets:
         why = module.tickets_closed(state)
         if why:
             return why
@@ -311,14 +324,15 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
         game_over(state, "trains", events)
         return events
     market, limit = state.market, rules.market_reset_locomotives
+    plan = plan_of(state)
     if (-1 in market or (limit and market.count(LOCO) >= limit)) and (
-        cards_left(state) or any(m.replaces_turn_actions for m in rule_modules(state))
+        cards_left(state) or plan.own_turn
     ):
         # Cards spent since the market ran short fill its empty slots again, or make the
         # locomotive reset possible that was not before (a map with its own decks looks
         # at all of them: Rails & Sails' ship cards too).
         refill_market(state, seat, events)
-    for module in rule_modules(state):
+    for module in plan.interrupts:
         if module.interrupts_turn_order(state, events):
             return events  # the module calls next_turn when its interlude is over
     return next_turn(state, events)

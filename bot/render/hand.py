@@ -11,6 +11,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw
@@ -120,46 +121,38 @@ def _plan_line(p: TicketPlan) -> str:
     return ", ".join(parts)
 
 
+Box = tuple[int, int, int, int]
+
+
+@dataclass
+class PlanSection:
+    """The planner's section as ``hand_rows`` puts it together: its map drawn in the hand's
+    ``palette`` and pasted as it is, and of its other rows (``top`` to ``bottom``) only the
+    ``boxes`` drawn on (the heading, the lines beside the map) reduced: the rest of them is
+    bare background, not looked over pixel by pixel for each hand."""
+
+    palette: Image.Image
+    top: int = 0
+    bottom: int = 0
+    map: tuple[int, int, Image.Image] | None = None
+    boxes: list[Box] = field(default_factory=list)
+
+
 def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: PublicView,
-           own: int, map_id: str) -> int:
+           own: int, map_id: str, section: PlanSection | None = None) -> int:
     """The planner: a small map of the claims (this seat's in its colour, the others'
     dark) with each open ticket's cheapest way in its ink (borrowed routes thinner,
-    contested routes ringed), and a line per ticket beside it."""
+    contested routes ringed), and a line per ticket beside it. With ``section``, the map
+    is drawn in its palette and kept there, its place on ``img`` left bare."""
     d = ImageDraw.Draw(img)
+    top = y
     section_heading(d, PAD, y, _("Ticket plan"),
                     _("routes still to claim; ringed: others may take them next"), size=22)
     y += 40
+    mp = _plan_map(plans, public, own, map_id, None if section is None else section.palette)
+    if section is None:
+        img.paste(mp, (PAD, y))
     base = base_for(map_id)
-    lay = base.layout
-    mp = _plan_base(map_id).copy()
-    k = mp.width / lay.width
-    md = ImageDraw.Draw(mp)
-    for rid, seat in public.claimed.items():
-        fill = player_fill(seat) if seat == own else TAKEN
-        for sp in (c for s in lay.routes.get(rid, ()) for c in lay.space_copies(s)):
-            (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
-            md.line((ax * k, ay * k, bx * k, by * k), fill=fill, width=6)
-    rings: list[tuple[float, float]] = []
-    for i, p in enumerate(plans):
-        ink = PLAN_INKS[i % len(PLAN_INKS)]
-        for rid, width in [*((r, 7) for r in p.routes), *((r, 3) for r in p.borrowed)]:
-            spaces = [c for sp in lay.routes.get(rid, ()) for c in lay.space_copies(sp)]
-            for sp in spaces:
-                (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
-                md.line((ax * k, ay * k, bx * k, by * k), fill=INK, width=width + 4)
-                md.line((ax * k, ay * k, bx * k, by * k), fill=ink, width=width)
-            if rid in p.contested and spaces:
-                mid = spaces[len(spaces) // 2]
-                rings.append((mid.x * k, mid.y * k))
-        if not p.done:
-            for city in (p.cities[0], p.cities[-1]):
-                for cx, cy in lay.cities.get(city, ())[:1]:
-                    md.ellipse((cx * k - 7, cy * k - 7, cx * k + 7, cy * k + 7), fill=ink,
-                               outline=INK, width=2)
-    for x, yy in rings:
-        md.ellipse((x - 11, yy - 11, x + 11, yy + 11), outline=INK, width=5)
-        md.ellipse((x - 10, yy - 10, x + 10, yy + 10), outline=CONTESTED, width=3)
-    img.paste(mp, (PAD, y))
     tx = PAD + mp.width + 20
     room = WIDTH - PAD - tx - 26
     ty = y
@@ -172,7 +165,81 @@ def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: Public
         d.text((tx + 26, ty + 24), fit_text(_plan_line(p), 16, "regular", room), font=font(16),
                fill=PANEL_DIM)
         ty += 54
-    return max(y + mp.height, ty) + 24
+    bottom = max(y + mp.height, ty) + 24
+    if section is not None:
+        section.top, section.bottom, section.map = top, bottom, (PAD, y, mp)
+        section.boxes = [(0, top, WIDTH, y), (PAD + mp.width, y, WIDTH, bottom)]
+    return bottom
+
+
+def _plan_map(plans: Sequence[TicketPlan], public: PublicView, own: int, map_id: str,
+              palette: Image.Image | None) -> Image.Image:
+    """The planner's map, RGB, or with ``palette`` in its indices: every line and ring is
+    one plain colour (Pillow draws them without smoothing), so this is pixel for pixel the
+    RGB map reduced to the palette, without reducing its ~250,000 pixels for each hand."""
+    lay = base_for(map_id).layout
+    if palette is None:
+        mp = _plan_base(map_id).copy()
+
+        def ink(rgb: RGB) -> int | RGB:
+            return rgb
+    else:
+        mp = _plan_base_in(map_id, palette).copy()
+
+        def ink(rgb: RGB) -> int | RGB:
+            return _index_in(rgb, palette)
+    k = mp.width / lay.width
+    md = ImageDraw.Draw(mp)
+    for rid, seat in public.claimed.items():
+        fill = ink(player_fill(seat) if seat == own else TAKEN)
+        for sp in (c for s in lay.routes.get(rid, ()) for c in lay.space_copies(s)):
+            (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
+            md.line((ax * k, ay * k, bx * k, by * k), fill=fill, width=6)
+    rings: list[tuple[float, float]] = []
+    for i, p in enumerate(plans):
+        colour = ink(PLAN_INKS[i % len(PLAN_INKS)])
+        for rid, width in [*((r, 7) for r in p.routes), *((r, 3) for r in p.borrowed)]:
+            spaces = [c for sp in lay.routes.get(rid, ()) for c in lay.space_copies(sp)]
+            for sp in spaces:
+                (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
+                md.line((ax * k, ay * k, bx * k, by * k), fill=ink(INK), width=width + 4)
+                md.line((ax * k, ay * k, bx * k, by * k), fill=colour, width=width)
+            if rid in p.contested and spaces:
+                mid = spaces[len(spaces) // 2]
+                rings.append((mid.x * k, mid.y * k))
+        if not p.done:
+            for city in (p.cities[0], p.cities[-1]):
+                for cx, cy in lay.cities.get(city, ())[:1]:
+                    md.ellipse((cx * k - 7, cy * k - 7, cx * k + 7, cy * k + 7), fill=colour,
+                               outline=ink(INK), width=2)
+    for x, yy in rings:
+        md.ellipse((x - 11, yy - 11, x + 11, yy + 11), outline=ink(INK), width=5)
+        md.ellipse((x - 10, yy - 10, x + 10, yy + 10), outline=ink(CONTESTED), width=3)
+    return mp
+
+
+def _plan_base_in(map_id: str, palette: Image.Image) -> Image.Image:
+    """``_plan_base`` reduced to a hand palette (kept per map and palette; the palette is
+    kept with it, so its ``id`` names no other)."""
+    key = (map_id, id(palette))
+    with _indexed_lock:
+        found = _plan_bases.get(key)
+    if found is None:
+        found = (palette, _reduced(_plan_base(map_id), palette))
+        with _indexed_lock:
+            _plan_bases[key] = found
+    return found[1]
+
+
+def _index_in(rgb: RGB, palette: Image.Image) -> int:
+    """The palette index a pixel of colour ``rgb`` is reduced to."""
+    key = (rgb, id(palette))
+    found = _inks.get(key)
+    if found is None:
+        index = _reduced(Image.new("RGB", (1, 1), rgb), palette).getpixel((0, 0))
+        assert isinstance(index, int)
+        found = _inks[key] = (palette, index)
+    return found[1]
 
 
 @lru_cache(maxsize=16)
@@ -685,11 +752,13 @@ def _height_bound(view: PrivateView) -> int:
     return 400 + cards + tiles + chips + 200
 
 
-def _plans_height(view: PrivateView, public: PublicView | None) -> int:
-    """At most what the planner's section takes (0 without it)."""
+def _plans_height(view: PrivateView, map_id: str, public: PublicView | None) -> int:
+    """At most what the planner's section takes (0 without it): its map is as tall as the
+    map's shape makes it (Nordic's is taller than wide)."""
     if public is None or not view.tickets:
         return 0
-    return 70 + max(PLAN_MAP_W, 54 * len(view.tickets))
+    width, height = base_for(map_id).image.size
+    return 72 + max(round(height * PLAN_MAP_W / width), 54 * len(view.tickets))
 
 
 def _height_guess(view: PrivateView) -> int:
@@ -706,7 +775,7 @@ def _height_guess(view: PrivateView) -> int:
 
 def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) -> Image.Image:
     """The hand; with ``public``, the planner's small map under the tickets."""
-    plan = _plans_height(view, public)
+    plan = _plans_height(view, map_id, public)
     img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public)
     if bottom > img.height:  # taller than guessed: again, on a canvas sure to hold it
         img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public)
@@ -718,6 +787,10 @@ def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) 
 # map and key: sized like the tiles' cache (~60 KB a tile).
 _indexed_lock = threading.Lock()
 _indexed: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+# The planner's empty maps reduced to a hand palette, and the palette's index of each ink:
+# by map (or colour) and the palette's id, the palette kept alongside.
+_plan_bases: dict[tuple[str, int], tuple[Image.Image, Image.Image]] = {}
+_inks: dict[tuple[RGB, int], tuple[Image.Image, int]] = {}
 
 
 def _reduced(img: Image.Image, palette: Image.Image) -> Image.Image:
@@ -766,11 +839,13 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     what was drawn on the background is reduced (reducing is most of a hand's cost; three
     quarters of those rows are bare background)."""
     pieces: list[Piece] = []
-    plan = _plans_height(view, public)
-    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public)
+    section = PlanSection(palette)
+    plan = _plans_height(view, map_id, public)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public, section)
     if bottom > img.height:
-        pieces = []
-        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, pieces, public)
+        pieces, section = [], PlanSection(palette)
+        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, pieces, public,
+                                 section)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
     background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
@@ -779,7 +854,10 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     out.paste(0, (0, 0, 1, height))  # PNG's filter bytes
     out.putpalette(palette.getpalette() or [])
     spans: list[tuple[int, int]] = []
-    for y0, y1 in sorted((y, y + p.height) for _x, y, _key, p in pieces):
+    known = [(y, y + p.height) for _x, y, _key, p in pieces]
+    if section.map is not None:
+        known.append((section.top, section.bottom))
+    for y0, y1 in sorted(known):
         if spans and y0 <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], y1))
         else:
@@ -791,15 +869,21 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
         top = max(top, y1)
     for x, y, key, piece in pieces:
         out.paste(_indexed_piece(map_id, key, piece, palette), (1 + x, y))
+    for box in section.boxes:
+        out.paste(_reduced(img.crop(box), palette), (1 + box[0], box[1]))
+    if section.map is not None:
+        x, y, indexed = section.map
+        out.paste(indexed, (1 + x, y))
     return out
 
 
 def _draw_hand(view: PrivateView, map_id: str, height: int,
                pieces: list[Piece] | None = None,
-               public: PublicView | None = None) -> tuple[Image.Image, int]:
+               public: PublicView | None = None,
+               section: PlanSection | None = None) -> tuple[Image.Image, int]:
     """The hand drawn on a canvas ``height`` px tall (what does not fit is cut off) and
     the y its drawing needs; with ``pieces``, the cached pieces are listed there, not
-    pasted."""
+    pasted; with ``section``, the planner's map is kept there (``_plans``)."""
     m = base_for(map_id).map
     # RGB: the hand is opaque, and an RGBA canvas costs a conversion of the whole image.
     img = Image.new("RGB", (WIDTH, height), PANEL_BG)
@@ -827,7 +911,7 @@ def _draw_hand(view: PrivateView, map_id: str, height: int,
         y = _tickets(img, y, view.tickets, map_id, offered=False, pieces=pieces)
     if public is not None and view.tickets:
         plans = plan_tickets(board_for(map_id), public, view)
-        y = _plans(img, y + 8, plans, public, view.seat, map_id)
+        y = _plans(img, y + 8, plans, public, view.seat, map_id, section)
     if view.draft_packet:
         y += 16
         section_heading(d, PAD, y, _("Ticket draft: pick one"),

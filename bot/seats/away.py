@@ -142,23 +142,26 @@ async def come_back(games: Games, user_id: int, *, due_by: float | None = None
     timers start afresh and their tables drop the line; None if they were not away."""
     if not await games.storage.end_away(user_id, due_by=due_by):
         return None
+    return await _each_game(games, user_id, restart_clocks=True)
+
+
+async def _each_game(games: Games, user_id: int, *, restart_clocks: bool = False
+                     ) -> list[GameInfo]:
+    """Plan each of the member's games anew and refresh its table; with
+    ``restart_clocks`` their reminders and turn timers first start again in full."""
     storage, now = games.storage, games.clock.now()
-    for game_id in await storage.member_games(user_id):
-        info = await games.info(game_id)
-        timing = await storage.timing(info.row.guild_id, game_id)
-        for seat in info.seats:
-            if seat.user_id == user_id:
-                await storage.reset_jobs(game_id, seat.seat, "remind",
-                                         now + timing.reminder_hours * HOUR)
-                if timing.turn_timer_hours is not None:
-                    await storage.reset_jobs(game_id, seat.seat, "timeout",
-                                             now + timing.turn_timer_hours * HOUR)
-    return await _each_game(games, user_id)
-
-
-async def _each_game(games: Games, user_id: int) -> list[GameInfo]:
     found = []
-    for game_id in await games.storage.member_games(user_id):
+    for game_id in await storage.member_games(user_id):
+        if restart_clocks:
+            info = await games.info(game_id)
+            timing = await storage.timing(info.row.guild_id, game_id)
+            for seat in info.seats:
+                if seat.user_id == user_id:
+                    await storage.reset_jobs(game_id, seat.seat, "remind",
+                                             now + timing.reminder_hours * HOUR)
+                    if timing.turn_timer_hours is not None:
+                        await storage.reset_jobs(game_id, seat.seat, "timeout",
+                                                 now + timing.turn_timer_hours * HOUR)
         await games.replan_game(game_id)
         await games.refresh_table(game_id)
         found.append(await games.info(game_id))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
+from itertools import repeat
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -43,7 +44,7 @@ from engine.cards import (
     names_from_counts,
     suit_word,
 )
-from engine.claims import ClaimTable, at_most, these_cards
+from engine.claims import MEMO_LIMIT, ClaimTable, new_memo, owned_routes, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -68,7 +69,6 @@ from engine.turns import (
     draw_top,
     end_turn,
     first_turn,
-    open_routes,
     player_name,
     require_turn,
     route_taken,
@@ -397,11 +397,6 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     return out
 
 
-@cache
-def _is_ship_route(board: Board) -> tuple[bool, ...]:
-    return tuple(route.kind == "ship" for route in board.map.routes)
-
-
 # The cards that can pay a train route, and a ship route.
 TRAIN_CARDS = tuple(range(SHIP))  # train suits, jokers, train cards with the harbor symbol
 SHIP_CARDS = (JOKER, *range(SHIP, ALL_CARD_KINDS))
@@ -442,12 +437,50 @@ def _claim_table(board: Board) -> ClaimTable:
         if routes[r].rough_terrain:
             return these_cards(*TRAIN_CARDS)  # which suits pair up depends on them all
         if s == GRAY:
-            return at_most(routes[r].length, *(SHIP_CARDS if ship else TRAIN_CARDS))
+            return _gray_ships(routes[r].length) if ship else _gray_trains(routes[r].length)
         if ship:
             return these_cards(DOUBLE_SHIP + s, SHIP + s, JOKER)
         return these_cards(s, HARBOR_TRAIN + s, JOKER)
 
-    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments)
+    def pieces(r: int) -> int:
+        return 1 if routes[r].kind == "ship" else 0  # ``turn_actions``' (trains, ships)
+
+    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments, pieces)
+
+
+@cache
+def _gray_trains(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a gray train route's payments (``cheapest_payments``) depend on: per suit,
+    the plain and harbor cards it would play (none if the jokers cannot make up the rest),
+    and the jokers up to ``length``."""
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        jokers = min(hand[JOKER], length)
+        out = [jokers]
+        for s in range(JOKER):
+            plain = min(hand[s], length)
+            harbor = min(hand[HARBOR_TRAIN + s], length - plain)
+            paid = plain + harbor
+            out += (plain, harbor) if paid and paid + jokers >= length else (0, 0)
+        return tuple(out)
+
+    return counts
+
+
+@cache
+def _gray_ships(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """What a gray ship route's payments depend on: per suit, the double ships up to one
+    more than fit (one may overshoot), the single ships up to ``length``; the jokers up to
+    ``length``."""
+    most_doubles = length // 2 + 1
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        out = [min(hand[JOKER], length)]
+        for s in range(JOKER):
+            out += (min(hand[DOUBLE_SHIP + s], most_doubles), min(hand[SHIP + s], length))
+        return tuple(out)
+
+    return counts
 
 
 def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
@@ -531,6 +564,27 @@ def _harbor_ok(pay: Sequence[int], config: Config) -> bool:
 
 
 def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
+    """``_harbor_options`` through a memo: they depend only on the harbor train and ship
+    cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
+    do not change them)."""
+    trains, ships = config.harbor_train_cards, config.harbor_ship_cards
+    key = (trains, ships, len(hand), min(hand[JOKER], trains + ships),
+           *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
+           *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
+    known = _HARBOR_PAYMENTS.get(key)
+    if known is None:
+        if len(_HARBOR_PAYMENTS) >= MEMO_LIMIT:
+            _HARBOR_PAYMENTS.clear()
+        known = _HARBOR_PAYMENTS[key] = _harbor_options(hand, config)
+    return known
+
+
+_HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+
+
+def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
+    """Per suit, the harbor payment of its harbor cards, jokers making up the rest; jokers
+    alone when no suit pays."""
     out = []
     for s in range(JOKER):
         pay = [0] * len(hand)
@@ -551,14 +605,16 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 def _harbor_cities(state: GameState, seat: int) -> list[int]:
     """Harbor cities without a harbor that ``seat``'s routes reach."""
-    board, ext = state.board, _ext(state)
-    return [
-        c
-        for c, city in enumerate(board.map.cities)
-        if city.harbor
-        and str(c) not in ext["harbors"]
-        and any(state.owner[r] == seat for r in board.routes_at[c])
-    ]
+    harbors, owned = _ext(state)["harbors"], owned_routes(state)[seat]
+    return [c for c, at in _harbor_cities_of(state.board)
+            if owned & at and str(c) not in harbors]
+
+
+@cache
+def _harbor_cities_of(board: Board) -> tuple[tuple[int, int], ...]:
+    """The harbor cities, each with the routes touching it (a bitmask)."""
+    return tuple((c, sum(1 << r for r in board.routes_at[c]))
+                 for c, city in enumerate(board.map.cities) if city.harbor)
 
 
 def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
@@ -627,6 +683,16 @@ def _exchange_problem(state: GameState, seat: int, n: int) -> Text | None:
 
 
 _PIECES = {"trains": Text("trains"), "ships": Text("ships")}
+
+
+# The decks a card may be drawn from, by (train deck has cards, ship deck has cards).
+_REFILLS: dict[tuple[bool, bool], tuple[Deck, ...]] = {
+    (train, ship): tuple(k for k, has in zip(KINDS, (train, ship), strict=True) if has)
+    for train in (False, True) for ship in (False, True)
+}
+# Per decks to refill from, per market slot: its face-up draws.
+_TAKES = {refills: [tuple(face_up(slot, k) for k in refills) for slot in range(10)]
+          for refills in _REFILLS.values()}
 
 
 # The module -------------------------------------------------------------------------------
@@ -698,19 +764,13 @@ class RailsAndSails(RuleModule):
         out: list[Action] = []
         if state.phase == Phase.SECOND_DRAW:
             return out
-        table = _claim_table(board)
-        trains, ships, is_ship = ext["trains"][seat], ext["ships"][seat], _is_ship_route(board)
-        out += table.claims(
-            hand,
-            [
-                r
-                for r in open_routes(state, seat, table.reachable(hand))
-                if (ships if is_ship[r] else trains) >= board.r_len[r]
-            ],
+        pieces = state.trains[seat]  # both kinds: a route's length is taken from its kind
+        out += _claim_table(board).claims(
+            state, seat, hand, (min(ext["trains"][seat], pieces), min(ext["ships"][seat], pieces))
         )
-        if ext["harbors_left"][seat]:
+        if ext["harbors_left"][seat] and (cities := _harbor_cities(state, seat)):
             payments = _harbor_payments(hand, _config(state))
-            for city in _harbor_cities(state, seat) if payments else []:
+            for city in cities if payments else []:
                 out += [harbor_of(board.city_ids[city], p) for p in payments]
         config = _config(state)
         most_trains = min(
@@ -749,10 +809,11 @@ class RailsAndSails(RuleModule):
     def draw_actions(self, state: GameState, seat: int) -> list[Action]:
         second = state.phase == Phase.SECOND_DRAW
         out: list[Action] = []
-        refills = [k for k in KINDS if _has_cards(state, k)]
+        refills = _REFILLS[_has_cards(state, "train"), _has_cards(state, "ship")]
+        takes = _TAKES[refills]
         for slot, card in enumerate(state.market if refills else ()):
             if card >= 0 and not (second and card == JOKER):
-                out += [face_up(slot, k) for k in refills]
+                out += takes[slot]
         out += [blind(k) for k in refills]
         return out
 

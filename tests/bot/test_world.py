@@ -9,7 +9,7 @@ import re
 import pytest
 
 import engine
-from bot.play.handlers import claim_colour as colour_of
+from bot.play.claiming import claim_colour as colour_of
 from bot.play.presenters import route_label
 from engine import Claim
 from engine.extras import ExtraPoints

@@ -10,6 +10,7 @@ import pytest
 
 from engine import (
     ACTION_ADAPTER,
+    BuildHarbor,
     Claim,
     DrawBlind,
     DrawFaceUp,
@@ -28,7 +29,7 @@ from engine import (
 )
 from engine.agents import random_action
 from engine.cards import names_from_counts
-from engine.modules import playable_maps
+from engine.modules import playable_maps, rails_and_sails
 from engine.payment import cheapest_claims
 from engine.turns import claim_problem, open_routes
 
@@ -60,14 +61,32 @@ def test_fast_legal_actions_list_what_the_full_checks_allow(map_id: str) -> None
         options = legal_actions(state, seat)
         for action in options:  # built unvalidated, yet exactly what validation gives
             assert ACTION_ADAPTER.validate_python(action.model_dump()) == action
-        if state.phase == "turn" and not state.board.rules.rails_and_sails:
+        if state.phase == "turn":
             board, hand = state.board, state.hands[seat]
+            if board.rules.rails_and_sails:  # pieces of the route's kind, the map's payments
+                pieces = {"train": state.ext["rs"]["trains"][seat],
+                          "ship": state.ext["rs"]["ships"][seat]}
+                open_ = [r for r in open_ if pieces[board.map.routes[r].kind] >= board.r_len[r]]
+                payments = rails_and_sails.cheapest_payments
+            else:
+                payments = cheapest_claims
             expected = [
                 Claim(route=board.route_ids[r], cards=names_from_counts(p))
                 for r in open_
-                for p in cheapest_claims(board, r, hand)
+                for p in payments(board, r, hand)
             ]
             assert [a for a in options if isinstance(a, Claim)] == expected
+            if board.rules.rails_and_sails and state.ext["rs"]["harbors_left"][seat]:
+                config = board.rules.rails_and_sails
+                payments = rails_and_sails._harbor_options(hand, config)
+                harbors = [
+                    BuildHarbor(city=board.city_ids[c], cards=names_from_counts(p))
+                    for c, city in enumerate(board.map.cities)
+                    if city.harbor and str(c) not in state.ext["rs"]["harbors"]
+                    and any(state.owner[r] == seat for r in board.routes_at[c])
+                    for p in payments
+                ]
+                assert [a for a in options if isinstance(a, BuildHarbor)] == harbors
 
 
 def test_every_ticket_keep_is_listed() -> None:

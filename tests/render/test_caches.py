@@ -195,6 +195,34 @@ def test_a_hand_taller_than_guessed_is_drawn_again_whole(
     assert again.size == drawn.size and again.tobytes() == drawn.tobytes()
 
 
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_a_hand_with_its_ticket_plan_is_drawn_once(
+        map_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The canvas guessed for a hand holds its planner's map, as tall as the map's shape
+    makes it (Nordic's, taller than wide, had every hand drawn twice)."""
+    from bot.render import hand, hand_palette
+
+    state = engine.new_game(engine.GameConfig(map_id=map_id, players=list(NAMES[:3]), seed=4))
+    rng = random.Random(4)
+    while state.turn < 30:  # a hand the bot sends: its seat's turn, tickets kept
+        seat = engine.waiting_for(state)[0]
+        engine.apply(state, seat, random_action(state, seat, rng))
+    seat = engine.waiting_for(state)[0]
+    view, public = engine.private_view(state, seat), engine.public_view(state)
+    assert view.tickets and not view.offered
+    palette = hand_palette(map_id)  # drawn from a sample hand the first time
+    drawn = []
+    draw = hand._draw_hand
+
+    def counted(*args: object, **kwargs: object) -> tuple[Image.Image, int]:
+        drawn.append(args[2])
+        return draw(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "_draw_hand", counted)
+    hand.hand_rows(view, map_id, palette, public)
+    assert len(drawn) == 1, f"drawn on canvases {drawn} px tall"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_the_inset_covers_no_map_pixel(map_id: str) -> None:
@@ -240,12 +268,15 @@ def test_a_hands_png_is_its_drawing_reduced_pixel_for_pixel(map_id: str) -> None
              base.model_copy(update={"hand": {c: 17 + i for i, c in enumerate(base.hand)},
                                      "draft_packet": base.tickets[:1], "offered": []}),
              base.model_copy(update={"hand": {}, "tickets": [], "offered": []})]
+    public = _views(map_id, seed=4, first_turn=30, last_turn=31)[0]  # claims on the board
     hand._indexed.clear()
     for view in views * 2:  # the second time, every piece from the cache
-        want = hand.draw_hand(view, map_id).quantize(palette=hand_palette(map_id),
-                                                     dither=Image.Dither.NONE)
-        got = Image.open(io.BytesIO(render_hand(view, map_id)))
-        assert got.size == want.size and got.tobytes() == want.tobytes()
+        # With the planner's map (drawn in the palette) when the seat is in that game.
+        for shown in (None, public) if view.seat < len(public.players) else (None,):
+            want = hand.draw_hand(view, map_id, shown).quantize(
+                palette=hand_palette(map_id), dither=Image.Dither.NONE)
+            got = Image.open(io.BytesIO(render_hand(view, map_id, shown)))
+            assert got.size == want.size and got.tobytes() == want.tobytes()
     assert len(hand._indexed) > 4
 
 
