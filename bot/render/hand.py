@@ -773,12 +773,16 @@ def _height_guess(view: PrivateView) -> int:
             + (300 if extras else 0))
 
 
-def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) -> Image.Image:
-    """The hand; with ``public``, the planner's small map under the tickets."""
+def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None,
+              plans: Sequence[TicketPlan] | None = None) -> Image.Image:
+    """The hand; with ``public``, the planner's small map under the tickets (``plans``:
+    the planner's answer, if known)."""
     plan = _plans_height(view, map_id, public)
-    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public,
+                             plans=plans)
     if bottom > img.height:  # taller than guessed: again, on a canvas sure to hold it
-        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public)
+        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public,
+                                 plans=plans)
     assert bottom <= img.height, "the hand outgrew its canvas"
     return img.crop((0, 0, WIDTH, bottom - 14))
 
@@ -831,7 +835,8 @@ def _drawn(img: Image.Image, top: int, bottom: int) -> list[tuple[int, int, int,
 
 
 def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
-              public: PublicView | None = None) -> Image.Image:
+              public: PublicView | None = None,
+              plans: Sequence[TicketPlan] | None = None) -> Image.Image:
     """The hand reduced to ``palette`` (map ``map_id``'s), pixel for pixel what reducing
     ``draw_hand`` gives, with a zero column on the left (``png.encode_rows``). The rows of
     the cached pieces (ticket tiles, cards with their counts) hold only them on the
@@ -841,11 +846,12 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     pieces: list[Piece] = []
     section = PlanSection(palette)
     plan = _plans_height(view, map_id, public)
-    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public, section)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public, section,
+                             plans)
     if bottom > img.height:
         pieces, section = [], PlanSection(palette)
         img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, pieces, public,
-                                 section)
+                                 section, plans)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
     background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
@@ -880,10 +886,12 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
 def _draw_hand(view: PrivateView, map_id: str, height: int,
                pieces: list[Piece] | None = None,
                public: PublicView | None = None,
-               section: PlanSection | None = None) -> tuple[Image.Image, int]:
+               section: PlanSection | None = None,
+               plans: Sequence[TicketPlan] | None = None) -> tuple[Image.Image, int]:
     """The hand drawn on a canvas ``height`` px tall (what does not fit is cut off) and
     the y its drawing needs; with ``pieces``, the cached pieces are listed there, not
-    pasted; with ``section``, the planner's map is kept there (``_plans``)."""
+    pasted; with ``section``, the planner's map is kept there (``_plans``); ``plans``:
+    the planner's answer, if the caller has it."""
     m = base_for(map_id).map
     # RGB: the hand is opaque, and an RGBA canvas costs a conversion of the whole image.
     img = Image.new("RGB", (WIDTH, height), PANEL_BG)
@@ -910,7 +918,8 @@ def _draw_hand(view: PrivateView, map_id: str, height: int,
     else:
         y = _tickets(img, y, view.tickets, map_id, offered=False, pieces=pieces)
     if public is not None and view.tickets:
-        plans = plan_tickets(board_for(map_id), public, view)
+        if plans is None:
+            plans = plan_tickets(board_for(map_id), public, view)
         y = _plans(img, y + 8, plans, public, view.seat, map_id, section)
     if view.draft_packet:
         y += 16
