@@ -174,8 +174,9 @@ LOG_ADAPTER: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 # the same object again. Do not mutate an action's ``cards``.
 
 _CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
+_KEEPS: dict[tuple[int, ...], KeepTickets] = {}
 _STATIONS: dict[tuple[Board, tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
-_STATIONS_LIMIT = 20_000  # (map, stations built, payment) lists kept before starting afresh
+_STATIONS_LIMIT = 20_000  # stations lists (or ticket keeps) kept before starting afresh
 _FACE_UP = {
     (slot, refill): DrawFaceUp(slot=slot, refill=refill)
     for slot in range(10)
@@ -184,6 +185,18 @@ _FACE_UP = {
 _BLIND = {deck: DrawBlind(deck=deck) for deck in ("train", "ship")}
 DRAW_TICKETS = DrawTickets()
 DECLINE_TUNNEL = DeclineTunnel()
+
+
+def keep(tickets: tuple[int, ...]) -> KeepTickets:
+    """``KeepTickets`` of these ticket ids (the engine's own, so built unvalidated; shared
+    like claims)."""
+    action = _KEEPS.get(tickets)
+    if action is None:
+        if len(_KEEPS) >= _STATIONS_LIMIT:
+            _KEEPS.clear()
+        action = _KEEPS[tickets] = KeepTickets.model_construct(
+            {"tickets"}, tickets=list(tickets))
+    return action
 
 
 def face_up(slot: int, refill: Deck | None = None) -> DrawFaceUp:
@@ -250,5 +263,5 @@ def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> lis
 
 def clear_shared_actions() -> None:
     """Forget the shared claims, stations and harbors (they are built again on demand)."""
-    for shared in (_CLAIMS, _STATIONS, _HARBORS):
+    for shared in (_CLAIMS, _STATIONS, _HARBORS, _KEEPS):
         shared.clear()

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
-from itertools import compress, count
+from itertools import chain, compress, count
 from operator import getitem, itemgetter, ne, or_
-from typing import Any, cast
+from typing import Any
 
 from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
@@ -74,9 +74,9 @@ class ClaimTable:
         # that short or shorter; routes without a test are always within reach.
         tests = [suit(r) for r in routes]
         self.untested = sum(1 << r for r in routes if tests[r] is None)
-        self.by_suit = tuple(  # indexed like ``reach``'s list
+        self.by_suit = tuple(  # indexed like ``reach``'s list, then by spaces (any up to 63)
             tuple(sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
-                  for n in range(longest + 1))
+                  for n in range(max(longest + 1, _REACH_TABLE)))
             for s in range(max((s for s in tests if s is not None), default=-1) + 1)
         )
         self.caps = (longest,) * len(self.by_suit)  # reach beyond the longest route: as far
@@ -101,27 +101,31 @@ class ClaimTable:
         pieces ``seat`` has left of each kind (``pieces(r)`` of the table)."""
         longest = self.longest
         # The routes within reach: per suit, those short enough (one mask per suit).
-        found = reduce(or_, map(getitem, self.by_suit, map(min, self.reach(hand), self.caps)),
-                       self.untested)
+        reach = self.reach(hand)
+        try:
+            found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
+        except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
+            found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
+                           self.untested)
         room = 0
         for c, n in enumerate(pieces):
             room |= self.fits[c][min(max(n, 0), longest)]
         found &= room & ~closed_routes(state)[seat]
-        out: list[Claim] = []
+        parts: list[tuple[Claim, ...]] = []
         seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         kind = self.kind
-        while found:
-            low = found & -found
-            r = low.bit_length() - 1
-            found ^= low
+        while found:  # highest route first: the cheapest way to take bits off a large int
+            r = found.bit_length() - 1
+            found ^= 1 << r
             k = kind[r]
             payable = seen[k]
             if payable is _UNSEEN:
                 payable = seen[k] = self._payable(k, hand, counted)
             if payable is not None:  # a route's claims: never empty, so ``or`` builds them once
-                out += payable.by_route.get(r) or self._claims(payable, r)
-        return out
+                parts.append(payable.by_route.get(r) or self._claims(payable, r))
+        parts.reverse()
+        return list(chain.from_iterable(parts))
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
@@ -132,9 +136,9 @@ class ClaimTable:
             taken = counted[counts] = counts(hand)
         key = (k, taken)
         memo = self.memo
-        known = memo.get(key, _UNSEEN)  # one lookup: another thread may clear the memo
+        known: _Payable | None = memo.get(key, _UNSEEN)  # one lookup: another thread may clear
         if known is not _UNSEEN:
-            return cast(_Payable | None, known)
+            return known
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
             self.payables.clear()
@@ -226,6 +230,7 @@ def _blocks(board: Board) -> tuple[int, ...]:
     return tuple(out)
 
 
+_REACH_TABLE = 64  # spaces of reach the tables cover without clipping (a hand holds fewer)
 _UNSEEN: Any = object()  # a marker: not looked up yet
 
 

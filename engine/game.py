@@ -28,6 +28,7 @@ from engine.actions import (
     Undo,
     blind,
     face_up,
+    keep,
 )
 from engine.board import Board, board_for
 from engine.cards import (
@@ -384,7 +385,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return [a for m in early for a in m.phase_actions(state, seat)]
     elif phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
-        return [KeepTickets(tickets=list(k)) for k in ticket_keeps(offer, state.keep_min[seat])]
+        return [keep(k) for k in ticket_keeps(offer, state.keep_min[seat])]
     elif phase in plan.phases:
         return next(m for m in plan.modules if phase in m.phases).phase_actions(state, seat)
     hand = state.hands[seat]
@@ -441,7 +442,10 @@ def _claim_table(board: Board) -> ClaimTable:
 
     def suit(r: int) -> int:
         colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
-        return colour + _GROUPS if substitutes(r) else colour
+        if substitutes(r):
+            return colour + _GROUPS
+        # A ferry without substitutes needs its symbols' locomotives: a reach of its own.
+        return colour + _GROUPS * (1 + board.r_ferry[r]) if board.r_ferry[r] else colour
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
@@ -453,19 +457,32 @@ def _claim_table(board: Board) -> ClaimTable:
             return _gray_counts(board.r_len[r], board.r_ferry[r])
         return these_cards(colour, LOCO)
 
-    group = min((substitutes(r) for r in range(len(board.route_ids)) if substitutes(r)), default=0)
+    routes = range(len(board.route_ids))
+    group = min((substitutes(r) for r in routes if substitutes(r)), default=0)
+    symbols = max((board.r_ferry[r] for r in routes if not substitutes(r)), default=0)
+    nothing = [0] * _GROUPS
 
     def reach(hand: Sequence[int]) -> list[int]:
         """Per colour and for gray routes, the most spaces ``hand`` could fill; then the same
         where a group of ``group`` cards of any kind fills a space too (the smallest group
-        on the map: a bound for larger ones)."""
-        plain = list(map(hand[LOCO].__add__, hand[:LOCO]))
+        on the map: a bound for larger ones); then, per number of locomotive symbols on a
+        ferry without substitutes (1, 2, ...), the first list again if the hand holds that
+        many locomotives, else none."""
+        locos = hand[LOCO]
+        plain = list(map(locos.__add__, hand[:LOCO]))
         plain.append(max(plain))
-        if not group:
+        if not group and not symbols:
             return plain
-        total = sum(hand)
-        grouped = [n + (total - n) // group for n in plain[:LOCO]]
-        return [*plain, *grouped, max(grouped)]
+        out = plain.copy()
+        if group:
+            total = sum(hand)
+            grouped = [n + (total - n) // group for n in plain[:LOCO]]
+            out += [*grouped, max(grouped)]
+        else:
+            out += nothing
+        for ferry in range(1, symbols + 1):
+            out += plain if locos >= ferry else nothing
+        return out
 
     return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
 

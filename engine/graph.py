@@ -114,20 +114,21 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
        programming over the tree gives every port (city on a bridge) the longest
        "tail" beyond it, so each block is solved once as a trail problem with end
        bonuses (``_BlockSearch``), only from its ports and odd cities.
-    4. In a block, an upper bound from the cheapest pairing of odd cities (a
-       minimum T-join: the edges a trail must leave unused) is almost always
-       exact; leaving unused exactly those shortest paths and checking that the
-       rest is connected proves it without search. Otherwise a depth-first branch
-       and bound over (city, bitmask of used edges) states, most promising edge
-       first, never visiting a state twice.
+    4. In a block, a trail between two ends uses every edge but a T-join (its
+       unused edges have odd degree just where the ends and the odd cities leave
+       them odd). The cheapest pairing of those cities by shortest paths bounds the
+       value, and leaving unused exactly those paths almost always meets it, without
+       search. Otherwise the unused edges are enumerated, cheapest first, under that
+       bound (``_BlockSearch``).
 
     Complexity: steps 1-3 and the tree are linear; the pairing bound is
-    O(2^k * k) for the k <= 16 odd cities and ports of a block (a weaker bound
-    beyond). The search in step 4 is exponential in the worst case (the problem is
-    NP-hard), but it runs only when the bound is not met, on one block. Measured
-    (``bench/bench_graph.py``): about 0.2 ms for a 20-route network, under 1 ms
-    median for 40 routes (p90 a few ms), with rare hard 40-route cases of a few
-    hundred ms.
+    O(2^k * k) for the k <= 16 cities to pair (a weaker bound beyond). The
+    enumeration in step 4 is exponential in the worst case (the problem is NP-hard),
+    but it runs only when the bound is not met, on one block, and only over T-joins
+    within the bound's reach. Measured (``bench/bench_graph.py``): the slowest
+    networks its own search finds within a player's pieces take about 5 ms on World
+    and 1.5 ms or less on the other maps, most of it the pairing bounds; random
+    50-route networks a few ms (max some tens of ms).
     """
     if not edges:
         return 0
@@ -255,16 +256,17 @@ class _BlockSearch:
     through the rest of the network). ``top`` lets a trail start and end anywhere;
     ``down`` starts it at the parent port.
 
-    Each search first bounds the value from every start city s with a T-join: a
-    trail from s to t leaves unused a set of edges in which exactly the odd cities
-    other than s and t (and s and t if they are even) have odd degree, and the
-    cheapest such set costs at least the cheapest pairing of those cities by
-    shortest paths. That bound is nearly always exact, so a depth-first search that
-    tries the most promising edge first usually meets it soon and stops; otherwise
-    it prunes with the cheaper bound of ``reach`` and runs to the end.
+    The search is over what a trail leaves *unused*, not over trails. A trail from
+    s to t (t = s: closed) is an Euler trail of the edges it uses, so the unused
+    edges U have odd degree exactly at the cities of T = (odd cities ^ {s} ^ {t}): U
+    is a T-join, and any T-join whose remaining edges are connected (and hold s and
+    t) gives a trail worth all the rest. So per pair of ends the value is at most the
+    total less the cheapest pairing of T by shortest paths, a bound that is nearly
+    always exact: the cheapest pairing's paths as U are tried first. Otherwise
+    T-joins are enumerated, cheapest first, under that bound (``_leave_unused``).
     """
 
-    EXACT_PAIRING_MAX = 16  # key cities; with more, the pairing cost is bounded from below
+    EXACT_PAIRING_MAX = 16  # cities to pair; with more, the pairing cost is bounded from below
 
     def __init__(
         self, edges: list[Edge], first: dict[int, int], second: dict[int, int], pp: int | None
@@ -273,294 +275,221 @@ class _BlockSearch:
         names = sorted({v for a, b, _ in edges for v in (a, b)} | extra)
         at = {v: i for i, v in enumerate(names)}
         n = len(names)
-        # Edge bits in order of length: a city's shortest unused edge is its lowest bit.
-        edges = sorted(edges, key=lambda e: e[2])
         self.edges = edges
-        self.lengths = [length for _, _, length in edges]
         self.at = at
         self.first = [first.get(v, 0) for v in names]
         self.second = [second.get(v, 0) for v in names]
-        self.total = sum(length for _, _, length in edges)
-        # Per city: (other end, edge bit, length), a loop once; and the non-loop edges as
-        # (other end, its city bit, edge bit).
+        self.lengths = [length for _, _, length in edges]
+        self.total = sum(self.lengths)
+        # Per city: (other end, edge bit, length), a loop once; the non-loop edges as a
+        # bitmask; per edge the bitmask of its two cities (0 for a loop: never unused).
         self.nbrs: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-        self.plain: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-        self.inc = [0] * n  # bitmask of non-loop edges at each city
-        self.loops = [0] * n
+        self.inc = [0] * n
+        self.ends: list[int] = []
         for i, (a, b, length) in enumerate(edges):
             bit, x, y = 1 << i, at[a], at[b]
             self.nbrs[x].append((y, bit, length))
             if x != y:
                 self.nbrs[y].append((x, bit, length))
-                self.plain[x].append((y, 1 << y, bit))
-                self.plain[y].append((x, 1 << x, bit))
                 self.inc[x] |= bit
                 self.inc[y] |= bit
-            else:
-                self.loops[x] |= bit
-        # Sum of edge lengths of a bitmask, eight edges per table lookup.
-        self.tables: list[list[int]] = []
-        for base in range(0, len(edges), 8):
-            lengths = [length for _, _, length in edges[base : base + 8]]
-            table = [0] * (1 << len(lengths))
-            for m in range(1, len(table)):
-                low = m & -m
-                table[m] = table[m ^ low] + lengths[low.bit_length() - 1]
-            self.tables.append(table)
-        # Key cities: odd ones and ports, indexed for the pairing bound.
-        odd = [x for x in range(n) if self.inc[x].bit_count() & 1]
-        self.keys = sorted(set(odd) | {at[v] for v in extra})
-        self.key_bit = {x: 1 << k for k, x in enumerate(self.keys)}
-        self.odd_mask = sum(self.key_bit[x] for x in odd)
-        self.dist, self.trees = self._shortest_paths()
+            self.ends.append(0 if x == y else 1 << x | 1 << y)
+        self.odd = sum(1 << x for x in range(n) if self.inc[x].bit_count() & 1)
+        # A trail worth the most ends at odd cities or ports (it could be extended
+        # elsewhere; a closed one turned to start at one of them).
+        self.keys = [x for x in range(n) if self.odd >> x & 1 or names[x] in extra]
+        self.trees: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
         self.memo: dict[int, int] = {0: 0}
-        self.partner: dict[int, int] = {}  # mask -> bit of the key paired with its lowest
+        self.partner: dict[int, int] = {}  # mask -> bit of the city paired with its lowest
 
-    def _shortest_paths(self) -> tuple[list[list[int]], list[list[tuple[int, int]]]]:
-        """Dijkstra from every key city: key-to-key distances, and each key's tree of
-        shortest paths as (previous city, edge bit) per city."""
+    def _tree(self, src: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """Dijkstra from ``src`` (on demand): distance and (previous city, edge bit) per city."""
+        known = self.trees.get(src)
+        if known is not None:
+            return known
         n = len(self.nbrs)
-        inf = 1 << 40
-        dist: list[list[int]] = []
-        trees: list[list[tuple[int, int]]] = []
-        for src in self.keys:
-            d = [inf] * n
-            prev = [(-1, 0)] * n
-            d[src] = 0
-            heap = [(0, src)]
-            while heap:
-                dx, x = heapq.heappop(heap)
-                if dx > d[x]:
-                    continue
-                for y, bit, length in self.nbrs[x]:
-                    if dx + length < d[y]:
-                        d[y] = dx + length
-                        prev[y] = (x, bit)
-                        heapq.heappush(heap, (dx + length, y))
-            dist.append([d[k] for k in self.keys])
-            trees.append(prev)
-        return dist, trees
+        d = [1 << 40] * n
+        prev = [(-1, 0)] * n
+        d[src] = 0
+        heap = [(0, src)]
+        while heap:
+            dx, x = heapq.heappop(heap)
+            if dx > d[x]:
+                continue
+            for y, bit, length in self.nbrs[x]:
+                if dx + length < d[y]:
+                    d[y] = dx + length
+                    prev[y] = (x, bit)
+                    heapq.heappush(heap, (dx + length, y))
+        self.trees[src] = (d, prev)
+        return d, prev
 
     def _pairing(self, mask: int) -> int:
-        """Cost of the cheapest pairing of the key cities in ``mask`` (or a lower bound)."""
+        """Cost of the cheapest pairing of the cities in ``mask`` (or a lower bound):
+        a lower bound on every T-join for T = ``mask``."""
         cost = self.memo.get(mask)
         if cost is not None:
             return cost
-        d = self.dist
-        if len(self.keys) > self.EXACT_PAIRING_MAX:
+        if mask.bit_count() > self.EXACT_PAIRING_MAX:
             # Each city pays at least half the way to its nearest partner.
-            idx = [i for i in range(len(self.keys)) if mask >> i & 1]
-            near = sum(min(d[i][j] for j in idx if j != i) for i in idx)
+            idx = [i for i in range(mask.bit_length()) if mask >> i & 1]
+            near = sum(min(self._tree(i)[0][j] for j in idx if j != i) for i in idx)
             cost = (near + 1) // 2
         else:
             low = mask & -mask
-            i = low.bit_length() - 1
+            d = self._tree(low.bit_length() - 1)[0]
             rest = mask ^ low
             cost = 1 << 40
+            memo = self.memo
             m = rest
             while m:
                 b = m & -m
-                c = d[i][b.bit_length() - 1] + self._pairing(rest ^ b)
+                m ^= b
+                other = memo.get(rest ^ b)
+                if other is None:
+                    other = self._pairing(rest ^ b)
+                c = d[b.bit_length() - 1] + other
                 if c < cost:
                     cost = c
                     self.partner[mask] = b
-                m ^= b
         self.memo[mask] = cost
         return cost
 
-    def _build(self, s: int, t: int) -> bool:
-        """Can a trail from ``s`` to ``t`` (equal: closed) reach its bound?
+    def _trail_value(self, s: int, t: int, unused: int) -> int:
+        """Length of the trail from ``s`` over all edges not in ``unused`` that it can
+        reach (an Euler trail when they have odd degree only at s and t); -1 if it
+        cannot end at ``t``."""
+        reached, todo, value = 1 << s, [s], 0
+        for x in todo:  # grows while it runs: a breadth-first walk
+            for y, bit, length in self.nbrs[x]:
+                if not bit & unused:
+                    if x <= y:  # each edge once (a loop: x == y)
+                        value += length
+                    if not reached >> y & 1:
+                        reached |= 1 << y
+                        todo.append(y)
+        return value if reached >> t & 1 else -1
 
-        Leave unused exactly the shortest paths of the cheapest pairing: the rest
-        has odd degree just at s and t, so if its edges are connected (and reach s)
-        an Euler trail through them is a trail worth exactly the bound.
-        """
-        if len(self.keys) > self.EXACT_PAIRING_MAX:
-            return False
-        mask = self.odd_mask ^ self.key_bit[s] ^ self.key_bit[t]
+    def _cheapest(self, s: int, t: int) -> int:
+        """The trail value of leaving unused just the paths of the cheapest pairing of T."""
+        mask = self.odd ^ (1 << s) ^ (1 << t)
+        if mask.bit_count() > self.EXACT_PAIRING_MAX:
+            return -1
         unused = 0
         while mask:
             self._pairing(mask)
             low = mask & -mask
             b = self.partner[mask]
-            i, j = low.bit_length() - 1, b.bit_length() - 1
-            prev, x = self.trees[i], self.keys[j]
-            while x != self.keys[i]:
+            i = low.bit_length() - 1
+            prev = self._tree(i)[1]
+            x = b.bit_length() - 1
+            while x != i:
                 x, bit = prev[x]
                 unused ^= bit
             mask ^= low | b
-        rest = ((1 << len(self.edges)) - 1) & ~unused
-        # Walk the remaining edges from s: all of them must be reachable.
-        reached, todo, seen = 0, [s], 1 << s
-        while todo:
-            x = todo.pop()
-            for y, bit, _ in self.nbrs[x]:
-                if bit & rest:
-                    reached |= bit
-                    if not seen >> y & 1:
-                        seen |= 1 << y
-                        todo.append(y)
-        return reached == rest
+        return self._trail_value(s, t, unused)
 
-    def _ends(self, s: int, start_bonus: int, same_bonus: int) -> list[tuple[int, int, int]]:
-        """(bound, s, t) for trails from ``s`` to each end t that an optimum may use."""
-        total = self.total + start_bonus
-        out = [(total + same_bonus - self._pairing(self.odd_mask), s, s)]
-        for t in self.keys:
-            if t != s:
-                mask = self.odd_mask ^ self.key_bit[s] ^ self.key_bit[t]
-                out.append((total + self.first[t] - self._pairing(mask), s, t))
-        return out
-
-    def _best(self, starts: list[tuple[int, int, int]], best: int) -> int:
-        """Max of ``best`` and the value of the trails from (city, start bonus, same bonus)."""
-        ends = {s: self._ends(s, sb, same) for s, sb, same in starts}
-        # Cheap first: realise the best bounds directly; a bound met is the answer.
-        goal = max(b for e in ends.values() for b, _, _ in e)
-        for bound, s, t in sorted((e for es in ends.values() for e in es), reverse=True)[:8]:
-            if bound <= best:
-                break
-            if self._build(s, t):
-                best = bound
-                break
-        if best >= goal:
-            return best
-        # With several starts (``top``), a trail and its reverse are worth the same; so
-        # once a start is done, no better trail ends there either. Longest start tails
-        # first (then highest bound): once done, their tails are out of the later
-        # searches' reach, which lowers those bounds most (World's slowest known
-        # network: 3 times faster than highest bound first).
+    def _best(self, pairs: list[tuple[int, int, int]], best: int) -> int:
+        """Max of ``best`` and the values of trails between the ends (s, t, their bonus)."""
+        total = self.total
         bounds = sorted(
-            ((max(b for b, _, _ in ends[s]), s, sb, same) for s, sb, same in starts),
-            key=lambda start: (start[2], start[0]),
+            (
+                (bonus + total - self._pairing(self.odd ^ (1 << s) ^ (1 << t)), s, t, bonus)
+                for s, t, bonus in pairs
+            ),
             reverse=True,
         )
-        done = 0
-        for _, s, sb, same in bounds:
-            bound = max(b for b, _, t in ends[s] if t == s or not done & self.key_bit[t])
-            if bound > best:
-                best = self._search(s, sb, same, bound, best, done)
-            done |= self.key_bit[s]
+        # Cheap first: realise the best bounds directly; a bound met is the answer.
+        for bound, s, t, bonus in bounds[:8]:
+            if bound <= best:
+                break
+            value = self._cheapest(s, t)
+            if value >= 0:
+                best = max(best, bonus + value)
+            if best >= bounds[0][0]:
+                return best
+        for bound, s, t, bonus in bounds:
+            if bound <= best:
+                break
+            best = self._leave_unused(s, t, bonus, bound, best)
         return best
 
     def top(self, best: int) -> int:
         """Max of ``best`` and start tail + trail + end tail over trails in the block."""
+        first, second = self.first, self.second
         if not self.edges:  # a lone city: the two longest tails meet there
-            return max(best, self.first[0] + self.second[0])
-        return self._best([(s, self.first[s], self.second[s]) for s in self.keys], best)
+            return max(best, first[0] + second[0])
+        keys = self.keys
+        pairs = [(s, s, first[s] + second[s]) for s in keys]
+        pairs += [(s, t, first[s] + first[t]) for i, s in enumerate(keys) for t in keys[i + 1 :]]
+        return self._best(pairs, best)
 
     def down(self, pp: int) -> int:
         """Longest trail from the parent port ``pp`` into the block, plus the end tail."""
         s = self.at[pp]
-        same = self.first[s]
+        first = self.first
         if not self.edges:
-            return same
-        return self._best([(s, 0, same)], same)
+            return first[s]
+        return self._best([(s, t, first[t]) for t in self.keys], first[s])
 
-    def _search(
-        self, s: int, start_bonus: int, same_bonus: int, bound: int, best: int, done: int
-    ) -> int:
-        """Depth-first branch and bound from city ``s``; stops once ``bound`` is met.
+    def _leave_unused(self, s: int, t: int, bonus: int, bound: int, best: int) -> int:
+        """Max of ``best`` and the trails from ``s`` to ``t``, by enumerating T-joins.
 
-        Trails may not gain by ending at the key cities in ``done``.
+        A city of T needs an odd number of its undecided edges unused: branching on
+        which (the city of T with the fewest undecided edges first, cheapest choice
+        first) decides all its edges and flips the other ends in T. When T is empty
+        the undecided edges are used. This misses T-joins that hold an extra cycle,
+        but dropping a cycle from the unused edges only lengthens the trail, so the
+        best is among those enumerated. Pruned by the cheapest pairing of T; stops
+        once ``bound`` is met.
         """
-        nbrs, plain, inc, loops = self.nbrs, self.plain, self.inc, self.loops
-        lengths, tables = self.lengths, self.tables
-        bonus = list(self.first)
-        top = list(bonus)  # the best end bonus each city can give
-        top[s] = max(top[s], same_bonus)
-        seen: set[tuple[int, int]] = set()
+        total, inc, ends, lengths = self.total, self.inc, self.ends, self.lengths
+        pairing, trail_value = self._pairing, self._trail_value
+        budget = total + bonus - best - 1  # the most the unused edges may cost to gain
 
-        key_bit = [self.key_bit.get(x, 0) for x in range(len(nbrs))]
-        key_top = [top[x] for x in self.keys]
-        odd_s = self.odd_mask ^ self.key_bit[s]
-        pairing = self._pairing
-        ends_memo: dict[tuple[int, int], int] = {}
-
-        def ends(odd: int, keys: int) -> int:
-            """Max over end cities t in ``keys`` of bonus(t) - cheapest pairing of odd ^ t."""
-            value = ends_memo.get((odd, keys))
-            if value is None:
-                value = -(1 << 40)
-                m = keys
-                while m:
-                    b = m & -m
-                    m ^= b
-                    left = odd ^ b
-                    cost = pairing(left) if not left.bit_count() & 1 else 0
-                    value = max(value, key_top[b.bit_length() - 1] - cost)
-                ends_memo[(odd, keys)] = value
-            return value
-
-        def reach(v: int, used: int) -> int:
-            """Bound on what a trail from ``v`` over unused edges can still add.
-
-            Over the unused edges of v's component C, a trail from ``v`` to some t
-            leaves unused edges in which exactly the cities of (odd cities of the
-            block ^ {s}) in C, ^ {t}, have odd degree: so it gets at most the length
-            of C less the cheapest pairing of those cities, plus t's bonus. A
-            cheaper, independent bound: each such city keeps an unused edge of its
-            own (at least its shortest), one edge serving two cities.
-            """
-            free = ~used
-            reached = 1 << v
-            todo = [v]
-            mask = keys = 0
-            penalty = worst = best_bonus = 0
-            for x in todo:  # grows while it runs: a breadth-first walk
-                keys |= key_bit[x]
-                if top[x] > best_bonus:
-                    best_bonus = top[x]
-                own = inc[x] & free
-                if own.bit_count() & 1 and x != v:
-                    length = lengths[(own & -own).bit_length() - 1]
-                    penalty += length
-                    if length > worst:
-                        worst = length
-                mask |= own | (loops[x] & free)
-                for y, y_bit, bit in plain[x]:
-                    if bit & free and not reached & y_bit:
-                        reached |= y_bit
-                        todo.append(y)
-            total = 0
-            k = 0
-            while mask:
-                total += tables[k][mask & 255]
-                mask >>= 8
-                k += 1
-            cheap = best_bonus - (penalty - worst + 1) // 2
-            if keys:
-                cheap = min(cheap, ends(odd_s & keys, keys & ~done))
-            return total + cheap
-
-        def dfs(v: int, used: int, run: int) -> bool:
+        def close(need: int, decided: int, unused: int, cost: int) -> bool:
             """True once ``bound`` is met (stop)."""
-            nonlocal best
-            here = start_bonus + run + (same_bonus if v == s else bonus[v])
-            if here > best:
-                best = here
-                if best >= bound:
-                    return True
-            # Visit the most promising edge first: good trails early prune the rest.
-            steps = []
-            for w, bit, length in nbrs[v]:
-                if not used & bit:
-                    state = (w, used | bit)
-                    if state in seen:
-                        continue
-                    seen.add(state)
-                    value = start_bonus + run + length + reach(w, used | bit)
-                    if value > best:
-                        steps.append((value, w, used | bit, run + length))
-            steps.sort(reverse=True)
-            for value, w, after, total in steps:
-                if value <= best:
-                    break
-                if dfs(w, after, total):
+            nonlocal best, budget
+            if not need:
+                value = trail_value(s, t, unused)
+                if value >= 0 and bonus + value > best:
+                    best = bonus + value
+                    budget = total + bonus - best - 1
+                return best >= bound
+            # The city of T with the fewest undecided edges: the fewest branches.
+            free, fewest = 0, 1 << 30
+            m = need
+            while m:
+                low = m & -m
+                m ^= low
+                here = inc[low.bit_length() - 1] & ~decided
+                if here.bit_count() < fewest:
+                    free, fewest = here, here.bit_count()
+                    if not free:
+                        return False  # it can no longer get its odd degree
+            options = []
+            sub = free
+            while sub:
+                if sub.bit_count() & 1:
+                    c, flip, m = cost, need, sub
+                    while m:
+                        low = m & -m
+                        m ^= low
+                        c += lengths[low.bit_length() - 1]
+                        flip ^= ends[low.bit_length() - 1]
+                    if c <= budget and c + pairing(flip) <= budget:
+                        options.append((c, sub, flip))
+                sub = (sub - 1) & free
+            options.sort()
+            decided |= free
+            for c, sub, after in options:
+                if c + pairing(after) > budget:
+                    continue
+                if close(after, decided, unused | sub, c):
                     return True
             return False
 
-        dfs(s, 0, 0)
+        close(self.odd ^ (1 << s) ^ (1 << t), 0, 0, 0)
         return best
 
 

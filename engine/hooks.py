@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from engine.actions import Action
@@ -38,9 +38,10 @@ class RuleModule:
     def setup(self, state: GameState) -> None:
         """Initialise this module's part of ``state.ext`` when a game starts."""
 
-    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
-        """Extra actions ``seat`` may take as the main action of a turn."""
-        return []
+    def turn_actions(self, state: GameState, seat: int) -> Sequence[Action]:
+        """Extra actions ``seat`` may take as the main action of a turn (the caller copies
+        them: a module may hand out a shared sequence)."""
+        return ()
 
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         """What ``seat`` may do in one of this module's phases."""

@@ -85,7 +85,8 @@ def _take(hand: Sequence[int], n: int, order: Sequence[int], pay: list[int]) -> 
 
 def _spare_order(hand: Sequence[int], keep: int) -> list[int]:
     """Cards to give as 'any card': plentiful other colours first, ``keep`` and locomotives last."""
-    others = sorted((c for c in range(LOCO) if c != keep), key=lambda c: (-hand[c], c))
+    # Most first, ties in colour order (a stable sort keeps it, reversed or not).
+    others = sorted((c for c in range(LOCO) if c != keep), key=hand.__getitem__, reverse=True)
     return [*others, keep, LOCO] if keep != LOCO else [*others, LOCO]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, ClassVar, NoReturn
 
-from engine.actions import Action, DraftPick, KeepTickets, TakeFestival
+from engine.actions import Action, DraftPick, KeepTickets, TakeFestival, keep
 from engine.cards import SPECIAL
 from engine.errors import IllegalAction, Text
 from engine.events import (
@@ -253,7 +253,7 @@ class Festivals(RuleModule):
             return [DraftPick(ticket=board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
         if state.phase == Phase.DRAFT_KEEP:
             offer = [board.t_ids[t] for t in state.offered[seat]]
-            return [KeepTickets(tickets=list(k)) for k in combinations(offer, state.keep_min[seat])]
+            return [keep(k) for k in combinations(offer, state.keep_min[seat])]
         return [TakeFestival(pile=p) for p in ext["choice"]]
 
     def on_special_card(self, state: GameState, seat: int, card: int, events: list[Event]) -> None:

@@ -768,9 +768,9 @@ class RailsAndSails(RuleModule):
         out += _claim_table(board).claims(
             state, seat, hand, (min(ext["trains"][seat], pieces), min(ext["ships"][seat], pieces))
         )
-        if ext["harbors_left"][seat]:
+        if ext["harbors_left"][seat] and (cities := _harbor_cities(state, seat)):
             payments = _harbor_payments(hand, _config(state))
-            for city in _harbor_cities(state, seat) if payments else []:
+            for city in cities if payments else []:
                 out += [harbor_of(board.city_ids[city], p) for p in payments]
         config = _config(state)
         most_trains = min(

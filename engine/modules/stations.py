@@ -6,6 +6,8 @@ complete the most ticket points; they never count for the longest path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import repeat
 from typing import ClassVar
 
 from engine import payment
@@ -21,7 +23,7 @@ from engine.state import GameState
 from engine.turns import end_turn, player_name, require_turn, spend
 
 ORDINALS = (Text("first"), Text("second"), Text("third"), Text("fourth"), Text("fifth"))
-_OPTIONS: dict[tuple[object, ...], list[Action]] = new_memo()  # see Stations.turn_actions
+_OPTIONS: dict[tuple[object, ...], tuple[Action, ...]] = new_memo()  # see Stations.turn_actions
 
 
 def station_cost(state: GameState, seat: int) -> int:
@@ -64,23 +66,24 @@ def build_station(state: GameState, seat: int, action: Action) -> list[Event]:
 class Stations(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {BuildStation: build_station}
 
-    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+    def turn_actions(self, state: GameState, seat: int) -> Sequence[Action]:
         if not state.stations_left[seat]:
-            return []
-        # The options depend on the cities built, the cost, and the hand's counts up to it.
+            return ()
+        # The options depend on the cities built, the cost, and the hand's counts up to it
+        # (a shared tuple: hundreds of actions, not copied for each caller).
         hand, cost = state.hands[seat], station_cost(state, seat)
         built = tuple(sorted(state.stations))
-        key = (state.board.map.id, built, cost, tuple([n if n < cost else cost for n in hand]))
+        key = (state.board, built, cost, *map(min, hand, repeat(cost)))
         out = _OPTIONS.get(key)
         if out is None:
             if len(_OPTIONS) >= MEMO_LIMIT:
                 _OPTIONS.clear()
-            out = _OPTIONS[key] = [
+            out = _OPTIONS[key] = tuple(
                 action
                 for p in payment.cheapest_stations(hand, cost)
                 for action in stations_of(state.board, built, p)
-            ]
-        return out.copy()
+            )
+        return out
 
     def can_act(self, state: GameState, seat: int) -> bool:
         return (

@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.bench_graph import SLOWEST, board_routes
 from engine import graph
 from engine.graph import best_station_assignment, components, longest_trail, trail_in_order
+from engine.modules import playable_maps
 
 # --------------------------------------------------------------------------- brute forces
 
@@ -56,7 +58,8 @@ def reference_longest(edges):
 
 @contextmanager
 def search_only() -> Iterator[None]:
-    """Turn off the pairing bound and its shortcut, so the branch and bound does it all."""
+    """Turn off the exact pairing bound and its shortcut, so the enumeration of unused
+    edges does it all under the weak bound."""
     old = graph._BlockSearch.EXACT_PAIRING_MAX
     graph._BlockSearch.EXACT_PAIRING_MAX = 0
     try:
@@ -265,6 +268,48 @@ def test_longest_trail_ignores_city_labels_and_edge_order():
         moved = [(relabel[a] * 7 + 100, relabel[b] * 7 + 100, n) for a, b, n in edges]
         rng.shuffle(moved)
         assert longest_trail(moved) == expected
+
+
+@st.composite
+def board_networks(draw, max_routes=14):
+    """Connected networks a player could own on a real board (one route per city pair),
+    grown route by route, often closing cycles (what makes the search work)."""
+    routes = board_routes(draw(st.sampled_from(playable_maps())))
+    net = [draw(st.sampled_from(routes))]
+    touched = set(net[0][:2])
+    for _ in range(draw(st.integers(0, max_routes - 1))):
+        near = [e for e in routes if e not in net and (e[0] in touched or e[1] in touched)]
+        closing = [e for e in near if e[0] in touched and e[1] in touched]
+        if not near:
+            break
+        e = draw(st.sampled_from(closing if closing and draw(st.booleans()) else near))
+        net.append(e)
+        touched.update(e[:2])
+    return net
+
+
+@pytest.mark.slow
+@given(board_networks())
+@settings(max_examples=300, deadline=None)
+def test_longest_trail_matches_reference_on_every_board(edges):
+    assert longest_trail(edges) == reference_longest(edges)
+
+
+@pytest.mark.slow
+@given(board_networks(max_routes=12))
+@settings(max_examples=150, deadline=None)
+def test_longest_trail_search_alone_matches_reference_on_every_board(edges):
+    with search_only():
+        assert longest_trail(edges) == reference_longest(edges)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_id", sorted(SLOWEST))
+def test_slowest_found_network_of_each_map(map_id):
+    # bench_graph's SLOWEST: the slowest network its own search found on each board.
+    net = SLOWEST[map_id]
+    assert longest_trail(net) == reference_longest(net)
+    assert longest_trail(list(reversed(net))) == reference_longest(net)
 
 
 def grid(width, height):

@@ -107,6 +107,8 @@ def _random_hand(rng: random.Random, state: GameState) -> list[int]:
         hand[rng.choice(kinds)] += 1
     if rng.random() < 0.5:
         hand[rng.choice(kinds)] += rng.randint(1, 9)
+    if rng.random() < 0.05:  # more than a deck holds: beyond the claim tables' reach
+        hand[rng.choice(kinds)] += 70
     return hand
 
 
