@@ -43,7 +43,8 @@ MAPS = ("usa", "europe", "nordic", "pennsylvania", "iberia", "world")
 
 
 def stub_renderer() -> Renderer:
-    return Renderer(board=lambda v, last=None: b"BOARD", hand=lambda v, m, public=None: b"HAND",
+    return Renderer(board=lambda v, last=None: b"BOARD",
+                    hand=lambda v, m, public=None, plans=None: b"HAND",
                     final=lambda v: b"FINAL")
 
 

@@ -21,7 +21,7 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import forkserver
@@ -31,6 +31,7 @@ from bot import i18n
 from bot.ops import metrics
 from bot.ops.workers import AffinityPool, off_loop, workers
 from bot.render.highlight import LastMove
+from engine.planner import TicketPlan
 from engine.views import PrivateView, PublicView
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,8 @@ class WarmUp:
 @dataclass(frozen=True)
 class Renderer:
     board: Callable[[PublicView, LastMove | None], bytes]
-    hand: Callable[[PrivateView, str, PublicView | None], bytes]
+    # The hand; with a public view, its planner (with its answer when the caller has it).
+    hand: Callable[[PrivateView, str, PublicView | None, Sequence[TicketPlan] | None], bytes]
     final: Callable[[PublicView], bytes]
     # A finished game's animated board, claim by claim (None: this renderer makes none).
     timelapse: Callable[[PublicView, tuple[LastMove, ...]], bytes] | None = None
@@ -103,9 +105,12 @@ class Renderer:
 
     async def draw_hand(self, view: PrivateView, map_id: str, *,
                         lang: i18n.Language | None = None,
-                        public: PublicView | None = None) -> bytes:
-        """The hand; with ``public``, the seat's planner (from its own views) as a small map."""
-        return await self._run("hand", lang, self.hand, view, map_id, public)
+                        public: PublicView | None = None,
+                        plans: Sequence[TicketPlan] | None = None) -> bytes:
+        """The hand; with ``public``, the seat's planner (from its own views) as a small map
+        (``plans``: the planner's answer, when the caller has it: not worked out again)."""
+        return await self._run("hand", lang, self.hand, view, map_id, public,
+                               None if plans is None else tuple(plans))
 
     async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None,
                          game: int | None = None) -> bytes:
@@ -313,6 +318,6 @@ async def check_renderer(renderer: Renderer) -> str:
     from bot.render.demo import hand_view
 
     start = time.perf_counter()
-    png = await asyncio.to_thread(renderer.hand, hand_view("usa", seed=1), "usa", None)
+    png = await asyncio.to_thread(renderer.hand, hand_view("usa", seed=1), "usa", None, None)
     return (f"renderer ok ({len(png) // 1024} KiB test image in "
             f"{(time.perf_counter() - start) * 1000:.0f} ms)")

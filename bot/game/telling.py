@@ -21,7 +21,7 @@ from bot.play.decisions import draft_round
 from bot.render.highlight import LastMove
 from bot.seats import away, seat_texts
 from bot.storage.api import SeatRow
-from engine import Action, GameState, PrivateView, PublicView
+from engine import Action, GameState, PrivateView, PublicView, TicketPlan
 from engine.events import Event, HarborBuilt, RouteClaimed, StationBuilt, TicketDraftStarted
 from engine.phases import Phase
 
@@ -46,6 +46,8 @@ class DirectMessage:
     news: str = ""  # see ``Update.news``
     language: i18n.Language = i18n.DEFAULT  # of ``text`` and the controls: the player's
     away: bool = False  # its player is away (``/ttr away``): the DM offers "I'm back"
+    # The planner's answer its text shows, for its hand's picture (computed once).
+    plans: tuple[TicketPlan, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -223,18 +225,21 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
 
     def note(seat: int, *, thread: bool) -> DirectMessage:
         private = scene.privates[seat]
+        plans = presenters.ticket_plans(view, private)
         with i18n.language(facts[seat].language or scene.language) as own:
             if not thread or seat in waiting:
-                text = dm_text(scene, private, draft, acting=thread or seat in waiting)
+                text = dm_text(scene, private, draft, acting=thread or seat in waiting,
+                               plans=plans)
             else:
                 text = (i18n._("Game #{game} — {hand}", game=scene.game_id,
                                hand=presenters.hand_text(view.map_id, private))
-                        + plan_lines(view, private))
+                        + plan_lines(view, private, plans))
         return DirectMessage(
             game_id=scene.game_id, map_id=scene.map_id, version=state.version,
             user_id=scene.seats[seat].user_id, seat=seat, private=private, public=view,
             choose_tickets=bool(private.offered), choices=scene.choices[seat],
-            news="" if thread else news, text=text, language=own, away=seat in scene.away)
+            news="" if thread else news, text=text, language=own, away=seat in scene.away,
+            plans=plans)
 
     last = last_move(scene.map_id, scene.names, events)
     return Update(
@@ -252,8 +257,9 @@ def compose(scene: Scene, facts: Sequence[SeatFacts], told: Audience, *,
 
 
 def dm_text(scene: Scene, private: PrivateView, draft: presenters.DraftRound | None = None,
-            *, acting: bool = True) -> str:
-    """A seat's private note: what it must do now, where, and its hand."""
+            *, acting: bool = True, plans: Sequence[TicketPlan] | None = None) -> str:
+    """A seat's private note: what it must do now, where, and its hand (``plans``: the
+    planner's answer for it, if known)."""
     view = scene.view
     where = i18n._("<#{channel}> (game #{game})", channel=scene.channel_id, game=scene.game_id)
     if not acting:  # a seat just taken over, say
@@ -269,12 +275,16 @@ def dm_text(scene: Scene, private: PrivateView, draft: presenters.DraftRound | N
                       what=presenters.turn_help(view.map_id, view.phase))
         if view.phase == Phase.TURN:
             head += "\n" + presenters.turn_controls(view.map_id)
-    return f"{head}\n{presenters.hand_text(view.map_id, private)}{plan_lines(view, private)}"
+    return (f"{head}\n{presenters.hand_text(view.map_id, private)}"
+            f"{plan_lines(view, private, plans)}")
 
 
-def plan_lines(view: PublicView, private: PrivateView) -> str:
+def plan_lines(view: PublicView, private: PrivateView,
+               plans: Sequence[TicketPlan] | None = None) -> str:
     """The planner's text under a hand (private messages only), or nothing."""
-    text = presenters.planner_text(view.map_id, presenters.ticket_plans(view, private))
+    if plans is None:
+        plans = presenters.ticket_plans(view, private)
+    text = presenters.planner_text(view.map_id, plans)
     return f"\n{text}" if text else ""
 
 

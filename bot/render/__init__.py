@@ -10,7 +10,7 @@ import functools
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,6 +18,7 @@ from PIL import Image
 
 from bot import i18n
 from engine.phases import Phase
+from engine.planner import TicketPlan
 from engine.views import PrivateView, PublicPlayer, PublicView
 from maps.model import MapData
 
@@ -570,12 +571,13 @@ def hand_palette(map_id: str) -> Image.Image:
 
 
 def render_hand(view: PrivateView, map_id: str, public: PublicView | None = None,
-                fmt: Format | str = "PNG") -> bytes:
+                plans: Sequence[TicketPlan] | None = None, fmt: Format | str = "PNG") -> bytes:
     """The seat's hand; with ``public``, its planner (built from its own views only: the
-    private and the public view) as a small map."""
+    private and the public view) as a small map; ``plans``: the planner's answer for
+    them, when the caller has it (else it is worked out here)."""
     if str(fmt).upper() == "PNG":
-        return encode_rows(hand_rows(view, map_id, hand_palette(map_id), public))
-    return encode(draw_hand(view, map_id, public), fmt, hand_palette(map_id))
+        return encode_rows(hand_rows(view, map_id, hand_palette(map_id), public, plans))
+    return encode(draw_hand(view, map_id, public, plans), fmt, hand_palette(map_id))
 
 
 # Of the final image's 256 colours, those chosen from a sample of its scores part; the

@@ -773,12 +773,16 @@ def _height_guess(view: PrivateView) -> int:
             + (300 if extras else 0))
 
 
-def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None) -> Image.Image:
-    """The hand; with ``public``, the planner's small map under the tickets."""
+def draw_hand(view: PrivateView, map_id: str, public: PublicView | None = None,
+              plans: Sequence[TicketPlan] | None = None) -> Image.Image:
+    """The hand; with ``public``, the planner's small map under the tickets (``plans``:
+    the planner's answer, if known)."""
     plan = _plans_height(view, map_id, public)
-    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public)
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, public=public,
+                             plans=plans)
     if bottom > img.height:  # taller than guessed: again, on a canvas sure to hold it
-        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public)
+        img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, public=public,
+                                 plans=plans)
     assert bottom <= img.height, "the hand outgrew its canvas"
     return img.crop((0, 0, WIDTH, bottom - 14))
 
@@ -831,7 +835,8 @@ def _drawn(img: Image.Image, top: int, bottom: int) -> list[tuple[int, int, int,
 
 
 def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
-              public: PublicView | None = None) -> Image.Image:
+              public: PublicView | None = None,
+              plans: Sequence[TicketPlan] | None = None) -> Image.Image:
     """The hand reduced to ``palette`` (map ``map_id``'s), pixel for pixel what reducing
     ``draw_hand`` gives, with a zero column on the left (``png.encode_rows``). The rows of
     the cached pieces (ticket tiles, cards with their counts) hold only them on the
@@ -841,11 +846,12 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
     pieces: list[Piece] = []
     section = PlanSection(palette)
     plan = _plans_height(view, map_id, public)
-    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public, section)
-    if bottom > img.height:
+    img, bottom = _draw_hand(view, map_id, _height_guess(view) + plan, pieces, public, section,
+                             plans, canvas=True)
+    if bottom > img.height:  # the canvas is dropped: what was cut off is not known
         pieces, section = [], PlanSection(palette)
         img, bottom = _draw_hand(view, map_id, _height_bound(view) + plan, pieces, public,
-                                 section)
+                                 section, plans, canvas=True)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
     background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
@@ -863,30 +869,59 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
         else:
             spans.append((y0, y1))
     top = 0
+    drawn = list(section.boxes)
     for y0, y1 in [*spans, (height, height)]:
-        for box in _drawn(img, top, min(y0, height)):
-            out.paste(_reduced(img.crop(box), palette), (1 + box[0], box[1]))
+        drawn += _drawn(img, top, min(y0, height))
         top = max(top, y1)
+    for box in drawn:
+        out.paste(_reduced(img.crop(box), palette), (1 + box[0], box[1]))
     for x, y, key, piece in pieces:
         out.paste(_indexed_piece(map_id, key, piece, palette), (1 + x, y))
-    for box in section.boxes:
-        out.paste(_reduced(img.crop(box), palette), (1 + box[0], box[1]))
     if section.map is not None:
         x, y, indexed = section.map
         out.paste(indexed, (1 + x, y))
+    _give_back(img, drawn)  # nothing else was drawn on it: the pieces were not pasted
     return out
+
+
+# Per thread, a hand's RGB canvas kept bare between hands: a new one (~6 MB, its memory
+# new to the process) cost ~2 ms a hand to fill.
+_canvases = threading.local()
+
+
+def _canvas(height: int) -> Image.Image:
+    """A bare canvas of the hand's background at least ``height`` px tall, the thread's
+    own (out of the thread's keeping until ``_give_back``: a hand that fails leaves none
+    half drawn behind)."""
+    found: Image.Image | None = getattr(_canvases, "image", None)
+    _canvases.image = None
+    if found is None or found.height < height:
+        found = Image.new("RGB", (WIDTH, height), PANEL_BG)
+    return found
+
+
+def _give_back(img: Image.Image, drawn: Sequence[Box]) -> None:
+    """Keep ``img`` for the thread's next hand, bare again: ``drawn`` holds every pixel
+    drawn on it."""
+    for box in drawn:
+        img.paste(PANEL_BG, box)
+    _canvases.image = img
 
 
 def _draw_hand(view: PrivateView, map_id: str, height: int,
                pieces: list[Piece] | None = None,
                public: PublicView | None = None,
-               section: PlanSection | None = None) -> tuple[Image.Image, int]:
+               section: PlanSection | None = None,
+               plans: Sequence[TicketPlan] | None = None, *,
+               canvas: bool = False) -> tuple[Image.Image, int]:
     """The hand drawn on a canvas ``height`` px tall (what does not fit is cut off) and
     the y its drawing needs; with ``pieces``, the cached pieces are listed there, not
-    pasted; with ``section``, the planner's map is kept there (``_plans``)."""
+    pasted; with ``section``, the planner's map is kept there (``_plans``); ``plans``:
+    the planner's answer, if the caller has it; ``canvas``: on the thread's kept canvas
+    (``_canvas``: at least that tall), which the caller gives back bare."""
     m = base_for(map_id).map
     # RGB: the hand is opaque, and an RGBA canvas costs a conversion of the whole image.
-    img = Image.new("RGB", (WIDTH, height), PANEL_BG)
+    img = _canvas(height) if canvas else Image.new("RGB", (WIDTH, height), PANEL_BG)
     d = ImageDraw.Draw(img)
     blend(img, mark_sprite(player_shape(view.seat), player_fill(view.seat), 40), PAD, PAD)
     d.text((PAD + 54, PAD - 2), _("Your hand"), font=font(30, "title"), fill=PANEL_FG)
@@ -910,7 +945,8 @@ def _draw_hand(view: PrivateView, map_id: str, height: int,
     else:
         y = _tickets(img, y, view.tickets, map_id, offered=False, pieces=pieces)
     if public is not None and view.tickets:
-        plans = plan_tickets(board_for(map_id), public, view)
+        if plans is None:
+            plans = plan_tickets(board_for(map_id), public, view)
         y = _plans(img, y + 8, plans, public, view.seat, map_id, section)
     if view.draft_packet:
         y += 16

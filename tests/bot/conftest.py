@@ -89,7 +89,7 @@ def json_renderer() -> Renderer:
         board=lambda v, last=None: b"BOARD" + json.dumps(
             {**v.model_dump(mode="json"), "language": i18n.current(),
              "last_move": None if last is None else dataclasses.asdict(last)}).encode(),
-        hand=lambda v, m, public=None: b"HAND" + json.dumps(
+        hand=lambda v, m, public=None, plans=None: b"HAND" + json.dumps(
             {**v.model_dump(mode="json"), "language": i18n.current(),
              "with_plan": public is not None}).encode(),
         final=lambda v: b"FINAL" + json.dumps(

@@ -21,7 +21,8 @@ from bot.ops.config import Settings
 from bot.ops.lifecycle import serve
 
 
-def slow_hand(view: object, map_id: str, public: object = None) -> bytes:
+def slow_hand(view: object, map_id: str, public: object = None,
+              plans: object = None) -> bytes:
     time.sleep(1.0)
     return b"HAND"
 

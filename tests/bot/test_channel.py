@@ -115,6 +115,29 @@ async def test_a_claim_posts_the_table_again_with_the_last_claim_highlighted(tab
     assert "claimed" in new.content
 
 
+async def test_a_hands_picture_is_given_the_plans_its_text_shows(table):
+    """The planner's answer the DM's text shows goes with its hand to the renderer, which
+    does not work it out again."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state, seat, claims = await _claimable(table, await _turn(table))
+    publisher = table.bot.service.publisher
+    plain = publisher.renderer
+    given = []
+
+    def hand(view, map_id, public=None, plans=None):
+        given.append((view, public, plans))
+        return plain.hand(view, map_id, public, plans)
+
+    publisher.renderer = dataclasses.replace(plain, hand=hand)
+    try:
+        await table.play(state, seat, claims[0])
+    finally:
+        publisher.renderer = plain
+    assert given
+    for view, public, plans in given:
+        assert public is not None and plans == presenters.ticket_plans(public, view)
+
+
 async def test_a_claims_board_is_drawn_while_its_hand_is(table):
     """The board and the claimer's hand are drawn at once, not one after the other."""
     await table.open_game(["Ana", "Ben"], "usa")
@@ -124,9 +147,9 @@ async def test_a_claims_board_is_drawn_while_its_hand_is(table):
     board_started = threading.Event()
     hands_saw_the_board: list[bool] = []
 
-    def hand(view, map_id, public=None):  # runs in a thread: waits (a while) for the board
+    def hand(view, map_id, public=None, plans=None):  # in a thread: waits for the board
         hands_saw_the_board.append(board_started.wait(timeout=5))
-        return plain.hand(view, map_id, public)
+        return plain.hand(view, map_id, public, plans)
 
     def board(view, last):
         board_started.set()

@@ -17,7 +17,8 @@ from tests.bot.conftest import make_bot
 async def test_a_feed_waits_for_its_own_work_only(tmp_path):
     release = threading.Event()
 
-    def slow_hand(view: object, map_id: str, public: object = None) -> bytes:
+    def slow_hand(view: object, map_id: str, public: object = None,
+                  plans: object = None) -> bytes:
         release.wait(5)  # the start's DMs hang until the test lets them go
         return b"HAND"
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.bench_graph import SLOWEST, board_routes
+from bench.bench_graph import SLOWEST, WORLD_SLOWEST_BEFORE, board_routes
 from engine import graph
 from engine.graph import best_station_assignment, components, longest_trail, trail_in_order
 from engine.modules import playable_maps
@@ -178,6 +178,19 @@ def test_slowest_found_world_network():
     assert longest_trail(world_slowest) == reference_longest(world_slowest) == 42
 
 
+def test_slowest_network_for_the_search_over_trails_is_fast():
+    # bench_graph's WORLD_SLOWEST_BEFORE took 57-60 ms CPU with the depth-first search over
+    # trails (a bound 1 above the answer to refute); leaving edges unused takes ~0.6 ms.
+    # 20 ms is issue 31's target: far from both, so a loaded host does not decide it.
+    assert longest_trail(WORLD_SLOWEST_BEFORE) == 49  # reference_longest agrees (slow)
+    cpu = []
+    for _ in range(3):
+        started = time.process_time()
+        longest_trail(WORLD_SLOWEST_BEFORE)
+        cpu.append(time.process_time() - started)
+    assert min(cpu) < 0.020
+
+
 def test_usa_outside_case():
     portland, slc, helena, las_vegas, los_angeles, denver, kansas_city = range(7)
     routes = [
@@ -304,10 +317,11 @@ def test_longest_trail_search_alone_matches_reference_on_every_board(edges):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("map_id", sorted(SLOWEST))
+@pytest.mark.parametrize("map_id", [*sorted(SLOWEST), "world before"])
 def test_slowest_found_network_of_each_map(map_id):
-    # bench_graph's SLOWEST: the slowest network its own search found on each board.
-    net = SLOWEST[map_id]
+    # bench_graph's SLOWEST: the slowest network its own search found on each board (and
+    # WORLD_SLOWEST_BEFORE, the slowest it found for the previous search).
+    net = WORLD_SLOWEST_BEFORE if map_id == "world before" else SLOWEST[map_id]
     assert longest_trail(net) == reference_longest(net)
     assert longest_trail(list(reversed(net))) == reference_longest(net)
 

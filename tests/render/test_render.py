@@ -296,7 +296,8 @@ def test_a_hand_in_the_maps_hand_palette_looks_like_its_drawing(map_id: str) -> 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("map_id", MAP_IDS)
-def test_the_hand_draws_the_ticket_plan_as_a_small_map(map_id: str) -> None:
+def test_the_hand_draws_the_ticket_plan_as_a_small_map(
+        map_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the public view, the hand adds the planner's map: each open ticket's way in its
     ink (an exact colour of the hand palette), and a row per ticket beside it."""
     from bot.render.hand import PLAN_INKS
@@ -315,6 +316,12 @@ def test_the_hand_draws_the_ticket_plan_as_a_small_map(map_id: str) -> None:
         return counts.get(PLAN_INKS[first % len(PLAN_INKS)], 0)
 
     assert inked(plain) == 0 and inked(planned) > 100
+    # Given the planner's answer (the bot has it from the DM's text), the same picture,
+    # without working it out again.
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.render.hand.plan_tickets", None)  # not called
+        given = _open(render_hand(private, map_id, public, plans)).convert("RGB")
+    assert given.tobytes() == planned.tobytes()
 
 
 @pytest.mark.slow
