@@ -247,6 +247,37 @@ def test_hard_stops_at_its_time_budget() -> None:
     assert patient.last_worlds == 0
 
 
+@pytest.mark.slow
+def test_hard_halves_the_candidates_it_plays_on_after_the_first_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Successive halving: after the worlds in ``halve_at`` only the better half of the
+    candidates is played on (the heuristic's choice always is), so the worlds left cost
+    less and the budget buys more of them."""
+    positions = _positions("usa", 2, every=3)
+    state, seat, history = next(
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and 2 < min(st.trains) <= 10
+    )
+    observation = observe(state, seat, history=history)
+    played: list[Any] = []
+    real = SearchPlayer._play_out
+
+    def counting(self: SearchPlayer, world: Any, seat: int, action: Any, *rest: Any) -> float:
+        played.append(repr(action))
+        return real(self, world, seat, action, *rest)
+
+    monkeypatch.setattr(SearchPlayer, "_play_out", counting)
+    player = SearchPlayer(config=SearchConfig(worlds=4, halve_at=(2,)))
+    own = HeuristicPlayer(HARD).choose(observation)
+    player.choose(observation)
+    candidates = player._candidates(observation, own)
+    n = len(candidates)
+    assert n >= 4 and player.last_worlds == 4
+    assert len(played) == 2 * n + 2 * len(set(played[2 * n:]))
+    assert len(set(played[2 * n:])) <= (n + 1) // 2 + 1
+    assert played[2 * n:].count(repr(own)) == 2
+
+
 # Strength ---------------------------------------------------------------------------------
 
 
