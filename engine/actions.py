@@ -175,6 +175,7 @@ LOG_ADAPTER: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 
 _CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
 _KEEPS: dict[tuple[int, ...], KeepTickets] = {}
+_PICKS: dict[int, DraftPick] = {}  # ticket ids: a few hundred at most
 _STATIONS: dict[tuple[Board, tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
 _STATIONS_LIMIT = 20_000  # stations lists (or ticket keeps) kept before starting afresh
 _FACE_UP = {
@@ -196,6 +197,14 @@ def keep(tickets: tuple[int, ...]) -> KeepTickets:
             _KEEPS.clear()
         action = _KEEPS[tickets] = KeepTickets.model_construct(
             {"tickets"}, tickets=list(tickets))
+    return action
+
+
+def pick_of(ticket_id: int) -> DraftPick:
+    """``DraftPick`` of this ticket id (the engine's own, so built unvalidated; shared)."""
+    action = _PICKS.get(ticket_id)
+    if action is None:
+        action = _PICKS[ticket_id] = DraftPick.model_construct({"ticket"}, ticket=ticket_id)
     return action
 
 
@@ -263,5 +272,5 @@ def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> lis
 
 def clear_shared_actions() -> None:
     """Forget the shared claims, stations and harbors (they are built again on demand)."""
-    for shared in (_CLAIMS, _STATIONS, _HARBORS, _KEEPS):
+    for shared in (_CLAIMS, _STATIONS, _HARBORS, _KEEPS, _PICKS):
         shared.clear()

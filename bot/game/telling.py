@@ -46,8 +46,9 @@ class DirectMessage:
     news: str = ""  # see ``Update.news``
     language: i18n.Language = i18n.DEFAULT  # of ``text`` and the controls: the player's
     away: bool = False  # its player is away (``/ttr away``): the DM offers "I'm back"
-    # The planner's answer its text shows, for its hand's picture (computed once).
-    plans: tuple[TicketPlan, ...] = ()
+    # The planner's answer its text shows, for its hand's picture (worked out once; None:
+    # the renderer works it out).
+    plans: tuple[TicketPlan, ...] | None = None
 
 
 @dataclass(frozen=True)

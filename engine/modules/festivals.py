@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, ClassVar, NoReturn
 
-from engine.actions import Action, DraftPick, KeepTickets, TakeFestival, keep
+from engine.actions import Action, DraftPick, KeepTickets, TakeFestival, keep, pick_of
 from engine.cards import SPECIAL
 from engine.errors import IllegalAction, Text
 from engine.events import (
@@ -47,6 +47,11 @@ def _config(state: GameState) -> FestivalsConfig:
 def _ext(state: GameState) -> dict[str, Any]:
     ext: dict[str, Any] = state.ext["festivals"]
     return ext
+
+
+# Why tickets cannot be drawn yet (one shared text: asked on every turn until the draft).
+_LOCKED = Text("Destination tickets can be drawn only after the second ticket draft, "
+               "which starts when its card comes up from the deck.")
 
 
 def _city_piles(state: GameState, route: int) -> list[str]:
@@ -250,7 +255,7 @@ class Festivals(RuleModule):
         ext = _ext(state)
         board = state.board
         if state.phase == Phase.DRAFT:
-            return [DraftPick(ticket=board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
+            return [pick_of(board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
         if state.phase == Phase.DRAFT_KEEP:
             offer = [board.t_ids[t] for t in state.offered[seat]]
             return [keep(k) for k in combinations(offer, state.keep_min[seat])]
@@ -280,10 +285,7 @@ class Festivals(RuleModule):
             _config(state).tickets_locked_until_second_draft
             and not _ext(state)["second_draft_done"]
         ):
-            return Text(
-                "Destination tickets can be drawn only after the second ticket draft, "
-                "which starts when its card comes up from the deck."
-            )
+            return _LOCKED
         return None
 
     def on_claim(self, state: GameState, seat: int, route: int, events: list[Event]) -> bool:
