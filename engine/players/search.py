@@ -54,9 +54,9 @@ costliest habit (trying each claim's loss)."""
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     # Seconds of wall clock per decision: no world or play-out starts that the longest
-    # so far would not finish within it. More worlds win more games (Nordic, 100 games
-    # against expert: 46 % at 3 worlds, 57.5 % at 10), so it is the most that keeps the
-    # slowest decision well under a second (bench/bench_players.py).
+    # so far would not finish within it. More worlds won more games on Nordic on one seed
+    # (100 games against expert: 46 % at 3 worlds, 57.5 % at 10), not on another (45 % at
+    # 6 and at 12); this is the most that keeps the slowest decision well under a second.
     budget: float = 0.6
     worlds: int | None = None  # a fixed number of worlds instead (reproducible)
     max_worlds: int = 48
