@@ -854,9 +854,7 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
                                  section, plans, canvas=True)
     assert bottom <= img.height, "the hand outgrew its canvas"
     height = bottom - 14
-    background = _reduced(Image.new("RGB", (1, 1), PANEL_BG), palette).getpixel((0, 0))
-    assert isinstance(background, int)
-    out = Image.new("P", (WIDTH + 1, height), background)
+    out = Image.new("P", (WIDTH + 1, height), _index_in(PANEL_BG, palette))
     out.paste(0, (0, 0, 1, height))  # PNG's filter bytes
     out.putpalette(palette.getpalette() or [])
     spans: list[tuple[int, int]] = []
