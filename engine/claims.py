@@ -97,8 +97,9 @@ class ClaimTable:
     def claims(self, state: GameState, seat: int, hand: Sequence[int],
                pieces: Sequence[int]) -> list[Claim]:
         """The cheapest claims with ``hand`` of each route open to ``seat`` (cards aside:
-        ``turns.open_routes``' test), route by route in route order. ``pieces``: the
-        pieces ``seat`` has left of each kind (``pieces(r)`` of the table)."""
+        those ``turns.claim_problem`` finds nothing against), route by route in route
+        order. ``pieces``: the pieces ``seat`` has left of each kind (``pieces(r)`` of the
+        table)."""
         longest = self.longest
         # The routes within reach: per suit, those short enough (one mask per suit).
         reach = self.reach(hand)

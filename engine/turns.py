@@ -8,7 +8,7 @@ these; ``engine.game`` dispatches actions to the core handlers and the modules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from operator import le, sub
 
 from engine import payment
@@ -277,25 +277,6 @@ def claim_problem(state: GameState, seat: int, r: int) -> Text | None:
         return Text("{route} needs {n} trains; you have {left} left.",
                     route=board.route_name(r), n=board.r_len[r], left=state.trains[seat])
     return None
-
-
-def open_routes(state: GameState, seat: int, routes: Iterable[int] | None = None) -> list[int]:
-    """Indexes of the routes (of ``routes``, else all) ``seat`` could claim now, cards
-    aside: those ``claim_problem`` finds nothing against, tested without building its
-    messages (``legal_actions``)."""
-    board, owner = state.board, state.owner
-    lengths, twins = board.r_len, board.r_twin
-    trains = state.trains[seat]
-    small = state.n_players < board.rules.double_routes_min_players
-    out = []
-    for r in range(len(owner)) if routes is None else routes:
-        if owner[r] >= 0 or lengths[r] > trains:
-            continue
-        twin = twins[r]
-        if twin >= 0 and owner[twin] >= 0 and (small or owner[twin] == seat):
-            continue
-        out.append(r)
-    return out
 
 
 # Turn order and the end -------------------------------------------------------------------
