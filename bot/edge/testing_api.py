@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -168,7 +168,7 @@ def _union(word: str) -> Any:
             # Most unions are a value or null, a string or an integer: when only one branch
             # is of the instance's JSON type and it holds, the union holds (the standard
             # check, run only when it does not, also tries the others and says why).
-            open_ = [b for b in branches if _of_kind(b, instance)]
+            open_ = [b for b in branches if _of_kind(validator, b, instance)]
             if len(open_) != 1 or not validator.evolve(schema=open_[0]).is_valid(instance):
                 yield from standard(validator, branches, instance, schema)
             return
@@ -184,26 +184,15 @@ def _union(word: str) -> Any:
     return check
 
 
-def _of_kind(branch: Any, instance: Any) -> bool:
-    """Whether ``branch`` may hold for ``instance`` as far as its ``type`` says."""
+def _of_kind(validator: Any, branch: Any, instance: Any) -> bool:
+    """Whether ``branch`` may hold for ``instance`` as far as its ``type`` says (by the
+    validator's own JSON types: a bool is no number, 1.0 is an integer)."""
     kinds = branch.get("type") if isinstance(branch, dict) else None
     if kinds is None:
         return True
     kinds = [kinds] if isinstance(kinds, str) else kinds
-    return any(k not in _KINDS or _KINDS[k](instance) for k in kinds)
+    return any(validator.is_type(instance, k) for k in kinds)
 
-
-# JSON types as draft 2020-12 has them (a bool is no number; 1.0 is an integer).
-_KINDS: dict[str, Callable[[Any], bool]] = {
-    "null": lambda v: v is None,
-    "boolean": lambda v: isinstance(v, bool),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (
-        isinstance(v, float) and v.is_integer()),
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "string": lambda v: isinstance(v, str),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-}
 
 UNIONS = ("anyOf", "oneOf")
 BY_TYPE = "x-branches-by-type"
