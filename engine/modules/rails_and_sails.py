@@ -606,8 +606,18 @@ def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
 def _harbor_cities(state: GameState, seat: int) -> list[int]:
     """Harbor cities without a harbor that ``seat``'s routes reach."""
     harbors, owned = _ext(state)["harbors"], owned_routes(state)[seat]
-    return [c for c, at in _harbor_cities_of(state.board)
-            if owned & at and str(c) not in harbors]
+    key = (state.board, owned)  # a board hashes by identity: one per map, kept
+    reached = _REACHED.get(key)
+    if reached is None:
+        if len(_REACHED) >= MEMO_LIMIT:
+            _REACHED.clear()
+        reached = _REACHED[key] = [c for c, at in _harbor_cities_of(state.board) if owned & at]
+    return [c for c in reached if str(c) not in harbors] if harbors else reached.copy()
+
+
+# (board, routes owned) -> the harbor cities they reach: a seat's routes change only when
+# it claims one, its harbor options are listed every turn.
+_REACHED: dict[tuple[Board, int], list[int]] = new_memo()
 
 
 @cache
