@@ -109,8 +109,8 @@ class ClaimTable:
             found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
                            self.untested)
         room = 0
-        for c, n in enumerate(pieces):
-            room |= self.fits[c][min(max(n, 0), longest)]
+        for fits, n in zip(self.fits, pieces, strict=True):  # per kind of pieces
+            room |= fits[n if 0 <= n <= longest else 0 if n < 0 else longest]
         found &= room & ~closed_routes(state)[seat]
         out: list[Claim] = []
         seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
