@@ -361,13 +361,15 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     colour = board.r_color[r]
     suits = [colour] if colour != GRAY else [CARD_INDEX[n] for n in board.rules.deck.colors]
     out: list[list[int]] = []
-    for s in suits:
+    for s in suits:  # (no builtin min here: a call to it costs more in 3.11)
         pay = [0] * len(hand)
         if route.kind == "ship":
             need = route.length
-            doubles = min(hand[DOUBLE_SHIP + s], need // 2)
+            doubles = hand[DOUBLE_SHIP + s]
+            if doubles > need // 2:
+                doubles = need // 2
             need -= 2 * doubles
-            singles = min(hand[SHIP + s], need)
+            singles = hand[SHIP + s] if hand[SHIP + s] < need else need
             need -= singles
             if need and hand[DOUBLE_SHIP + s] > doubles:  # overshoot by one rather than a joker
                 doubles += 1
@@ -379,8 +381,10 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
         elif route.rough_terrain:
             continue  # rough terrain mixes suits per space: handled below
         else:
-            plain = min(hand[s], route.length)
-            harbor = min(hand[HARBOR_TRAIN + s], route.length - plain)
+            plain = hand[s] if hand[s] < route.length else route.length
+            harbor = hand[HARBOR_TRAIN + s]
+            if harbor > route.length - plain:
+                harbor = route.length - plain
             jokers = route.length - plain - harbor
             if jokers > hand[JOKER] or plain + harbor == 0:
                 continue
@@ -481,8 +485,7 @@ def _gray_ships(length: int) -> Callable[[Sequence[int]], Hashable]:
     more than fit (one may overshoot), the single ships up to ``length``; the jokers up to
     ``length``."""
     most_doubles = length // 2 + 1
-    clipped = tuple(min(n, length) for n in range(_MOST_OF_A_KIND))
-    doubles = tuple(min(n, most_doubles) for n in range(_MOST_OF_A_KIND))
+    clipped, doubles = _clipped(length), _clipped(most_doubles)
 
     def counts(hand: Sequence[int]) -> Hashable:
         try:  # each count clipped, looked up in C
@@ -582,9 +585,14 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
     do not change them)."""
     trains, ships = config.harbor_train_cards, config.harbor_ship_cards
-    key = (trains, ships, len(hand), min(hand[JOKER], trains + ships),
-           *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
-           *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
+    try:  # each count clipped, looked up in C
+        key = (trains, ships, len(hand), _clipped(trains + ships)[hand[JOKER]],
+               *map(_clipped(trains).__getitem__, hand[HARBOR_TRAIN:SHIP]),
+               *map(_clipped(ships).__getitem__, hand[SHIP:DOUBLE_SHIP]))
+    except IndexError:  # more cards of a kind than the tables cover
+        key = (trains, ships, len(hand), min(hand[JOKER], trains + ships),
+               *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
+               *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
     known = _HARBOR_PAYMENTS.get(key)
     if known is None:
         if len(_HARBOR_PAYMENTS) >= MEMO_LIMIT:
@@ -594,6 +602,12 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 
 _HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+
+
+@cache
+def _clipped(most: int) -> tuple[int, ...]:
+    """Each count of cards up to ``_MOST_OF_A_KIND``, clipped to ``most``."""
+    return tuple(min(n, most) for n in range(_MOST_OF_A_KIND))
 
 
 def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
@@ -789,8 +803,10 @@ class RailsAndSails(RuleModule):
         if state.phase == Phase.SECOND_DRAW:
             return out
         pieces = state.trains[seat]  # both kinds: a route's length is taken from its kind
+        trains, ships = ext["trains"][seat], ext["ships"][seat]
         out += _claim_table(board).claims(
-            state, seat, hand, (min(ext["trains"][seat], pieces), min(ext["ships"][seat], pieces))
+            state, seat, hand, (trains if trains < pieces else pieces,
+                                ships if ships < pieces else pieces)
         )
         if ext["harbors_left"][seat] and (cities := _harbor_cities(state, seat)):
             payments = _harbor_payments(hand, _config(state))
