@@ -262,6 +262,31 @@ def test_a_world_never_gives_a_rival_a_ticket_the_seat_returned(map_id: str) -> 
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("map_id", "seed", "searched"), [("nordic", 2, True), ("usa", 1, False)])
+def test_hard_searches_tickets_near_the_end_only_at_the_tables_it_pays(
+    map_id: str, seed: int, searched: bool
+) -> None:
+    """Near the end of a 2-player Nordic game *hard* weighs drawing tickets among its
+    turn's candidates and searches which to keep; on USA the heuristic decides both."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B"], seed=seed))
+    history: list[Event] = []
+    turn = None
+    while not (state.phase == "choose_tickets" and min(state.trains) <= 10):
+        seat = waiting_for(state)[0]
+        observation = observe(state, seat, history=history)
+        action = FACTORIES["expert"](seat).choose(observation)
+        if state.phase == "turn" and action != DrawTickets():
+            turn = (observation, action)  # a turn the heuristic draws no tickets
+        history.extend(apply(state, seat, action))
+    player = SearchPlayer(config=SearchConfig(worlds=2))
+    assert turn is not None and DrawTickets() in turn[0].options
+    candidates = player._candidates(*turn, player._searches_tickets(turn[0]))
+    assert (DrawTickets() in candidates) == searched
+    player.choose(observe(state, waiting_for(state)[0], history=history))
+    assert player.last_worlds == (2 if searched else 0)
+
+
+@pytest.mark.slow
 def test_hard_stops_at_its_time_budget() -> None:
     """Against the clock, *hard* searches as many worlds as its budget allows: none when it
     has no time (it then plays its heuristic's choice), more with time to spare. Before the
