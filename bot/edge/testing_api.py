@@ -5,24 +5,33 @@ licence). ``RequestSchemas.check`` validates a request body against the request 
 its operation and raises ``SpecViolation`` naming the route, the field and the rule broken.
 Validators are built once per operation and shared by every fake of the process.
 
+Every body is judged by ``jsonschema_rs`` (a compiled Draft 2020-12 validator, ~15x
+faster: the fake's checks were most of its CPU in the benchmarks); a body it refuses is
+checked again by ``jsonschema``, whose errors name the field and rule (the closest
+branch of a union) for the message.
+
 One known quirk is smoothed over: the spec types snowflakes as strings, Discord accepts
 integers too (discord.py sends them so).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jsonschema
+import jsonschema_rs
 from jsonschema.exceptions import ValidationError, best_match
 
 SPEC = Path(__file__).resolve().parents[2] / "tests" / "discord_api" / "openapi.json"
 SNOWFLAKE = "SnowflakeType"
+BASE = "urn:discord-openapi"  # the spec's name in the compiled validator's registry
 
 
 class SpecViolation(AssertionError):
@@ -40,6 +49,9 @@ class RequestSchemas:
         schemas = spec["components"]["schemas"]
         snowflake = schemas[SNOWFLAKE]
         schemas[SNOWFLAKE] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+        # The compiled validator reads the spec as published (bar the snowflakes), its
+        # references looked up when it is built; the copy below is reshaped for speed.
+        self._registry = jsonschema_rs.Registry([(BASE, copy.deepcopy(spec))])
         _mark_unions(spec, schemas)
         _inline_refs(spec)
         self._spec = spec
@@ -51,6 +63,7 @@ class RequestSchemas:
                     pointer = "/".join(("#/paths", _escape(path), method, "requestBody",
                                         "content", "application~1json", "schema"))
                     self._operations[(method.upper(), shape(path))] = pointer
+        self._fast: dict[tuple[str, str], jsonschema_rs.Validator] = {}
         self._validators: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
 
     def known(self, method: str, path: str) -> bool:
@@ -60,10 +73,18 @@ class RequestSchemas:
         """Raise ``SpecViolation`` if ``body`` breaks the operation's request schema (an
         operation the spec gives no JSON body is not checked)."""
         key = (method, shape(path))
-        validator = self._validators.get(key)
-        if validator is None:
+        fast = self._fast.get(key)
+        if fast is None:
             if key not in self._operations:
                 return
+            fast = jsonschema_rs.Draft202012Validator(
+                {"$ref": BASE + quote(self._operations[key], safe="#/~")},
+                registry=self._registry, offline=True)
+            self._fast[key] = fast
+        if fast.is_valid(body):
+            return
+        validator = self._validators.get(key)
+        if validator is None:
             validator = _Validator(_at(self._spec, self._operations[key]))
             self._validators[key] = validator
         error = best_match(validator.iter_errors(body))
@@ -76,6 +97,13 @@ class RequestSchemas:
         if error is not None:
             raise SpecViolation(f"{method} {path}: {error.json_path} breaks "
                                 f"'{error.validator}': {error.message[:300]}")
+        # The two validators disagree: the body is refused all the same, in the words of
+        # the one that refused it.
+        wrong = next(iter(fast.iter_errors(body)))
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
+                              for p in wrong.instance_path)
+        raise SpecViolation(f"{method} {path}: {where} breaks '{wrong.schema_path[-1]}': "
+                            f"...{wrong.message[-300:]}")
 
 
 def _at(spec: Any, pointer: str) -> Any:

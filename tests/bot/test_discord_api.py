@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 
+from bot.edge import testing_api
 from bot.edge.testing import VIOLATIONS, FakeDiscord
 from bot.edge.testing_api import SpecViolation, request_schemas
 from tests.bot.conftest import Table
@@ -52,6 +55,16 @@ def test_snowflakes_may_be_integers_and_valid_bodies_pass() -> None:
     with pytest.raises(SpecViolation, match="users"):
         schemas.check("POST", MESSAGES, {"allowed_mentions": {"users": [-1]}})
     assert schemas.known("POST", MESSAGES) and not schemas.known("GET", MESSAGES)
+
+
+def test_a_body_only_the_compiled_validator_refuses_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled validator judges; jsonschema only names the error. Should it see none,
+    the body is refused all the same, in the compiled validator's words."""
+    monkeypatch.setattr(testing_api, "best_match", lambda errors: None)
+    with pytest.raises(SpecViolation, match=re.escape(
+            f"POST {MESSAGES}: $.content breaks 'maxLength': ...")):
+        request_schemas().check("POST", MESSAGES, {"content": "x" * 4002})
 
 
 async def test_the_fake_refuses_such_a_request_as_discord_does(table: Table) -> None:
