@@ -229,6 +229,7 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     keep, returned = chosen_tickets(state, seat, action)
     rules = board.rules
     where = (setup and rules.setup_tickets.returned) or rules.returned_tickets
+    state.returned[seat].extend(returned)
     for t in returned:
         # Unkept long tickets leave the game; others follow the map's rule (Europe's
         # setup tickets leave the game too).
