@@ -637,15 +637,17 @@ def _harbor_cities(state: GameState, seat: int) -> list[int]:
     key = (state.board, owned)  # a board hashes by identity: one per map, kept
     reached = _REACHED.get(key)
     if reached is None:
-        if len(_REACHED) >= MEMO_LIMIT:
+        if len(_REACHED) >= _REACHED_LIMIT:
             _REACHED.clear()
         reached = _REACHED[key] = [c for c, at in _harbor_cities_of(state.board) if owned & at]
     return [c for c in reached if str(c) not in harbors] if harbors else reached.copy()
 
 
 # (board, routes owned) -> the harbor cities they reach: a seat's routes change only when
-# it claims one, its harbor options are listed every turn.
+# it claims one, its harbor options are listed every turn. Kept small (a few games' worth):
+# its lists are objects every full garbage collection of the process walks.
 _REACHED: dict[tuple[Board, int], list[int]] = new_memo()
+_REACHED_LIMIT = 1_000
 
 
 @cache
