@@ -10,6 +10,7 @@ each by suit; its jokers are the locomotive index.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
 
 from engine.errors import Listing, Plural, Text
 from maps.model import TRAIN_COLORS
@@ -55,7 +56,8 @@ def card_suit(card: str) -> str:
 
 
 def names_from_counts(counts: Sequence[int]) -> dict[str, int]:
-    return {CARD_NAMES[i]: n for i, n in enumerate(counts) if n}
+    # The kinds held, picked in C (a hand counts fewer kinds than there are names).
+    return dict(compress(zip(CARD_NAMES, counts, strict=False), counts))
 
 
 # The suits as players read them, in ``TRAIN_COLORS`` order (message ids of a front end).

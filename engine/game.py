@@ -229,6 +229,7 @@ def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     keep, returned = chosen_tickets(state, seat, action)
     rules = board.rules
     where = (setup and rules.setup_tickets.returned) or rules.returned_tickets
+    state.returned[seat].extend(returned)
     for t in returned:
         # Unkept long tickets leave the game; others follow the map's rule (Europe's
         # setup tickets leave the game too).
@@ -500,12 +501,16 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
               for need in range(length + 1)]
 
     def counts(hand: Sequence[int]) -> Hashable:
-        locos = min(hand[LOCO], length)
-        need = max(length - locos, 1)  # a colour without a card is not tried either
+        locos = hand[LOCO]  # (no builtin min or max here: a call to one costs more in 3.11)
+        if locos >= length:
+            locos, need = length, 1  # a colour without a card is not tried either
+        else:
+            need = length - locos
         colours = hand[:LOCO]
-        if max(colours) < _MOST_OF_A_COLOUR:
+        try:
             return locos, tuple(map(tables[need].__getitem__, colours))
-        return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
+        except IndexError:  # more cards of a colour than the tables cover
+            return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
 
     return counts
 
@@ -522,9 +527,11 @@ def _ferry_counts(colour: int, length: int, ferry: int) -> Callable[[Sequence[in
     plain = length - ferry
 
     def counts(hand: Sequence[int]) -> Hashable:
-        own = min(hand[colour], plain)
-        if length - own <= hand[LOCO]:
-            return own, min(hand[LOCO], length)
+        own, locos = hand[colour], hand[LOCO]
+        if own > plain:
+            own = plain
+        if length - own <= locos:
+            return own, locos if locos < length else length
         return tuple(hand)
 
     return counts

@@ -73,11 +73,13 @@ def claim_colour(board: Board, r: int, pay: Sequence[int]) -> int:
 
 def _take(hand: Sequence[int], n: int, order: Sequence[int], pay: list[int]) -> int:
     """Move up to ``n`` unspent cards of ``hand`` into ``pay`` in ``order``; return shortfall."""
-    for c in order:
+    for c in order:  # (no builtin min here: a call to it costs more in 3.11)
         if n <= 0:
             break
-        k = min(hand[c] - pay[c], n)
+        k = hand[c] - pay[c]
         if k > 0:
+            if k > n:
+                k = n
             pay[c] += k
             n -= k
     return n
@@ -86,8 +88,11 @@ def _take(hand: Sequence[int], n: int, order: Sequence[int], pay: list[int]) -> 
 def _spare_order(hand: Sequence[int], keep: int) -> list[int]:
     """Cards to give as 'any card': plentiful other colours first, ``keep`` and locomotives last."""
     # Most first, ties in colour order (a stable sort keeps it, reversed or not).
-    others = sorted((c for c in range(LOCO) if c != keep), key=hand.__getitem__, reverse=True)
+    others = sorted(_OTHERS[keep], key=hand.__getitem__, reverse=True)
     return [*others, keep, LOCO] if keep != LOCO else [*others, LOCO]
+
+
+_OTHERS = tuple(tuple(c for c in range(LOCO) if c != keep) for keep in range(LOCO + 1))
 
 
 def cheapest_for_colour(board: Board, r: int, hand: Sequence[int], c: int) -> list[int] | None:
@@ -136,14 +141,16 @@ def _cheapest_with_substitutes(
     spare cards, plentiful other colours first.
     """
     spare: list[int] | None = None  # the same for any number of groups: sorted once
-    for groups in range(length + 1):
-        symbols = max(ferry - groups, 0)
+    own, locos = hand[c], hand[LOCO]
+    for groups in range(length + 1):  # (no builtin min or max: a call costs more in 3.11)
+        symbols = ferry - groups if groups < ferry else 0
         coloured = length - groups - symbols
-        pay = [0] * N_CARDS
-        pay[c] = min(hand[c], coloured)
-        pay[LOCO] = symbols + coloured - pay[c]
-        if pay[LOCO] > hand[LOCO]:
+        played = own if own < coloured else coloured
+        if symbols + coloured - played > locos:
             continue
+        pay = [0] * N_CARDS
+        pay[c] = played
+        pay[LOCO] = symbols + coloured - played
         if spare is None:
             spare = _spare_order(hand, c)
         if not _take(hand, groups * per_loco, spare, pay):

@@ -102,6 +102,7 @@ class Position(BaseModel):
     tickets: dict[int, list[int]] | None = None  # seat -> tickets held
     offered: dict[int, list[int]] | None = None  # seat -> tickets waiting for a keep decision
     keep_min: dict[int, int] | None = None  # seat -> how many of ``offered`` to keep
+    returned: dict[int, list[int]] | None = None  # seat -> tickets it turned down, in order
     ticket_deck: list[int] | None = None
     # The board.
     owners: dict[int, int | None] | None = None  # route id -> seat (None: free)
@@ -232,6 +233,8 @@ def setup_position(state: GameState, position: Position) -> None:
         state.keep_min[seat] = min(state.keep_min[seat], len(ids))
     for seat, n in (p.keep_min or {}).items():
         state.keep_min[_seat(state, seat)] = n
+    for seat, ids in (p.returned or {}).items():
+        state.returned[_seat(state, seat)] = ticket_indexes(board, ids)
     if p.ticket_deck is not None:
         state.ticket_deck = ticket_indexes(board, p.ticket_deck)[::-1]
     modules = rule_modules(state)
@@ -321,6 +324,7 @@ def position_of(state: GameState) -> Position:
         tickets={s: [board.t_ids[t] for t in ts] for s, ts in enumerate(state.tickets)},
         offered={s: [board.t_ids[t] for t in ts] for s, ts in enumerate(state.offered)},
         keep_min=dict(enumerate(state.keep_min)),
+        returned={s: [board.t_ids[t] for t in ts] for s, ts in enumerate(state.returned)},
         ticket_deck=[board.t_ids[t] for t in state.ticket_deck[::-1]],
         owners={board.route_ids[r]: s for r, s in enumerate(state.owner) if s >= 0},
         stations={board.city_ids[c]: s for c, s in sorted(state.stations.items())},

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.board import Board, board_for
 from engine.phases import Phase
 
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3
 # The rules new games play by; 1: the rules when games first recorded their version (every
 # game stored before then is of rules 1). See the module's docstring.
 RULES_VERSION = 1
@@ -78,6 +78,7 @@ class GameState:
         "owner",
         "phase",
         "reason",
+        "returned",
         "scores",
         "skips",
         "stations",
@@ -114,6 +115,9 @@ class GameState:
         self.ticket_deck: list[int] = []  # ticket indexes; top is the end, bottom index 0
         self.tickets: list[list[int]] = [[] for _ in range(n)]
         self.offered: list[list[int]] = [[] for _ in range(n)]
+        # Tickets each seat turned down, in order: its own knowledge (they left the game or
+        # lie under the ticket deck, by the map's rules), shown only in its private view.
+        self.returned: list[list[int]] = [[] for _ in range(n)]
         self.keep_min = [0] * n
         stations = board.rules.stations
         self.stations_left = [stations.per_player if stations else 0] * n
@@ -144,6 +148,7 @@ class GameState:
         new.ticket_deck = self.ticket_deck.copy()
         new.tickets = [t.copy() for t in self.tickets]
         new.offered = [t.copy() for t in self.offered]
+        new.returned = [t.copy() for t in self.returned]
         new.keep_min = self.keep_min.copy()
         new.stations_left = self.stations_left.copy()
         new.stations = self.stations.copy()
@@ -187,6 +192,7 @@ class GameState:
         "ticket_deck",
         "tickets",
         "offered",
+        "returned",
         "keep_min",
         "stations_left",
         "turns_left",
@@ -267,5 +273,14 @@ def _config_names_rules(snap: dict[str, Any]) -> dict[str, Any]:
     return {**snap, "snapshot": 2, "config": {**snap["config"], "rules": 1}}
 
 
+def _returned_tickets(snap: dict[str, Any]) -> dict[str, Any]:
+    """2 → 3: each seat's returned tickets are kept; a game stored before did not keep them
+    (they start empty: a computer player then knows less of them, nothing else changes)."""
+    return {**snap, "snapshot": 3, "returned": [[] for _ in range(snap["n_players"])]}
+
+
 # Snapshot version -> the step to the next version.
-_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _config_names_rules}
+_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _config_names_rules,
+    2: _returned_tickets,
+}

@@ -124,6 +124,8 @@ class PrivateView(_View):
     tickets: list[TicketView]
     offered: list[TicketView]  # tickets drawn and waiting for the keep decision
     keep_min: int  # how many of ``offered`` must be kept (0 when nothing is offered)
+    # Tickets this seat turned down, in order (they left the game or lie under the deck).
+    returned: list[TicketView] = []
     # Pennsylvania: share numbers held per company, and companies to choose from now.
     shares: dict[str, list[int]] = {}
     share_options: list[str] = []
@@ -234,6 +236,7 @@ def private_view(state: GameState, seat: int) -> PrivateView:
         tickets=[ticket(t) for t in state.tickets[seat]],
         offered=[ticket(t) for t in state.offered[seat]],
         keep_min=state.keep_min[seat],
+        returned=[ticket_view(board, t) for t in state.returned[seat]],
         **_module_fields(state, lambda m: m.private_fields(state, seat)),
     )
 

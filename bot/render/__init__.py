@@ -66,6 +66,7 @@ TABLE_Y = 14 + TITLE_H + PHASE_H + 6  # where the players table starts in column
 STATUS_Y = 132  # the deck's line and banners under the market
 KEY_Y = 232  # the key's lines under them
 SIDE_W = 500
+SIDE_PART_H = 360  # what a part of the side panel usually takes, and some more
 INSET_H = 340  # the inset's slot at the bottom of a side panel
 
 
@@ -201,10 +202,17 @@ def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
     x, w = 28, SIDE_W - 52
 
     def put(y: int, key: tuple[object, ...] | None,
-            draw: Callable[[Image.Image, int, int], int], gap: int) -> int:
-        part, end = _part(map_id, (0, y, SIDE_W, lay.height), key, draw, gap)
-        img.paste(part, (0, y))
+            draw: Callable[[Image.Image, int, int], int], gap: int,
+            tall: int = SIDE_PART_H) -> int:
+        # On a canvas ``tall`` px tall (filling one down to the panel's bottom cost more
+        # than drawing the part); again down to the bottom if the part did not fit.
+        bottom = min(lay.height, y + tall)
+        part, end = _part(map_id, (0, y, SIDE_W, bottom), key, draw, gap)
         assert end is not None
+        if end + gap > bottom < lay.height:
+            part, end = _part(map_id, (0, y, SIDE_W, lay.height), key, draw, gap)
+            assert end is not None
+        img.paste(part, (0, y))
         return end + gap
 
     def top(c: Image.Image, dx: int, dy: int) -> int:
@@ -219,7 +227,8 @@ def _side_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
                 lambda c, dx, dy: players_heading(c, x + dx, at + dy, w, view, m), 0)
     for p in view.players:
         y = put(y, ("row", row_h, *_row_shows(p, view, m)),
-                functools.partial(_row, x=x, y=y, w=w, row_h=row_h, p=p, view=view, m=m), 0)
+                functools.partial(_row, x=x, y=y, w=w, row_h=row_h, p=p, view=view, m=m), 0,
+                row_h)
     y += 28
     at = y
     y = put(y, ("market", tuple(view.market)) if view.tunnel is None else None,

@@ -455,16 +455,24 @@ def _gray_trains(length: int) -> Callable[[Sequence[int]], Hashable]:
     and the jokers up to ``length``."""
 
     def counts(hand: Sequence[int]) -> Hashable:
-        jokers = min(hand[JOKER], length)
-        out = [jokers]
-        for s in range(JOKER):
-            plain = min(hand[s], length)
-            harbor = min(hand[HARBOR_TRAIN + s], length - plain)
-            paid = plain + harbor
-            out += (plain, harbor) if paid and paid + jokers >= length else (0, 0)
+        jokers = hand[JOKER]
+        need = length - jokers if jokers < length else 1  # cards beside the jokers (one at least)
+        out = [jokers if jokers < length else length]
+        for s in range(JOKER):  # (no builtin min here: a call to it costs more in 3.11)
+            plain, harbor = hand[s], hand[HARBOR_TRAIN + s]
+            if plain + harbor < need:
+                out += _NONE
+            elif plain >= length:
+                out += (length, 0)
+            else:
+                out += (plain, harbor if plain + harbor <= length else length - plain)
         return tuple(out)
 
     return counts
+
+
+_NONE = (0, 0)  # a suit that cannot pay: what ``_gray_trains`` keys it by
+_MOST_OF_A_KIND = 64  # more cards of one kind than any deck has (beyond: computed)
 
 
 @cache
@@ -473,12 +481,18 @@ def _gray_ships(length: int) -> Callable[[Sequence[int]], Hashable]:
     more than fit (one may overshoot), the single ships up to ``length``; the jokers up to
     ``length``."""
     most_doubles = length // 2 + 1
+    clipped = tuple(min(n, length) for n in range(_MOST_OF_A_KIND))
+    doubles = tuple(min(n, most_doubles) for n in range(_MOST_OF_A_KIND))
 
     def counts(hand: Sequence[int]) -> Hashable:
-        out = [min(hand[JOKER], length)]
-        for s in range(JOKER):
-            out += (min(hand[DOUBLE_SHIP + s], most_doubles), min(hand[SHIP + s], length))
-        return tuple(out)
+        try:  # each count clipped, looked up in C
+            return (*map(clipped.__getitem__, hand[SHIP:DOUBLE_SHIP]),
+                    *map(doubles.__getitem__, hand[DOUBLE_SHIP:ALL_CARD_KINDS]),
+                    clipped[hand[JOKER]])
+        except IndexError:  # more cards of a kind than the tables cover
+            return (*(min(n, length) for n in hand[SHIP:DOUBLE_SHIP]),
+                    *(min(n, most_doubles) for n in hand[DOUBLE_SHIP:ALL_CARD_KINDS]),
+                    min(hand[JOKER], length))
 
     return counts
 
@@ -606,8 +620,18 @@ def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
 def _harbor_cities(state: GameState, seat: int) -> list[int]:
     """Harbor cities without a harbor that ``seat``'s routes reach."""
     harbors, owned = _ext(state)["harbors"], owned_routes(state)[seat]
-    return [c for c, at in _harbor_cities_of(state.board)
-            if owned & at and str(c) not in harbors]
+    key = (state.board, owned)  # a board hashes by identity: one per map, kept
+    reached = _REACHED.get(key)
+    if reached is None:
+        if len(_REACHED) >= MEMO_LIMIT:
+            _REACHED.clear()
+        reached = _REACHED[key] = [c for c, at in _harbor_cities_of(state.board) if owned & at]
+    return [c for c in reached if str(c) not in harbors] if harbors else reached.copy()
+
+
+# (board, routes owned) -> the harbor cities they reach: a seat's routes change only when
+# it claims one, its harbor options are listed every turn.
+_REACHED: dict[tuple[Board, int], list[int]] = new_memo()
 
 
 @cache

@@ -72,9 +72,16 @@ class Sampler:
         self.known = self._known_cards(board)
         self.hand_sizes = [p.hand_size for p in pub.players]
         self.turns_left = self._turns_left()
-        # Tickets the seat has not seen in hand (its own returned ones may be anywhere).
+        # Tickets the seat has not seen in hand. The ones it turned down are with no rival:
+        # they left the game or lie under the ticket deck (top first in the order returned;
+        # Europe's turned down at setup left the game but are put under it too, a
+        # difference only a world that draws the whole deck could show).
         own = {t.id for t in priv.tickets} | {t.id for t in priv.offered}
-        self.free_tickets = [t for t in board.t_ids if t not in own]
+        returned = [t.id for t in priv.returned]
+        self.free_tickets = [t for t in board.t_ids if t not in own and t not in returned]
+        self.under_deck = [
+            t for t in returned if t not in own and not board.t_long[board.t_index[t]]
+        ] if board.rules.returned_tickets == "bottom" else []
         self.networks = [
             {c for rid, s in pub.claimed.items() if s == p
              for c in (board.map.routes[board.route_index[rid]].a,
@@ -147,6 +154,7 @@ class Sampler:
             "offered": {s: ([t.id for t in priv.offered] if s == self.seat else [])
                         for s in range(self.n)},
             "keep_min": {self.seat: priv.keep_min},
+            "returned": {self.seat: [t.id for t in priv.returned]},
             "ticket_deck": ticket_deck,
             "owners": dict(pub.claimed),
             "stations": dict(pub.stations),
@@ -217,7 +225,8 @@ class Sampler:
         return hands, deck, discards, ships, ship_discards
 
     def _tickets(self, rng: random.Random) -> tuple[dict[int, list[int]], list[int]]:
-        """Rivals' tickets, likelier where their networks reach; the rest is the deck."""
+        """Rivals' tickets, likelier where their networks reach; the rest is the deck (top
+        first), above the tickets the seat returned under it."""
         board, pub = self.obs.board, self.obs.public
         pool = list(self.free_tickets)
         rng.shuffle(pool)
@@ -237,7 +246,8 @@ class Sampler:
                 pick = rng.choices(range(len(pool)), weights)[0]
                 held.append(pool.pop(pick))
             tickets[p.seat] = held
-        return tickets, pool[: pub.tickets_left]
+        under = self.under_deck[-pub.tickets_left:] if pub.tickets_left else []
+        return tickets, pool[: pub.tickets_left - len(under)] + under
 
     def _module_fields(
         self, rng: random.Random, ships: list[int], ship_discards: list[int]

@@ -39,8 +39,8 @@ from engine.turns import waiting_for
 
 SEARCHED_PHASES = (Phase.TURN, Phase.CHOOSE_TICKETS, Phase.CHOOSE_SHARE, Phase.CHOOSE_NEUTRAL_SHARE,
                    Phase.CHOOSE_FESTIVAL)
-"""Decisions the search may weigh (turns only once the end nears, and tickets only if
-``SearchConfig.tickets``: a few turns played on tell little about long plans and tickets,
+"""Decisions the search may weigh (turns only once the end nears, and tickets only at the
+tables ``SearchConfig`` names: a few turns played on tell little about long plans and tickets,
 which pay off at the end); the others (a second card, a tunnel's extra cards, drafts, a
 piece split) the heuristic takes alone."""
 CAUTION = 0.5  # a failed ticket weighs this much more than a completed one
@@ -68,9 +68,12 @@ class SearchConfig:
     # the heuristic plays alone (a few turns played on misjudge its long plans).
     endgame_pieces: int = 8
     win_bonus: float = 10.0  # a world won counts this much beyond the score margin
-    # Near the end, also search drawing tickets and which to keep: off, it lost more
-    # tickets than it won on Iberia and gained nothing on USA (bench/HISTORY.md).
+    # Near the end, also search drawing tickets and which to keep: everywhere if set; by
+    # default only at the tables (map, players) in ``ticket_tables``. Elsewhere it lost
+    # more tickets than it won (Iberia) or gained nothing (USA); on 2-player Nordic, whose
+    # short tickets a network often covers, it completed more (bench/HISTORY.md).
     tickets: bool = False
+    ticket_tables: frozenset[tuple[str, int]] = frozenset({("nordic", 2)})
     # Turns are searched only at tables of at most this many players. At four, searching
     # the last turns won more against three planners (hard@3, 200 games: USA 31.5 %,
     # Europe 26.5 %; the heuristic alone 26.5 %, 21.5 %; bench/HISTORY.md); five is not
@@ -105,10 +108,11 @@ class SearchPlayer:
             not near_end or len(obs.public.players) > self.config.turn_players
         ):
             return own
-        if obs.public.phase == Phase.CHOOSE_TICKETS and not self.config.tickets:
+        tickets = self._searches_tickets(obs)
+        if obs.public.phase == Phase.CHOOSE_TICKETS and not tickets:
             return own
         horizon = 1000 if near_end else self.config.horizon
-        candidates = self._candidates(obs, own)
+        candidates = self._candidates(obs, own, tickets)
         if len(candidates) < 2:
             return own
         sampler = Sampler(obs)
@@ -152,6 +156,10 @@ class SearchPlayer:
             return own
         return candidates[best]
 
+    def _searches_tickets(self, obs: Observation) -> bool:
+        table = (obs.board.map.id, len(obs.public.players))
+        return self.config.tickets or table in self.config.ticket_tables
+
     @staticmethod
     def _halve(alive: list[int], totals: list[float]) -> list[int]:
         """The better half of the candidates still searched (the heuristic's choice always
@@ -162,7 +170,7 @@ class SearchPlayer:
 
     # Candidates ---------------------------------------------------------------------------
 
-    def _candidates(self, obs: Observation, own: Action) -> list[Action]:
+    def _candidates(self, obs: Observation, own: Action, tickets: bool = False) -> list[Action]:
         """The heuristic's choice first, then other plausible actions, at most
         ``config.candidates``: another style's choice, the claims worth most points or on
         the plan, more tickets, the best card draw; every option of a small decision."""
@@ -189,7 +197,7 @@ class SearchPlayer:
                 a for a in options if isinstance(a, DrawFaceUp)
             ]
             add(draws[0] if draws else None)
-        if self.config.tickets:
+        if tickets:
             add(next((a for a in options if isinstance(a, DrawTickets)), None))
         # The claims worth most, one payment each (the fewest locomotives).
         by_route: dict[int, Claim] = {}

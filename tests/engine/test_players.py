@@ -84,8 +84,8 @@ def test_computer_players_only_submit_legal_actions(map_id: str) -> None:
 
 def _reshuffle_secrets(state: GameState, seat: int, rng: random.Random) -> GameState:
     """A copy of ``state`` whose secrets hidden from ``seat`` differ: the other seats'
-    cards, tickets, offers, draft packets, shares and festival cards, the deck order and
-    the game's random generator. What ``seat`` may see stays the same."""
+    cards, tickets, offers, tickets returned, draft packets, shares and festival cards, the
+    deck order and the game's random generator. What ``seat`` may see stays the same."""
     other = GameState.from_snapshot(state.to_snapshot())
     others = [s for s in range(other.n_players) if s != seat]
     ship_deck: list[int] = other.ext["rs"]["ship_deck"] if "rs" in other.ext else []
@@ -107,10 +107,12 @@ def _reshuffle_secrets(state: GameState, seat: int, rng: random.Random) -> GameS
         specials = [c for c in deck if c >= SPECIAL]
         deck[:] = pool + specials
         rng.shuffle(deck)
-    # Tickets: swap the other seats' tickets and offers with tickets still in the deck.
+    # Tickets: swap the other seats' tickets and offers with tickets still in the deck; the
+    # tickets they returned are others.
     tickets = other.ticket_deck
     rng.shuffle(tickets)
     for s in others:
+        other.returned[s] = rng.sample(range(len(other.board.t_ids)), len(other.returned[s]) + 1)
         for held in (other.tickets[s], other.offered[s]):
             for i in range(len(held)):
                 if tickets:
@@ -227,6 +229,66 @@ def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str, player
         assert len(hidden) > 1 or not state.deck
         searched += 1
     assert searched > 10
+
+
+@pytest.mark.parametrize("map_id", ["nordic", "usa"])
+def test_a_world_never_gives_a_rival_a_ticket_the_seat_returned(map_id: str) -> None:
+    """The seat knows the tickets it turned down: on Nordic they left the game, on USA
+    they lie under the ticket deck. A world deals none of them to a rival (and on Nordic
+    none to the deck either); the seat's private view lists them."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B"], seed=7))
+    history: list[Event] = []
+    returned: list[set[int]] = [set(), set()]
+    while state.phase != "game_over" and not (
+        state.phase == "turn" and min(state.trains) <= 14 and all(returned)
+    ):
+        seat = waiting_for(state)[0]
+        offered = {state.board.t_ids[t] for t in state.offered[seat]}
+        action = FACTORIES["expert"](seat).choose(observe(state, seat, history=history))
+        if isinstance(action, KeepTickets):
+            returned[seat] |= offered - set(action.tickets)
+        history.extend(apply(state, seat, action))
+    seat = waiting_for(state)[0]
+    assert returned[seat] and state.phase == "turn"
+    observation = observe(state, seat, history=history)
+    assert {t.id for t in observation.private.returned} == returned[seat]
+    sampler = Sampler(observation)
+    board = state.board
+    for i in range(40):
+        world = sampler.sample(random.Random(i))
+        assert world is not None
+        assert not returned[seat] & {board.t_ids[t] for t in world.tickets[1 - seat]}
+        deck = {board.t_ids[t] for t in world.ticket_deck}
+        if map_id == "nordic":
+            assert not returned[seat] & deck
+        else:  # under the deck, the one returned last lowest
+            bottom = [board.t_ids[t] for t in world.ticket_deck[: len(returned[seat])]]
+            assert set(bottom) == returned[seat]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("map_id", "seed", "searched"), [("nordic", 2, True), ("usa", 1, False)])
+def test_hard_searches_tickets_near_the_end_only_at_the_tables_it_pays(
+    map_id: str, seed: int, searched: bool
+) -> None:
+    """Near the end of a 2-player Nordic game *hard* weighs drawing tickets among its
+    turn's candidates and searches which to keep; on USA the heuristic decides both."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B"], seed=seed))
+    history: list[Event] = []
+    turn = None
+    while not (state.phase == "choose_tickets" and min(state.trains) <= 10):
+        seat = waiting_for(state)[0]
+        observation = observe(state, seat, history=history)
+        action = FACTORIES["expert"](seat).choose(observation)
+        if state.phase == "turn" and action != DrawTickets():
+            turn = (observation, action)  # a turn the heuristic draws no tickets
+        history.extend(apply(state, seat, action))
+    player = SearchPlayer(config=SearchConfig(worlds=2))
+    assert turn is not None and DrawTickets() in turn[0].options
+    candidates = player._candidates(*turn, player._searches_tickets(turn[0]))
+    assert (DrawTickets() in candidates) == searched
+    player.choose(observe(state, waiting_for(state)[0], history=history))
+    assert player.last_worlds == (2 if searched else 0)
 
 
 @pytest.mark.slow

@@ -41,7 +41,10 @@ def test_a_stored_game_replays_to_the_same_end(game: dict) -> None:  # type: ign
         apply(state, seat, ACTION_ADAPTER.validate_python(action))
     assert state.phase == "game_over"
     assert final_scores(state).model_dump(mode="json") == game["final_scores"]
-    assert json.loads(json.dumps(state.to_snapshot())) == migrate_snapshot(game["snapshot"])
+    # The same end, except the tickets each seat returned, which these formats did not keep.
+    replayed = json.loads(json.dumps(state.to_snapshot()))
+    unkept: list[list[int]] = [[] for _ in range(state.n_players)]
+    assert {**replayed, "returned": unkept} == migrate_snapshot(game["snapshot"])
     # The stored end also loads as a state that scores the same.
     restored = GameState.from_snapshot(game["snapshot"])
     assert final_scores(restored).model_dump(mode="json") == game["final_scores"]

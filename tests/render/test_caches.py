@@ -353,3 +353,22 @@ def test_a_panel_put_together_from_kept_parts_is_the_panel_drawn_whole(map_id: s
                 assert (at, map_at) == (whole_at, whole_map_at)
                 assert got.tobytes() == render._indexed(whole, map_id).tobytes()
     assert len(render._parts) > 10  # the parts were kept, and drawn again when they changed
+
+
+@pytest.mark.parametrize("tall", [render.SIDE_PART_H, 40])
+def test_a_side_panels_parts_too_tall_for_their_canvas_are_drawn_again_to_the_bottom(
+        tall: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beside a portrait map each part of the panel is drawn on a canvas ``SIDE_PART_H``
+    px tall (a row: its own height); a part that does not fit (at 40 px: the title, the
+    market, the legend) is drawn again down to the panel's bottom: either way the panel
+    is pixel for pixel the whole panel reduced."""
+    from bot.render import panel_image, panel_rows
+    from bot.render.demo import mid_view
+
+    monkeypatch.setattr(render, "SIDE_PART_H", tall)
+    render._parts.clear()
+    view = mid_view("nordic", seed=3, players=4, claims=10)
+    got, at, map_at = panel_rows(view)
+    whole, whole_at, whole_map_at = panel_image(view)
+    assert (at, map_at) == (whole_at, whole_map_at)
+    assert got.tobytes() == render._indexed(whole, "nordic").tobytes()
