@@ -38,10 +38,12 @@ import io
 import json
 import logging
 import re
+import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot import i18n
 from bot.edge import components
@@ -397,11 +399,16 @@ class DiscordPublisher:
         edits are capped (30046), its thread is archived...): then it is posted anew."""
         if self._aged(table.message_id) and self._capped():
             return False
-        message = channel.get_partial_message(table.message_id)
         try:
-            await message.edit(content=presenters.clip(content), view=controls,
-                               attachments=files or MISSING,
-                               allowed_mentions=discord.AllowedMentions.none())
+            # As ``PartialMessage.edit`` does, without building a ``Message`` of the answer
+            # (the view is for sending only, see ``_send``).
+            with handle_message_parameters(
+                    content=presenters.clip(content), view=controls,
+                    attachments=files or MISSING,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    previous_allowed_mentions=self.client.allowed_mentions) as params:
+                await self.client.http.edit_message(channel.id, table.message_id,
+                                                    params=params)
         except discord.HTTPException as exc:
             if exc.code in CHANNEL_GONE:
                 raise
@@ -456,9 +463,25 @@ class DiscordPublisher:
             if found is not None:
                 await storage.post_sent(gid, version, target, found)
                 return found
-        message = await channel.send(content, allowed_mentions=pinging(content), **kwargs)
-        await storage.post_sent(gid, version, target, message.id)
-        return message.id
+        mid = await self._send(channel, content, allowed_mentions=pinging(content), **kwargs)
+        await storage.post_sent(gid, version, target, mid)
+        return mid
+
+    async def _send(self, channel: discord.abc.Messageable, content: str, *,
+                    allowed_mentions: discord.AllowedMentions,
+                    file: discord.File = MISSING, files: list[discord.File] = MISSING,
+                    view: discord.ui.View | None = MISSING) -> int:
+        """``channel.send``, returning only the new message's id: discord.py would build a
+        whole ``Message`` of Discord's answer (two or three an action) for nothing. The
+        bot's views are for sending only (stopped: discord.py keeps none of them)."""
+        assert not view or view.is_finished(), "a view discord.py would keep: send it so"
+        with handle_message_parameters(
+                content=content, file=file, files=files, view=view,
+                nonce=secrets.randbits(64), allowed_mentions=allowed_mentions,
+                previous_allowed_mentions=self.client.allowed_mentions) as params:
+            data = await self.client.http.send_message(cast(discord.abc.Snowflake, channel).id,
+                                                       params=params)
+        return int(data["id"])
 
     async def _find(self, channel: discord.abc.Messageable, content: str) -> int | None:
         me = self.client.user
