@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import itertools
 import json
 import re
@@ -214,10 +215,16 @@ def _files(files: Sequence[discord.File] | None) -> list[tuple[str, bytes]]:
 
 
 def _params(template: str, url: str) -> dict[str, str]:
-    pattern = re.escape(Route.BASE + template).replace(r"\{", "{").replace(r"\}", "}")
-    pattern = re.sub(r"{(\w+)}", r"(?P<\1>[^/?]+)", pattern)
-    m = re.fullmatch(pattern, url)
+    m = _route_pattern(template).fullmatch(url)
     return dict(m.groupdict()) if m else {}
+
+
+@functools.cache
+def _route_pattern(template: str) -> re.Pattern[str]:
+    """A route template ('/channels/{channel_id}/messages') as a pattern naming its
+    parameters (built once per route: every request asks)."""
+    pattern = re.escape(Route.BASE + template).replace(r"\{", "{").replace(r"\}", "}")
+    return re.compile(re.sub(r"{(\w+)}", r"(?P<\1>[^/?]+)", pattern))
 
 
 class FakeDiscord:
