@@ -780,8 +780,11 @@ class DiscordPublisher:
             await self.close_votes(update.game_id, lambda v: "over")
             return
         storage = self._service().storage
+        stored = await storage.bot_state(VOTES.format(game=update.game_id))
+        if not stored or stored == "[]":
+            return  # the usual case: nothing to close, and one read (not close_votes' second)
         back: set[int] = set()  # seats no vote is on any more
-        if '"kick"' in (await storage.bot_state(VOTES.format(game=update.game_id)) or ""):
+        if '"kick"' in stored:
             info = await self._service().info(update.game_id)
             timing = await storage.timing(info.row.guild_id, update.game_id)
             expiries = await storage.expiries(update.game_id)

@@ -105,6 +105,22 @@ async def test_an_undo_vote_says_the_game_moved_on_or_that_it_was_undone(table):
     assert "Undone" in shown.content and shown.custom_ids() == [], shown.content
 
 
+async def test_an_action_with_no_open_vote_reads_the_games_votes_once(table):
+    """The usual action has nothing to close: one read of the game's open votes, not one to
+    look for a kick vote and another in ``close_votes``."""
+    await table.open_game(["Ana", "Ben"], "usa")
+    state = await _turn(table)
+    storage = table.bot.service.storage
+    read, reads = storage.bot_state, []
+
+    async def counted(key):
+        reads.append(key)
+        return await read(key)
+    storage.bot_state = counted
+    await table.play(state, state.current, engine.DrawBlind())
+    assert reads.count(f"votes:{table.game_id}") == 1, reads
+
+
 async def test_nordic_takes_a_face_up_locomotive_as_the_second_card(table):
     """RULES.md §4: on Nordic a face-up locomotive is one card like any other; the board
     disabled it as the second card."""
