@@ -17,6 +17,9 @@ from maps.model import TRAIN_COLORS
 
 LOCO = len(TRAIN_COLORS)  # index of the locomotive in a hand
 N_CARDS = LOCO + 1
+# More cards of one kind than any deck has: tables of card counts indexed up to here (a
+# hand beyond, only in a position set up so, takes the computed way).
+MOST_OF_A_KIND = 64
 GRAY = -1  # route colour index of a gray route
 HARBOR_TRAIN = N_CARDS  # + suit: a train card with the harbor symbol
 SHIP = HARBOR_TRAIN + LOCO  # + suit: a single ship card (it has the harbor symbol)

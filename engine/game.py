@@ -35,6 +35,7 @@ from engine.cards import (
     CARD_NAMES,
     GRAY,
     LOCO,
+    MOST_OF_A_KIND,
     N_CARDS,
     SUIT_WORDS,
     counts_from_names,
@@ -497,7 +498,7 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
     plain = length - ferry
     # Per number of cards still needed beside the locomotives: a colour's count -> what it
     # contributes to the key (looked up in C rather than tested in Python per colour).
-    tables = [tuple(min(n, plain) if n >= need else 0 for n in range(_MOST_OF_A_COLOUR))
+    tables = [tuple(min(n, plain) if n >= need else 0 for n in range(MOST_OF_A_KIND))
               for need in range(length + 1)]
 
     def counts(hand: Sequence[int]) -> Hashable:
@@ -513,9 +514,6 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
             return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
 
     return counts
-
-
-_MOST_OF_A_COLOUR = 64  # more cards of one colour than any deck has (beyond: computed)
 
 
 @cache

@@ -38,6 +38,7 @@ from engine.cards import (
     GRAY,
     HARBOR_TRAIN,
     LOCO,
+    MOST_OF_A_KIND,
     SHIP,
     counts_from_names,
     describe_cards,
@@ -476,7 +477,6 @@ def _gray_trains(length: int) -> Callable[[Sequence[int]], Hashable]:
 
 
 _NONE = (0, 0)  # a suit that cannot pay: what ``_gray_trains`` keys it by
-_MOST_OF_A_KIND = 64  # more cards of one kind than any deck has (beyond: computed)
 
 
 @cache
@@ -606,8 +606,8 @@ _HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
 
 @cache
 def _clipped(most: int) -> tuple[int, ...]:
-    """Each count of cards up to ``_MOST_OF_A_KIND``, clipped to ``most``."""
-    return tuple(min(n, most) for n in range(_MOST_OF_A_KIND))
+    """Each count of cards up to ``MOST_OF_A_KIND``, clipped to ``most``."""
+    return tuple(min(n, most) for n in range(MOST_OF_A_KIND))
 
 
 def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
