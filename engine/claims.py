@@ -15,10 +15,11 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
 from itertools import compress, count
 from operator import getitem, itemgetter, ne, or_
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
+from engine.cards import LOCO, MOST_OF_A_KIND, N_CARDS
 from engine.state import GameState
 
 Payments = Callable[[Board, int, Sequence[int]], list[list[int]]]
@@ -33,6 +34,53 @@ class _Payable:
     def __init__(self, pays: list[list[int]]) -> None:
         self.pays = pays
         self.by_route: dict[int, tuple[Claim, ...]] = {}
+
+
+class Plain(NamedTuple):
+    """A route paid the plain way: after ``ferry`` locomotives (its symbols), one card a
+    space of one of ``colours`` (the route's colour; any one colour on a gray route) or a
+    locomotive; its cheapest payment in a colour plays as many of that colour as fill the
+    spaces, and all locomotives pay it where nothing else does (a tunnel: always).
+    ``locos``: whether locomotives may fill the plain spaces (and pay it alone)."""
+
+    colours: tuple[int, ...]
+    length: int
+    ferry: int
+    tunnel: bool
+    locos: bool
+
+
+class _PlainShape:
+    """A plain route shape's payments as indexes into each of its routes' claims (see
+    ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
+    of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
+
+    __slots__ = ("colours", "gray", "length", "lookup", "plain", "tunnel", "locos")
+
+    def __init__(self, plain: Plain) -> None:
+        self.colours = plain.colours
+        self.gray = len(plain.colours) > 1
+        self.length = plain.length
+        self.tunnel = plain.tunnel
+        self.locos = plain.locos
+        spaces = self.plain = plain.length - plain.ferry
+        self.lookup = tuple(
+            tuple(
+                tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
+                for j in range(len(plain.colours))
+            )
+            for locos in range(plain.length + 1)
+        )
+
+
+def _plain_index(j: int, n: int, spaces: int, plain: Plain, locos: int) -> int:
+    """The index of the payment with ``n`` cards of colour ``plain.colours[j]`` and at
+    most ``locos`` locomotives, 0 for none (layout: ``ClaimTable._plain_claims``)."""
+    played = n if n < spaces else spaces
+    short = spaces - played
+    if not n or (short and not plain.locos) or short + plain.ferry > locos:
+        return 0
+    return 2 + j * spaces + played - 1
 
 
 class ClaimTable:
@@ -51,6 +99,11 @@ class ClaimTable:
     are an OR of one precomputed mask per suit, those open to a player an AND with its
     ``closed_routes`` and the routes its pieces can fill, so that only the few routes
     left are visited one by one.
+
+    Routes paid the plain way (``plain(r)``: a ``Plain``, or None for the others) skip
+    the payment function and its memo: each has its claims built once, in a tuple
+    indexed by (colour, cards of it), and a hand's payments for a shape are a few
+    indexes read from precomputed tables (many hands, one claim each per colour).
     """
 
     def __init__(
@@ -62,6 +115,7 @@ class ClaimTable:
         reach: Callable[[Sequence[int]], list[int]],
         payments: Payments,
         pieces: Callable[[int], int] = lambda r: 0,
+        plain: Callable[[int], Plain | None] = lambda r: None,
     ) -> None:
         routes = range(len(board.route_ids))
         shapes: dict[Hashable, int] = {}
@@ -69,6 +123,13 @@ class ClaimTable:
         first = {k: r for r, k in reversed(list(enumerate(self.kind)))}
         self.example = tuple(first[k] for k in range(len(shapes)))  # a route of each shape
         self.counts = tuple(counts(r) for r in self.example)
+        plains = [plain(r) for r in self.example]
+        self.plain = tuple(None if p is None else _PlainShape(p) for p in plains)
+        self.plain_claims = tuple(
+            () if plains[self.kind[r]] is None
+            else _plain_claims(board.route_ids[r], plains[self.kind[r]])  # type: ignore[arg-type]
+            for r in routes
+        )
         longest = self.longest = max(board.r_len, default=0)
         # Per suit, per spaces the hand could fill (up to the longest route): its routes
         # that short or shorter; routes without a test are always within reach.
@@ -116,12 +177,19 @@ class ClaimTable:
         seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         kind = self.kind
+        plain = self.plain
         for r in routes_in(found):
             k = kind[r]
             payable = seen[k]
             if payable is _UNSEEN:
-                payable = seen[k] = self._payable(k, hand, counted)
-            if payable is not None:  # a route's claims: never empty, so ``or`` builds them once
+                shape = plain[k]
+                payable = seen[k] = (self._payable(k, hand, counted) if shape is None
+                                     else _plain_payments(shape, hand))
+            if payable is None:
+                continue
+            if payable.__class__ is list:  # a plain route's: indexes into its claims
+                out += map(self.plain_claims[r].__getitem__, payable)
+            else:  # a route's claims: never empty, so ``or`` builds them once
                 out += payable.by_route.get(r) or self._claims(payable, r)
         return out
 
@@ -156,6 +224,41 @@ class ClaimTable:
         route_id = self.board.route_ids[r]
         claims = payable.by_route[r] = tuple(claim_of(route_id, p) for p in payable.pays)
         return claims
+
+
+def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
+    """A plain route's claims, by index: 0 none, 1 all locomotives, then per colour of
+    ``plain.colours`` (j) and cards of it played (1 to the plain spaces, p), at
+    ``2 + j * spaces + p - 1`` the payment with the rest in locomotives."""
+    spaces = plain.length - plain.ferry
+    everything = [0] * N_CARDS
+    everything[LOCO] = plain.length
+    out: list[Claim | None] = [None, claim_of(route_id, everything)]
+    for c in plain.colours:
+        for played in range(1, spaces + 1):
+            pay = [0] * N_CARDS
+            pay[c] = played
+            pay[LOCO] = plain.length - played
+            out.append(claim_of(route_id, pay))
+    return tuple(out)
+
+
+def _plain_payments(shape: _PlainShape, hand: Sequence[int]) -> list[int] | None:
+    """The indexes of a plain shape's payments for ``hand`` into its routes' claims
+    (``payment.cheapest_claims``' in its order), or None if it has none."""
+    locos = hand[LOCO]
+    length = shape.length
+    tables = shape.lookup[locos if locos < length else length]
+    counts = hand[:LOCO] if shape.gray else [hand[shape.colours[0]]]
+    try:
+        found = [*filter(None, map(getitem, tables, counts))]
+    except IndexError:  # more cards of a colour than the tables cover: as many as fill it
+        spaces = shape.plain
+        found = [*filter(None, map(getitem, tables, [n if n < spaces else spaces
+                                                     for n in counts]))]
+    if (shape.tunnel or not found) and shape.locos and locos >= length:
+        found.append(1)  # all locomotives (a tunnel's, as only they stand any card revealed)
+    return found or None
 
 
 _BITS = bytes.maketrans(b"01", b"\x00\x01")

@@ -42,7 +42,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import ClaimTable, these_cards
+from engine.claims import ClaimTable, Plain, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -486,7 +486,18 @@ def _claim_table(board: Board) -> ClaimTable:
             out += plain if locos >= ferry else nothing
         return out
 
-    return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
+    def plain(r: int) -> Plain | None:
+        """Route ``r`` as a ``Plain`` one (no substitutes, a space besides its symbols)."""
+        if substitutes(r) or board.r_len[r] == board.r_ferry[r]:
+            return None
+        colour = board.r_color[r]
+        locos = (not board.rules.locomotives_only_tunnels_ferries or board.r_tunnel[r]
+                 or board.r_ferry[r])
+        return Plain(tuple(range(LOCO)) if colour == GRAY else (colour,), board.r_len[r],
+                     board.r_ferry[r], board.r_tunnel[r], bool(locos))
+
+    return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims,
+                      plain=plain)
 
 
 @cache
