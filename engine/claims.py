@@ -12,9 +12,9 @@ cleared when full; they only ever hold what the payment function would compute a
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import cache, reduce
-from itertools import compress, count
-from operator import getitem, itemgetter, ne, or_
+from functools import cache, partial, reduce
+from itertools import chain, compress, count
+from operator import call, getitem, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from engine.actions import Claim, claim_of, clear_shared_actions
@@ -29,11 +29,12 @@ MEMO_LIMIT = 20_000  # entries a memo keeps (a few MB) before it starts afresh
 class _Payable:
     """The payments of one route shape for one set of counts, and its routes' claims."""
 
-    __slots__ = ("by_route", "pays")
+    __slots__ = ("by_route", "getter", "pays")
 
-    def __init__(self, pays: list[list[int]]) -> None:
+    def __init__(self, table: ClaimTable, pays: list[list[int]]) -> None:
         self.pays = pays
         self.by_route: dict[int, tuple[Claim, ...]] = {}
+        self.getter = partial(table.route_claims, self)  # route index -> its claims
 
 
 class Plain(NamedTuple):
@@ -55,7 +56,8 @@ class _PlainShape:
     ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
     of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
 
-    __slots__ = ("colours", "gray", "length", "lookup", "plain", "tunnel", "locos")
+    __slots__ = ("colour", "colours", "getters", "gray", "length", "locos", "lookup", "memo",
+                 "plain", "tunnel")
 
     def __init__(self, plain: Plain) -> None:
         self.colours = plain.colours
@@ -64,6 +66,11 @@ class _PlainShape:
         self.tunnel = plain.tunnel
         self.locos = plain.locos
         spaces = self.plain = plain.length - plain.ferry
+        self.getters: dict[tuple[int, ...], Callable[[Any], Any]] = {}  # per payments' indexes
+        # A coloured shape's: a hand's (colour's cards, locomotives) -> its getter
+        # (``ClaimTable.claims``), None: no payment.
+        self.memo: dict[Hashable, Callable[[Any], Any] | None] = {}
+        self.colour = -1 if self.gray else plain.colours[0]
         self.lookup = tuple(
             tuple(
                 tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
@@ -125,8 +132,10 @@ class ClaimTable:
         self.counts = tuple(counts(r) for r in self.example)
         plains = [plain(r) for r in self.example]
         self.plain = tuple(None if p is None else _PlainShape(p) for p in plains)
-        self.plain_claims = tuple(
-            () if plains[self.kind[r]] is None
+        # Per route, what its shape's getter picks its claims from: a plain route's
+        # claims by index (``_plain_claims``), another's route index.
+        self.held: tuple[Any, ...] = tuple(
+            r if plains[self.kind[r]] is None
             else _plain_claims(board.route_ids[r], plains[self.kind[r]])  # type: ignore[arg-type]
             for r in routes
         )
@@ -173,25 +182,30 @@ class ClaimTable:
         for fits, n in zip(self.fits, pieces, strict=True):  # per kind of pieces
             room |= fits[n if 0 <= n <= longest else 0 if n < 0 else longest]
         found &= room & ~closed_routes(state)[seat]
-        out: list[Claim] = []
-        seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
-        counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
+        # Per shape among them, what picks a route's claims from what it holds (a plain
+        # shape's tuple of claims, another's route index): its payments for ``hand``.
         kind = self.kind
         plain = self.plain
-        for r in routes_in(found):
-            k = kind[r]
-            payable = seen[k]
-            if payable is _UNSEEN:
-                shape = plain[k]
-                payable = seen[k] = (self._payable(k, hand, counted) if shape is None
-                                     else _plain_payments(shape, hand))
-            if payable is None:
-                continue
-            if payable.__class__ is list:  # a plain route's: indexes into its claims
-                out += map(self.plain_claims[r].__getitem__, payable)
-            else:  # a route's claims: never empty, so ``or`` builds them once
-                out += payable.by_route.get(r) or self._claims(payable, r)
-        return out
+        routes = [*routes_in(found)]
+        kinds = [*map(kind.__getitem__, routes)]
+        pick: list[Any] = [None] * len(self.example)
+        counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
+        locos = hand[LOCO]
+        for k in {*kinds}:
+            shape = plain[k]
+            if shape is None:
+                payable = self._payable(k, hand, counted)
+                if payable is not None:
+                    pick[k] = payable.getter
+            elif shape.colour < 0:  # gray: depends on every colour (too many hands to keep)
+                pick[k] = _plain_pick(shape, hand)
+            else:  # one colour's: on its cards and the locomotives
+                key = (hand[shape.colour], locos)
+                getter = shape.memo.get(key, _UNSEEN)
+                pick[k] = _plain_getter(shape, hand, key) if getter is _UNSEEN else getter
+        picks = [*map(pick.__getitem__, kinds)]  # None: no payment for the route
+        return [*chain.from_iterable(map(call, compress(picks, picks),
+                                         compress(map(self.held.__getitem__, routes), picks)))]
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
@@ -216,13 +230,16 @@ class ClaimTable:
         same = tuple(tuple(p) for p in pays)
         payable = self.payables.get(same)
         if payable is None:
-            payable = self.payables[same] = _Payable(pays)
+            payable = self.payables[same] = _Payable(self, pays)
         memo[key] = payable
         return payable
 
-    def _claims(self, payable: _Payable, r: int) -> tuple[Claim, ...]:
-        route_id = self.board.route_ids[r]
-        claims = payable.by_route[r] = tuple(claim_of(route_id, p) for p in payable.pays)
+    def route_claims(self, payable: _Payable, r: int) -> tuple[Claim, ...]:
+        """Route ``r``'s claims paying ``payable``'s payments (built once)."""
+        claims = payable.by_route.get(r)
+        if claims is None:
+            route_id = self.board.route_ids[r]
+            claims = payable.by_route[r] = tuple(claim_of(route_id, p) for p in payable.pays)
         return claims
 
 
@@ -243,9 +260,19 @@ def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
     return tuple(out)
 
 
-def _plain_payments(shape: _PlainShape, hand: Sequence[int]) -> list[int] | None:
-    """The indexes of a plain shape's payments for ``hand`` into its routes' claims
-    (``payment.cheapest_claims``' in its order), or None if it has none."""
+def _plain_getter(
+    shape: _PlainShape, hand: Sequence[int], key: Hashable
+) -> Callable[[Any], Any] | None:
+    """What picks a plain route's claims for ``hand`` (``payment.cheapest_claims``' in its
+    order) from its tuple of them, or None if it has none; kept in the shape's memo under
+    ``key``."""
+    if len(shape.memo) >= MEMO_LIMIT:
+        shape.memo.clear()
+    getter = shape.memo[key] = _plain_pick(shape, hand)
+    return getter
+
+
+def _plain_pick(shape: _PlainShape, hand: Sequence[int]) -> Callable[[Any], Any] | None:
     locos = hand[LOCO]
     length = shape.length
     tables = shape.lookup[locos if locos < length else length]
@@ -258,7 +285,14 @@ def _plain_payments(shape: _PlainShape, hand: Sequence[int]) -> list[int] | None
                                                      for n in counts]))]
     if (shape.tunnel or not found) and shape.locos and locos >= length:
         found.append(1)  # all locomotives (a tunnel's, as only they stand any card revealed)
-    return found or None
+    if not found:
+        return None
+    key = tuple(found)
+    getter = shape.getters.get(key)
+    if getter is None:  # a tuple of one claim too (itemgetter of one index gives the item)
+        getter = shape.getters[key] = (itemgetter(*key) if len(key) > 1
+                                       else itemgetter(slice(key[0], key[0] + 1)))
+    return getter
 
 
 _BITS = bytes.maketrans(b"01", b"\x00\x01")
@@ -366,6 +400,10 @@ def clear_memos() -> None:
     for table in _TABLES:
         table.memo.clear()
         table.payables.clear()
+        for shape in table.plain:
+            if shape is not None:
+                shape.memo.clear()
+                shape.getters.clear()
     for memo in _MEMOS:
         memo.clear()
     clear_shared_actions()

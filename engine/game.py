@@ -444,10 +444,8 @@ def _claim_table(board: Board) -> ClaimTable:
 
     def suit(r: int) -> int:
         colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
-        if substitutes(r):
-            return colour + _GROUPS
-        # A ferry without substitutes needs its symbols' locomotives: a reach of its own.
-        return colour + _GROUPS * (1 + board.r_ferry[r]) if board.r_ferry[r] else colour
+        # (A ferry's symbols take locomotives, which the colour's reach counts already.)
+        return colour + _GROUPS if substitutes(r) else colour
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
@@ -461,30 +459,19 @@ def _claim_table(board: Board) -> ClaimTable:
 
     routes = range(len(board.route_ids))
     group = min((substitutes(r) for r in routes if substitutes(r)), default=0)
-    symbols = max((board.r_ferry[r] for r in routes if not substitutes(r)), default=0)
-    nothing = [0] * _GROUPS
 
     def reach(hand: Sequence[int]) -> list[int]:
-        """Per colour and for gray routes, the most spaces ``hand`` could fill; then the same
-        where a group of ``group`` cards of any kind fills a space too (the smallest group
-        on the map: a bound for larger ones); then, per number of locomotive symbols on a
-        ferry without substitutes (1, 2, ...), the first list again if the hand holds that
-        many locomotives, else none."""
+        """Per colour and for gray routes, the most spaces ``hand`` could fill; then, where
+        groups of cards fill spaces too, the same with groups of ``group`` cards of any
+        kind (the smallest group on the map: a bound for larger ones)."""
         locos = hand[LOCO]
         plain = list(map(locos.__add__, hand[:LOCO]))
         plain.append(max(plain))
-        if not group and not symbols:
+        if not group:
             return plain
-        out = plain.copy()
-        if group:
-            total = sum(hand)
-            grouped = [n + (total - n) // group for n in plain[:LOCO]]
-            out += [*grouped, max(grouped)]
-        else:
-            out += nothing
-        for ferry in range(1, symbols + 1):
-            out += plain if locos >= ferry else nothing
-        return out
+        total = sum(hand)
+        grouped = [n + (total - n) // group for n in plain[:LOCO]]
+        return [*plain, *grouped, max(grouped)]
 
     def plain(r: int) -> Plain | None:
         """Route ``r`` as a ``Plain`` one (no substitutes, a space besides its symbols)."""
