@@ -185,27 +185,32 @@ class ClaimTable:
         # Per shape among them, what picks a route's claims from what it holds (a plain
         # shape's tuple of claims, another's route index): its payments for ``hand``.
         kind = self.kind
-        plain = self.plain
-        routes = [*routes_in(found)]
-        kinds = [*map(kind.__getitem__, routes)]
-        pick: list[Any] = [None] * len(self.example)
+        pick: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its getter for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
-        locos = hand[LOCO]
-        for k in {*kinds}:
-            shape = plain[k]
-            if shape is None:
-                payable = self._payable(k, hand, counted)
-                if payable is not None:
-                    pick[k] = payable.getter
-            elif shape.colour < 0:  # gray: depends on every colour (too many hands to keep)
-                pick[k] = _plain_pick(shape, hand)
-            else:  # one colour's: on its cards and the locomotives
-                key = (hand[shape.colour], locos)
-                getter = shape.memo.get(key, _UNSEEN)
-                pick[k] = _plain_getter(shape, hand, key) if getter is _UNSEEN else getter
-        picks = [*map(pick.__getitem__, kinds)]  # None: no payment for the route
-        return [*chain.from_iterable(map(call, compress(picks, picks),
-                                         compress(map(self.held.__getitem__, routes), picks)))]
+        held = self.held
+        out: list[Claim] = []
+        for r in routes_in(found):
+            k = kind[r]
+            getter = pick[k]
+            if getter is _UNSEEN:
+                getter = pick[k] = self._getter(k, hand, counted)
+            if getter is not None:
+                out += getter(held[r])
+        return out
+
+    def _getter(self, k: int, hand: Sequence[int],
+                counted: dict[Any, Hashable]) -> Callable[[Any], Any] | None:
+        """What picks the claims of a route of shape ``k`` for ``hand`` from what the
+        table holds for it (``held``), or None if it has no payment."""
+        shape = self.plain[k]
+        if shape is None:
+            payable = self._payable(k, hand, counted)
+            return None if payable is None else payable.getter
+        if shape.colour < 0:  # gray: depends on every colour (too many hands to keep)
+            return _plain_pick(shape, hand)
+        key = (hand[shape.colour], hand[LOCO])  # one colour's: its cards and locomotives
+        getter = shape.memo.get(key, _UNSEEN)
+        return _plain_getter(shape, hand, key) if getter is _UNSEEN else getter
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
