@@ -56,21 +56,20 @@ class _PlainShape:
     ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
     of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
 
-    __slots__ = ("colour", "colours", "getters", "gray", "length", "locos", "lookup", "memo",
-                 "plain", "tunnel")
+    __slots__ = ("counts", "getters", "length", "locos", "lookup", "plain", "tunnel")
 
     def __init__(self, plain: Plain) -> None:
-        self.colours = plain.colours
-        self.gray = len(plain.colours) > 1
+        # The counts of a hand its payments depend on (besides the locomotives).
+        self.counts = itemgetter(slice(LOCO)) if len(plain.colours) > 1 else itemgetter(
+            slice(plain.colours[0], plain.colours[0] + 1))
         self.length = plain.length
         self.tunnel = plain.tunnel
         self.locos = plain.locos
         spaces = self.plain = plain.length - plain.ferry
-        self.getters: dict[tuple[int, ...], Callable[[Any], Any]] = {}  # per payments' indexes
-        # A coloured shape's: a hand's (colour's cards, locomotives) -> its getter
-        # (``ClaimTable.claims``), None: no payment.
-        self.memo: dict[Hashable, Callable[[Any], Any] | None] = {}
-        self.colour = -1 if self.gray else plain.colours[0]
+        # Per locomotive count (up to the length): the indexes of a hand's payments
+        # (``lookup``'s) -> their getter (``ClaimTable.claims``), None: no payment.
+        self.getters: list[dict[tuple[int, ...], Callable[[Any], Any] | None]] = [
+            {} for _ in range(plain.length + 1)]
         self.lookup = tuple(
             tuple(
                 tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
@@ -178,9 +177,13 @@ class ClaimTable:
         except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
             found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
                            self.untested)
-        room = 0
-        for fits, n in zip(self.fits, pieces, strict=True):  # per kind of pieces
-            room |= fits[n if 0 <= n <= longest else 0 if n < 0 else longest]
+        if len(pieces) == 1:  # one kind of pieces (the core's trains)
+            n = pieces[0]
+            room = self.fits[0][n if 0 <= n <= longest else 0 if n < 0 else longest]
+        else:
+            room = 0
+            for fits, n in zip(self.fits, pieces, strict=True):  # per kind of pieces
+                room |= fits[n if 0 <= n <= longest else 0 if n < 0 else longest]
         found &= room & ~closed_routes(state)[seat]
         # Per shape among them, what picks a route's claims from what it holds (a plain
         # shape's tuple of claims, another's route index): its payments for ``hand``.
@@ -206,11 +209,23 @@ class ClaimTable:
         if shape is None:
             payable = self._payable(k, hand, counted)
             return None if payable is None else payable.getter
-        if shape.colour < 0:  # gray: depends on every colour (too many hands to keep)
-            return _plain_pick(shape, hand)
-        key = (hand[shape.colour], hand[LOCO])  # one colour's: its cards and locomotives
-        getter = shape.memo.get(key, _UNSEEN)
-        return _plain_getter(shape, hand, key) if getter is _UNSEEN else getter
+        # A plain shape's payments: per colour, an index read from the tables in C; the
+        # getter of those indexes is kept per locomotive count.
+        locos = hand[LOCO]
+        level = locos if locos < shape.length else shape.length
+        try:
+            key = tuple(map(getitem, shape.lookup[level], shape.counts(hand)))
+        except IndexError:  # more cards of a colour than the tables cover: as many as fill it
+            spaces = shape.plain
+            key = tuple(map(getitem, shape.lookup[level],
+                            [n if n < spaces else spaces for n in shape.counts(hand)]))
+        getters = shape.getters[level]
+        getter = getters.get(key, _UNSEEN)
+        if getter is _UNSEEN:
+            if len(getters) >= MEMO_LIMIT:
+                getters.clear()
+            getter = getters[key] = _plain_getter(shape, key, level == shape.length)
+        return getter
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
@@ -266,38 +281,19 @@ def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
 
 
 def _plain_getter(
-    shape: _PlainShape, hand: Sequence[int], key: Hashable
+    shape: _PlainShape, indexes: tuple[int, ...], all_locos: bool
 ) -> Callable[[Any], Any] | None:
-    """What picks a plain route's claims for ``hand`` (``payment.cheapest_claims``' in its
-    order) from its tuple of them, or None if it has none; kept in the shape's memo under
-    ``key``."""
-    if len(shape.memo) >= MEMO_LIMIT:
-        shape.memo.clear()
-    getter = shape.memo[key] = _plain_pick(shape, hand)
-    return getter
-
-
-def _plain_pick(shape: _PlainShape, hand: Sequence[int]) -> Callable[[Any], Any] | None:
-    locos = hand[LOCO]
-    length = shape.length
-    tables = shape.lookup[locos if locos < length else length]
-    counts = hand[:LOCO] if shape.gray else [hand[shape.colours[0]]]
-    try:
-        found = [*filter(None, map(getitem, tables, counts))]
-    except IndexError:  # more cards of a colour than the tables cover: as many as fill it
-        spaces = shape.plain
-        found = [*filter(None, map(getitem, tables, [n if n < spaces else spaces
-                                                     for n in counts]))]
-    if (shape.tunnel or not found) and shape.locos and locos >= length:
-        found.append(1)  # all locomotives (a tunnel's, as only they stand any card revealed)
+    """What picks a plain route's claims (``payment.cheapest_claims``' in its order) from
+    its tuple of them: those of ``indexes`` but 0 (per colour: none), and all locomotives
+    if ``all_locos`` (the hand holds as many as the length) where nothing else pays or on
+    a tunnel (only locomotives stand any card revealed); None if nothing pays."""
+    found = [*filter(None, indexes)]
+    if (shape.tunnel or not found) and shape.locos and all_locos:
+        found.append(1)
     if not found:
         return None
-    key = tuple(found)
-    getter = shape.getters.get(key)
-    if getter is None:  # a tuple of one claim too (itemgetter of one index gives the item)
-        getter = shape.getters[key] = (itemgetter(*key) if len(key) > 1
-                                       else itemgetter(slice(key[0], key[0] + 1)))
-    return getter
+    # A tuple of one claim too (``itemgetter`` of one index gives the claim itself).
+    return itemgetter(*found) if len(found) > 1 else itemgetter(slice(found[0], found[0] + 1))
 
 
 _BITS = bytes.maketrans(b"01", b"\x00\x01")
@@ -407,8 +403,8 @@ def clear_memos() -> None:
         table.payables.clear()
         for shape in table.plain:
             if shape is not None:
-                shape.memo.clear()
-                shape.getters.clear()
+                for getters in shape.getters:
+                    getters.clear()
     for memo in _MEMOS:
         memo.clear()
     clear_shared_actions()
