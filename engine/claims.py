@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache, partial, reduce
-from itertools import chain, compress, count
-from operator import call, getitem, itemgetter, ne, or_
+from itertools import compress, count
+from operator import getitem, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from engine.actions import Claim, claim_of, clear_shared_actions

@@ -55,7 +55,15 @@ from engine.events import (
 )
 from engine.hooks import Handler, plan_of, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
-from engine.phases import Phase
+from engine.phases import (
+    CHOOSE_INITIAL_TICKETS,
+    CHOOSE_TICKETS,
+    GAME_OVER,
+    SECOND_DRAW,
+    TUNNEL,
+    TURN,
+    Phase,
+)
 from engine.state import GameConfig, GameState, TunnelPending
 from engine.turns import (
     MARKET_CLOSED,
@@ -126,11 +134,15 @@ def new_game(config: GameConfig) -> GameState:
 
 def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     """Apply ``action`` for ``seat``; raise IllegalAction (state untouched) if not allowed now."""
-    if state.phase == Phase.GAME_OVER:
+    phase = state.phase
+    if phase == GAME_OVER:
         raise IllegalAction("The game is over.")
     if not 0 <= seat < state.n_players:
         raise IllegalAction("You are not seated in this game.")
-    handler = _handlers_in(state.board.map.id, state.phase).get(type(action))
+    handlers = _DISPATCH.get((state.board, phase))
+    if handlers is None:
+        handlers = _DISPATCH[state.board, phase] = _handlers_in(state.board.map.id, phase)
+    handler = handlers.get(type(action))
     if handler is None:
         raise IllegalAction("This map has no action {action!r}.", action=action.type)
     events = handler(state, seat, action)
@@ -152,14 +164,14 @@ def _second_draw_possible(state: GameState) -> bool:
 
 def _after_first_card(state: GameState, events: list[Event]) -> list[Event]:
     if _second_draw_possible(state):
-        state.phase = Phase.SECOND_DRAW
+        state.phase = SECOND_DRAW
         return events
     return end_turn(state, events)
 
 
 def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawBlind)
-    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
+    require_turn(state, seat, TURN, SECOND_DRAW)
     if action.deck != "train":
         raise IllegalAction("This map has only the train deck.")
     if market_closed(state):
@@ -172,14 +184,14 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     card = draw_card(state, seat, events)
     state.hands[seat][card] += 1
     events.append(CardDrawn(seat, None, None))
-    if state.phase == Phase.TURN:
+    if state.phase == TURN:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
 
 def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawFaceUp)
-    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
+    require_turn(state, seat, TURN, SECOND_DRAW)
     if action.refill not in (None, "train"):
         raise IllegalAction("This map has only the train deck.")
     slot = action.slot
@@ -189,7 +201,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(MARKET_CLOSED)
     card = state.market[slot]
     counts_two = state.board.rules.face_up_locomotive_counts_two and card == LOCO
-    if counts_two and state.phase == Phase.SECOND_DRAW:
+    if counts_two and state.phase == SECOND_DRAW:
         raise IllegalAction(
             "A face-up locomotive cannot be your second card: take another "
             "face-up card or draw from the deck."
@@ -199,7 +211,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     events.append(CardDrawn(seat, CARD_NAMES[card], slot))
     state.market[slot] = -1
     refill_market(state, seat, events)
-    if state.phase == Phase.TURN and not counts_two:
+    if state.phase == TURN and not counts_two:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
@@ -208,7 +220,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     closed = tickets_closed(state)
     if closed:
         raise IllegalAction(closed)
@@ -217,15 +229,15 @@ def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     offer = [deck.pop() for _ in range(min(rules.deal, len(deck)))]
     state.offered[seat] = offer
     state.keep_min[seat] = min(rules.keep_min, len(offer))
-    state.phase = Phase.CHOOSE_TICKETS
+    state.phase = CHOOSE_TICKETS
     return [TicketsDrawn(seat, len(offer))]
 
 
 def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
-    setup = state.phase == Phase.CHOOSE_INITIAL_TICKETS
+    setup = state.phase == CHOOSE_INITIAL_TICKETS
     if not setup:
-        require_turn(state, seat, Phase.CHOOSE_TICKETS)
+        require_turn(state, seat, CHOOSE_TICKETS)
     board = state.board
     keep, returned = chosen_tickets(state, seat, action)
     rules = board.rules
@@ -259,7 +271,7 @@ def _route_index(state: GameState, route_id: int) -> int:
 
 def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Claim)
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     board = state.board
     r = _route_index(state, action.route)
     problem = claim_problem(state, seat, r)
@@ -298,7 +310,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         return _finish_tunnel(state, tunnel, [0] * len(pay), events)
     # Even a player who cannot pay gets the decision: skipping it would tell the table so.
     state.tunnel = tunnel
-    state.phase = Phase.TUNNEL
+    state.phase = TUNNEL
     return events
 
 
@@ -323,7 +335,7 @@ def _finish_tunnel(
     state.discards.extend(c for c, n in enumerate(total) for _ in range(n))
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
-    state.phase = Phase.TURN
+    state.phase = TURN
     return _complete_claim(state, tunnel.seat, tunnel.route, total, events)
 
 
@@ -335,13 +347,13 @@ def _decline_tunnel_now(
         hand[c] += n
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
-    state.phase = Phase.TURN
+    state.phase = TURN
     events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route]))
     return end_turn(state, events)
 
 
 def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, Phase.TUNNEL)
+    require_turn(state, seat, TUNNEL)
     tunnel = state.tunnel
     assert tunnel is not None and isinstance(action, PayTunnel)
     hand = state.hands[seat]
@@ -363,7 +375,7 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, Phase.TUNNEL)
+    require_turn(state, seat, TUNNEL)
     assert state.tunnel is not None
     return _decline_tunnel_now(state, state.tunnel, [])
 
@@ -379,19 +391,19 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         # The hot path (a turn's start or its second card): only the current seat acts.
         if seat != state.current:
             return []
-    elif phase == Phase.GAME_OVER or seat not in waiting_for(state):
+    elif phase == GAME_OVER or seat not in waiting_for(state):
         return []
-    elif phase == Phase.CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
+    elif phase == CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
         # Tickets kept: a map's next setup step may start before the others' (waiting_for).
         early = [m for m in plan.modules if m.early_phase]
         return [a for m in early for a in m.phase_actions(state, seat)]
-    elif phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
+    elif phase in (CHOOSE_INITIAL_TICKETS, CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
         return [keep(k) for k in ticket_keeps(offer, state.keep_min[seat])]
     elif phase in plan.phases:
         return next(m for m in plan.modules if phase in m.phases).phase_actions(state, seat)
     hand = state.hands[seat]
-    if phase == Phase.TUNNEL:
+    if phase == TUNNEL:
         assert state.tunnel is not None
         out: list[Action] = [DECLINE_TUNNEL]
         extra = payment.cheapest_tunnel_extra(hand, state.tunnel.extra, state.tunnel.color)
@@ -406,7 +418,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         actions = list(map(face_up, core_slots(state, cards)))
         if cards:
             actions.append(blind())
-    if phase == Phase.SECOND_DRAW:
+    if phase == SECOND_DRAW:
         return actions
     if tickets_closed(state) is None:
         actions.append(DRAW_TICKETS)
@@ -418,7 +430,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
-_CORE_DRAWS = frozenset((Phase.TURN, Phase.SECOND_DRAW))  # phases where the current seat acts
+_CORE_DRAWS = frozenset((TURN, SECOND_DRAW))  # phases where the current seat acts
 
 
 @cache
@@ -599,6 +611,11 @@ _HANDLERS: dict[type[Any], Handler] = {
     PayTunnel: _pay_tunnel,
     DeclineTunnel: _decline_tunnel,
 }
+
+
+# (board, phase) -> ``_handlers_in`` its map and phase: one dict lookup on every action (a
+# board hashes by identity; one per map).
+_DISPATCH: dict[tuple[Board, Phase], dict[type[Any], Handler]] = {}
 
 
 @cache

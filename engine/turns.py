@@ -25,7 +25,15 @@ from engine.events import (
     TurnStarted,
 )
 from engine.hooks import plan_of, rule_modules
-from engine.phases import Phase
+from engine.phases import (
+    CHOOSE_INITIAL_TICKETS,
+    CHOOSE_TICKETS,
+    GAME_OVER,
+    SECOND_DRAW,
+    TUNNEL,
+    TURN,
+    Phase,
+)
 from engine.scoring import final_scores
 from engine.state import GameState
 
@@ -35,9 +43,9 @@ from engine.state import GameState
 def waiting_for(state: GameState) -> list[int]:
     """Seats that must act now."""
     phase = state.phase
-    if phase == Phase.GAME_OVER:
+    if phase == GAME_OVER:
         return []
-    if phase == Phase.CHOOSE_INITIAL_TICKETS:
+    if phase == CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
     plan = plan_of(state)
@@ -58,7 +66,7 @@ def player_name(state: GameState, seat: int) -> str:
 def require_turn(state: GameState, seat: int, *phases: Phase) -> None:
     """Raise unless it is ``seat``'s turn and the game is in one of ``phases``."""
     phase = state.phase
-    if phase == Phase.CHOOSE_INITIAL_TICKETS:
+    if phase == CHOOSE_INITIAL_TICKETS:
         raise IllegalAction("Everyone is still choosing their first destination tickets.")
     if seat != state.current:
         raise IllegalAction("It is {player}'s turn, not yours.",
@@ -73,11 +81,11 @@ def require_turn(state: GameState, seat: int, *phases: Phase) -> None:
 
 # What a player must finish before anything else, by phase.
 _FIRST = {
-    Phase.SECOND_DRAW: Text(
+    SECOND_DRAW: Text(
         "Finish your draw first: take a second card from the market or the deck."),
-    Phase.CHOOSE_TICKETS: Text("Choose which of your new destination tickets to keep first."),
-    Phase.TUNNEL: Text("Pay the tunnel's extra cards or decline it first."),
-    Phase.TURN: Text("You cannot do that now: choose an action for your turn."),
+    CHOOSE_TICKETS: Text("Choose which of your new destination tickets to keep first."),
+    TUNNEL: Text("Pay the tunnel's extra cards or decline it first."),
+    TURN: Text("You cannot do that now: choose an action for your turn."),
 }
 
 
@@ -163,7 +171,7 @@ def takeable_slots(state: GameState) -> list[int]:
     draw): the map's own draws where a rule module lists them, else any card (Nordic aside,
     not while the market is closed) but a locomotive as a second card where it counts two."""
     phase = state.phase
-    if phase not in (Phase.TURN, Phase.SECOND_DRAW):
+    if phase not in (TURN, SECOND_DRAW):
         return []
     own = plan_of(state).own_turn
     if own is not None:
@@ -177,7 +185,7 @@ def core_slots(state: GameState, cards: bool) -> list[int]:
     rules, market = state.board.rules, state.market
     if rules.empty_deck_closes_market and not cards:
         return []  # ``market_closed``
-    if state.phase == Phase.SECOND_DRAW and rules.face_up_locomotive_counts_two:
+    if state.phase == SECOND_DRAW and rules.face_up_locomotive_counts_two:
         return [i for i, c in enumerate(market) if c != -1 and c != LOCO]
     if -1 not in market:  # a full market, as it mostly is
         return list(range(len(market)))
@@ -284,7 +292,7 @@ def claim_problem(state: GameState, seat: int, r: int) -> Text | None:
 
 def first_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Setup is over: the first player starts."""
-    state.phase = Phase.TURN
+    state.phase = TURN
     state.turn = 1
     events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
@@ -323,7 +331,7 @@ def next_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Hand the turn to the next seat (passing those who cannot act)."""
     state.current = (state.current + 1) % state.n_players
     state.turn += 1
-    state.phase = Phase.TURN
+    state.phase = TURN
     events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
     return events
@@ -342,7 +350,7 @@ def skip_stuck(state: GameState, events: list[Event]) -> None:
 
 
 def game_over(state: GameState, reason: str, events: list[Event]) -> None:
-    state.phase = Phase.GAME_OVER
+    state.phase = GAME_OVER
     state.reason = reason
     for module in rule_modules(state):
         module.on_game_over(state)
