@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations, repeat
 from operator import le
 from typing import Any
 
@@ -42,7 +42,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import ClaimTable, Plain, these_cards
+from engine.claims import MEMO_LIMIT, ClaimTable, Plain, new_memo, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     CardDrawn,
@@ -279,7 +279,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(problem)
     hand = state.hands[seat]
     pay = counts_from_names(action.cards)
-    colour = payment.NO if pay is None else payment.claim_colour(board, r, pay)
+    colour = payment.NO if pay is None else _claim_colour(board, r, pay)
     if pay is None or colour == payment.NO or not all(map(le, pay, hand)):
         # Refused: say why, the hand's reach first. (A hand holding a valid payment can
         # afford the route, so only a refusal needs the search for one.)
@@ -296,7 +296,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     spend(state, seat, pay)
     events: list[Event] = []
     if not board.r_tunnel[r]:
-        state.discards.extend(c for c, n in enumerate(pay) for _ in range(n))
+        _discard(state, pay)
         return _complete_claim(state, seat, r, pay, events)
     revealed = [c for _ in range(TUNNEL_REVEAL) if (c := draw_card(state, seat, events)) != -1]
     extra = payment.tunnel_extra_asked(revealed, colour)
@@ -312,6 +312,26 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     state.tunnel = tunnel
     state.phase = TUNNEL
     return events
+
+
+def _discard(state: GameState, pay: Sequence[int]) -> None:
+    """Put the cards of ``pay`` (counts by card) on the discard pile, in card order."""
+    state.discards.extend(chain.from_iterable(map(repeat, range(len(pay)), pay)))
+
+
+# (board, route, payment) -> ``payment.claim_colour``'s answer: a claim's payment is
+# checked on every claim, and few payments are played on a route.
+_COLOURS: dict[tuple[Board, int, tuple[int, ...]], int] = new_memo()
+
+
+def _claim_colour(board: Board, r: int, pay: list[int]) -> int:
+    key = (board, r, tuple(pay))
+    colour = _COLOURS.get(key)
+    if colour is None:
+        if len(_COLOURS) >= MEMO_LIMIT:
+            _COLOURS.clear()
+        colour = _COLOURS[key] = payment.claim_colour(board, r, pay)
+    return colour
 
 
 def _complete_claim(
@@ -332,7 +352,7 @@ def _finish_tunnel(
     state: GameState, tunnel: TunnelPending, extra: Sequence[int], events: list[Event]
 ) -> list[Event]:
     total = [p + e for p, e in zip(tunnel.paid, extra, strict=True)]
-    state.discards.extend(c for c, n in enumerate(total) for _ in range(n))
+    _discard(state, total)
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
     state.phase = TURN
