@@ -60,8 +60,9 @@ class _PlainShape:
 
     def __init__(self, plain: Plain) -> None:
         # The counts of a hand its payments depend on (besides the locomotives).
-        self.counts = itemgetter(slice(LOCO)) if len(plain.colours) > 1 else itemgetter(
-            slice(plain.colours[0], plain.colours[0] + 1))
+        self.counts: Callable[[Sequence[int]], Sequence[int]] = itemgetter(
+            slice(LOCO) if len(plain.colours) > 1
+            else slice(plain.colours[0], plain.colours[0] + 1))
         self.length = plain.length
         self.tunnel = plain.tunnel
         self.locos = plain.locos
@@ -70,7 +71,7 @@ class _PlainShape:
         # (``lookup``'s) -> their getter (``ClaimTable.claims``), None: no payment.
         self.getters: list[dict[tuple[int, ...], Callable[[Any], Any] | None]] = [
             {} for _ in range(plain.length + 1)]
-        self.lookup = tuple(
+        self.lookup: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(
                 tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
                 for j in range(len(plain.colours))
@@ -213,6 +214,7 @@ class ClaimTable:
         # getter of those indexes is kept per locomotive count.
         locos = hand[LOCO]
         level = locos if locos < shape.length else shape.length
+        key: tuple[int, ...]
         try:
             key = tuple(map(getitem, shape.lookup[level], shape.counts(hand)))
         except IndexError:  # more cards of a colour than the tables cover: as many as fill it
@@ -220,7 +222,7 @@ class ClaimTable:
             key = tuple(map(getitem, shape.lookup[level],
                             [n if n < spaces else spaces for n in shape.counts(hand)]))
         getters = shape.getters[level]
-        getter = getters.get(key, _UNSEEN)
+        getter: Callable[[Any], Any] | None = getters.get(key, _UNSEEN)
         if getter is _UNSEEN:
             if len(getters) >= MEMO_LIMIT:
                 getters.clear()

@@ -45,13 +45,13 @@ from engine.cards import (
 from engine.claims import MEMO_LIMIT, ClaimTable, Plain, new_memo, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
-    CardDrawn,
     Event,
     RouteClaimed,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
     TunnelRevealed,
+    card_drawn,
 )
 from engine.hooks import Handler, plan_of, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
@@ -183,7 +183,7 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     card = draw_card(state, seat, events)
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, None, None))
+    events.append(card_drawn(seat, None, None))
     if state.phase == TURN:
         return _after_first_card(state, events)
     return end_turn(state, events)
@@ -208,7 +208,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
         )
     events: list[Event] = []
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, CARD_NAMES[card], slot))
+    events.append(card_drawn(seat, CARD_NAMES[card], slot))
     state.market[slot] = -1
     refill_market(state, seat, events)
     if state.phase == TURN and not counts_two:
@@ -435,9 +435,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         actions = own_turn.draw_actions(state, seat)
     else:
         cards = cards_left(state)
-        actions = list(map(face_up, core_slots(state, cards)))
+        actions = [*map(_FACE_UP.__getitem__, core_slots(state, cards))]
         if cards:
-            actions.append(blind())
+            actions.append(_BLIND)
     if phase == SECOND_DRAW:
         return actions
     if tickets_closed(state) is None:
@@ -450,7 +450,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
-_CORE_DRAWS = frozenset((TURN, SECOND_DRAW))  # phases where the current seat acts
+_CORE_DRAWS = frozenset((TURN, SECOND_DRAW))
+_FACE_UP = tuple(face_up(slot) for slot in range(10))  # the core's draws, by slot
+_BLIND = blind()  # phases where the current seat acts
 
 
 @cache

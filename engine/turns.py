@@ -118,7 +118,8 @@ def draw_top(
 
 def draw_card(state: GameState, seat: int, events: list[Event]) -> int:
     """Top card of the train deck; a map's special card is placed and replaced."""
-    card = draw_top(state, state.deck, state.discards, seat, events)
+    deck = state.deck
+    card = deck.pop() if deck else draw_top(state, deck, state.discards, seat, events)
     if card >= SPECIAL:  # a map's special card (Iberia's festivals): its module places it
         for module in rule_modules(state):
             module.on_special_card(state, seat, card, events)
@@ -131,9 +132,10 @@ def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
         if module.refill_market(state, seat, events):
             return
     market = state.market
-    for i, card in enumerate(market):
-        if card == -1:
-            market[i] = draw_card(state, seat, events)
+    i = -1
+    for _ in range(market.count(-1)):  # the empty slots, in order (usually one)
+        i = market.index(-1, i + 1)
+        market[i] = draw_card(state, seat, events)
     limit = state.board.rules.market_reset_locomotives
     if limit is None:
         return

@@ -48,13 +48,13 @@ from engine.cards import (
 from engine.claims import MEMO_LIMIT, ClaimTable, new_memo, owned_routes, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
-    CardDrawn,
     Event,
     HarborBuilt,
     MarketReset,
     PiecesChosen,
     PiecesExchanged,
     RouteClaimed,
+    card_drawn,
 )
 from engine.extras import (
     ExtraPoints,
@@ -268,7 +268,7 @@ def draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     card = _draw(state, seat, action.deck, events)
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, None, None, action.deck))
+    events.append(card_drawn(seat, None, None, action.deck))
     return _after_card(state, events, whole_turn=False)
 
 
@@ -295,7 +295,7 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
                             deck=_DECKS[refill])
     events: list[Event] = []
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, CARD_NAMES[card], action.slot))
+    events.append(card_drawn(seat, CARD_NAMES[card], action.slot))
     market[action.slot] = _draw(state, seat, refill, events)
     _reset_on_three_jokers(state, seat, events)
     return _after_card(state, events, whole_turn=card == JOKER)
