@@ -12,7 +12,7 @@ cleared when full; they only ever hold what the payment function would compute a
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import cache, partial, reduce
+from functools import cache, reduce
 from itertools import compress, count
 from operator import getitem, itemgetter, ne, or_
 from typing import Any, NamedTuple
@@ -26,15 +26,22 @@ Payments = Callable[[Board, int, Sequence[int]], list[list[int]]]
 MEMO_LIMIT = 20_000  # entries a memo keeps (a few MB) before it starts afresh
 
 
-class _Payable:
-    """The payments of one route shape for one set of counts, and its routes' claims."""
+class _Payable(dict[int, tuple[Claim, ...]]):
+    """The payments of one route shape for one set of counts (``pays``), and per route
+    index its claims paying them, built when first asked (``__missing__``), so that its
+    ``__getitem__`` gets a route's claims in C once they are built."""
 
-    __slots__ = ("by_route", "getter", "pays")
+    __slots__ = ("pays", "route_ids")
 
-    def __init__(self, table: ClaimTable, pays: list[list[int]]) -> None:
+    def __init__(self, route_ids: tuple[int, ...], pays: list[list[int]]) -> None:
+        super().__init__()
+        self.route_ids = route_ids
         self.pays = pays
-        self.by_route: dict[int, tuple[Claim, ...]] = {}
-        self.getter = partial(table.route_claims, self)  # route index -> its claims
+
+    def __missing__(self, r: int) -> tuple[Claim, ...]:
+        route_id = self.route_ids[r]
+        claims = self[r] = tuple(claim_of(route_id, p) for p in self.pays)
+        return claims
 
 
 class Plain(NamedTuple):
@@ -56,7 +63,8 @@ class _PlainShape:
     ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
     of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
 
-    __slots__ = ("counts", "getters", "length", "locos", "lookup", "plain", "tunnel")
+    __slots__ = ("by_count", "colour", "counts", "getters", "length", "locos", "lookup",
+                 "plain", "tunnel")
 
     def __init__(self, plain: Plain) -> None:
         # The counts of a hand its payments depend on (besides the locomotives).
@@ -71,6 +79,11 @@ class _PlainShape:
         # (``lookup``'s) -> their getter (``ClaimTable.claims``), None: no payment.
         self.getters: list[dict[tuple[int, ...], Callable[[Any], Any] | None]] = [
             {} for _ in range(plain.length + 1)]
+        # A coloured shape's getters by locomotive count and count of its colour (filled
+        # as met; counts beyond the table are as many as fill the route); -1: gray.
+        self.colour = plain.colours[0] if len(plain.colours) == 1 else -1
+        self.by_count: list[list[Any]] = [
+            [_UNSEEN] * MOST_OF_A_KIND for _ in range(plain.length + 1)]
         self.lookup: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(
                 tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
@@ -134,11 +147,13 @@ class ClaimTable:
         self.plain = tuple(None if p is None else _PlainShape(p) for p in plains)
         # Per route, what its shape's getter picks its claims from: a plain route's
         # claims by index (``_plain_claims``), another's route index.
-        self.held: tuple[Any, ...] = tuple(
+        held = [
             r if plains[self.kind[r]] is None
             else _plain_claims(board.route_ids[r], plains[self.kind[r]])  # type: ignore[arg-type]
             for r in routes
-        )
+        ]
+        self.routes = tuple(zip(self.kind, held, strict=True))  # per route: (shape, held)
+        self.unseen: list[Any] = [_UNSEEN] * len(shapes)
         longest = self.longest = max(board.r_len, default=0)
         # Per suit, per spaces the hand could fill (up to the longest route): its routes
         # that short or shorter; routes without a test are always within reach.
@@ -188,18 +203,15 @@ class ClaimTable:
         found &= room & ~closed_routes(state)[seat]
         # Per shape among them, what picks a route's claims from what it holds (a plain
         # shape's tuple of claims, another's route index): its payments for ``hand``.
-        kind = self.kind
-        pick: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its getter for hand
+        pick: list[Any] = self.unseen.copy()  # per shape: its getter for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
-        held = self.held
         out: list[Claim] = []
-        for r in routes_in(found):
-            k = kind[r]
+        for k, held in map(self.routes.__getitem__, routes_in(found)):
             getter = pick[k]
             if getter is _UNSEEN:
                 getter = pick[k] = self._getter(k, hand, counted)
             if getter is not None:
-                out += getter(held[r])
+                out += getter(held)
         return out
 
     def _getter(self, k: int, hand: Sequence[int],
@@ -209,11 +221,24 @@ class ClaimTable:
         shape = self.plain[k]
         if shape is None:
             payable = self._payable(k, hand, counted)
-            return None if payable is None else payable.getter
+            return None if payable is None else payable.__getitem__
         # A plain shape's payments: per colour, an index read from the tables in C; the
-        # getter of those indexes is kept per locomotive count.
+        # getter of those indexes is kept per locomotive count (a coloured shape's, per
+        # count of its colour too, in a table).
+        getter: Callable[[Any], Any] | None
         locos = hand[LOCO]
         level = locos if locos < shape.length else shape.length
+        colour = shape.colour
+        if colour >= 0:
+            row = shape.by_count[level]
+            n = hand[colour]
+            if n >= MOST_OF_A_KIND:  # beyond the table: as many as fill the route
+                n = MOST_OF_A_KIND - 1
+            getter = row[n]
+            if getter is _UNSEEN:
+                index = shape.lookup[level][0][n]
+                getter = row[n] = _plain_getter(shape, (index,), level == shape.length)
+            return getter
         key: tuple[int, ...]
         try:
             key = tuple(map(getitem, shape.lookup[level], shape.counts(hand)))
@@ -222,7 +247,7 @@ class ClaimTable:
             key = tuple(map(getitem, shape.lookup[level],
                             [n if n < spaces else spaces for n in shape.counts(hand)]))
         getters = shape.getters[level]
-        getter: Callable[[Any], Any] | None = getters.get(key, _UNSEEN)
+        getter = getters.get(key, _UNSEEN)
         if getter is _UNSEEN:
             if len(getters) >= MEMO_LIMIT:
                 getters.clear()
@@ -252,17 +277,9 @@ class ClaimTable:
         same = tuple(tuple(p) for p in pays)
         payable = self.payables.get(same)
         if payable is None:
-            payable = self.payables[same] = _Payable(self, pays)
+            payable = self.payables[same] = _Payable(self.board.route_ids, pays)
         memo[key] = payable
         return payable
-
-    def route_claims(self, payable: _Payable, r: int) -> tuple[Claim, ...]:
-        """Route ``r``'s claims paying ``payable``'s payments (built once)."""
-        claims = payable.by_route.get(r)
-        if claims is None:
-            route_id = self.board.route_ids[r]
-            claims = payable.by_route[r] = tuple(claim_of(route_id, p) for p in payable.pays)
-        return claims
 
 
 def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
@@ -407,6 +424,8 @@ def clear_memos() -> None:
             if shape is not None:
                 for getters in shape.getters:
                     getters.clear()
+                for row in shape.by_count:
+                    row[:] = [_UNSEEN] * len(row)
     for memo in _MEMOS:
         memo.clear()
     clear_shared_actions()
