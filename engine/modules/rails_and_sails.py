@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from itertools import repeat
-from operator import getitem, itemgetter
+from operator import add, getitem, itemgetter
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -416,9 +416,10 @@ SHIPS = JOKER + 1
 def _reach(hand: Sequence[int]) -> list[int]:
     """The most spaces ``hand`` could fill on a train route of each suit, on a gray one,
     then the same for ship routes (a double ship fills two)."""
-    jokers = hand[JOKER]
-    trains = [hand[s] + hand[HARBOR_TRAIN + s] + jokers for s in range(JOKER)]
-    ships = [hand[SHIP + s] + 2 * hand[DOUBLE_SHIP + s] + jokers for s in range(JOKER)]
+    jokers = hand[JOKER].__add__  # (summed in C: this runs on every turn)
+    trains = [*map(jokers, map(add, hand[:JOKER], hand[HARBOR_TRAIN:SHIP]))]
+    doubles = hand[DOUBLE_SHIP:ALL_CARD_KINDS]
+    ships = [*map(jokers, map(add, hand[SHIP:DOUBLE_SHIP], map(add, doubles, doubles)))]
     return [*trains, max(trains), *ships, max(ships)]
 
 
@@ -524,7 +525,8 @@ def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
     """Pairs of one suit per space from the most plentiful suits, jokers filling in."""
     pay = [0] * len(hand)
     jokers = hand[JOKER]
-    for s in sorted(range(JOKER), key=lambda s: -(hand[s] + hand[HARBOR_TRAIN + s])):
+    totals = [*map(add, hand[:JOKER], hand[HARBOR_TRAIN:SHIP])]
+    for s in sorted(range(JOKER), key=totals.__getitem__, reverse=True):  # (stable)
         while spaces and hand[s] + hand[HARBOR_TRAIN + s] - pay[s] - pay[HARBOR_TRAIN + s] >= 2:
             for _ in range(2):
                 kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
