@@ -624,6 +624,8 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 
 _HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+# (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.
+_DRAWS: dict[tuple[Any, ...], tuple[Action, ...]] = new_memo()
 
 
 @cache
@@ -872,14 +874,20 @@ class RailsAndSails(RuleModule):
 
     def draw_actions(self, state: GameState, seat: int) -> list[Action]:
         second = state.phase == SECOND_DRAW
-        out: list[Action] = []
         refills = _REFILLS[_has_cards(state, "train"), _has_cards(state, "ship")]
-        takes = _TAKES[refills]
-        for slot, card in enumerate(state.market if refills else ()):
-            if card >= 0 and not (second and card == JOKER):
-                out += takes[slot]
-        out += [blind(k) for k in refills]
-        return out
+        key = (refills, second, *state.market)  # what the draws depend on: kept, per turn
+        known = _DRAWS.get(key)
+        if known is None:
+            out: list[Action] = []
+            takes = _TAKES[refills]
+            for slot, card in enumerate(state.market if refills else ()):
+                if card >= 0 and not (second and card == JOKER):
+                    out += takes[slot]
+            out += [blind(k) for k in refills]
+            if len(_DRAWS) >= MEMO_LIMIT:
+                _DRAWS.clear()
+            known = _DRAWS[key] = tuple(out)
+        return [*known]
 
     def final_points(self, state: GameState) -> list[list[ExtraPoints]]:
         board, ext, config = state.board, _ext(state), _config(state)
