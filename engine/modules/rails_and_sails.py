@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from itertools import repeat
-from operator import add, getitem, itemgetter
+from operator import add
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -445,11 +445,9 @@ def _claim_table(board: Board) -> ClaimTable:
             return these_cards(*TRAIN_CARDS)  # which suits pair up depends on them all
         if s == GRAY:
             return _gray_ships(routes[r].length) if ship else _gray_trains(routes[r].length)
-        length = routes[r].length
-        if ship:  # (a double may overshoot by one: one more than fit counts)
-            return _suit_counts((DOUBLE_SHIP + s, SHIP + s, JOKER),
-                                (length // 2 + 1, length, length))
-        return _suit_counts((s, HARBOR_TRAIN + s, JOKER), (length, length, length))
+        if ship:
+            return these_cards(DOUBLE_SHIP + s, SHIP + s, JOKER)
+        return these_cards(s, HARBOR_TRAIN + s, JOKER)
 
     def pieces(r: int) -> int:
         return 1 if routes[r].kind == "ship" else 0  # ``turn_actions``' (trains, ships)
@@ -481,23 +479,6 @@ def _gray_trains(length: int) -> Callable[[Sequence[int]], Hashable]:
 
 
 _NONE = (0, 0)  # a suit that cannot pay: what ``_gray_trains`` keys it by
-
-
-@cache
-def _suit_counts(kinds: tuple[int, ...], most: tuple[int, ...]) -> Callable[[Sequence[int]],
-                                                                           Hashable]:
-    """What a coloured route's payments (``cheapest_payments``) depend on: the counts of
-    ``kinds`` (its suit's cards of its kind, and the jokers), each clipped to ``most``
-    (more than fill the route play no part), so that hands alike share one key."""
-    take, tables = itemgetter(*kinds), tuple(_clipped(m) for m in most)
-
-    def counts(hand: Sequence[int]) -> Hashable:
-        try:  # each count clipped, looked up in C
-            return tuple(map(getitem, tables, take(hand)))
-        except IndexError:  # more cards of a kind than the tables cover
-            return tuple(map(min, take(hand), most))
-
-    return counts
 
 
 @cache
