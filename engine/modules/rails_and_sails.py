@@ -416,10 +416,9 @@ SHIPS = JOKER + 1
 def _reach(hand: Sequence[int]) -> list[int]:
     """The most spaces ``hand`` could fill on a train route of each suit, on a gray one,
     then the same for ship routes (a double ship fills two)."""
-    jokers = hand[JOKER].__add__  # (summed in C: this runs on every turn)
-    trains = [*map(jokers, map(add, hand[:JOKER], hand[HARBOR_TRAIN:SHIP]))]
-    doubles = hand[DOUBLE_SHIP:ALL_CARD_KINDS]
-    ships = [*map(jokers, map(add, hand[SHIP:DOUBLE_SHIP], map(add, doubles, doubles)))]
+    jokers = hand[JOKER]
+    trains = [hand[s] + hand[HARBOR_TRAIN + s] + jokers for s in range(JOKER)]
+    ships = [hand[SHIP + s] + 2 * hand[DOUBLE_SHIP + s] + jokers for s in range(JOKER)]
     return [*trains, max(trains), *ships, max(ships)]
 
 
