@@ -406,7 +406,7 @@ def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Everything ``seat`` may do now, payments summarised: one cheapest payment per colour."""
     phase = state.phase
-    plan = plan_of(state)
+    plan = state.plan or plan_of(state)
     if phase in _CORE_DRAWS and phase not in plan.phases:
         # The hot path (a turn's start or its second card): only the current seat acts.
         if seat != state.current:

@@ -48,7 +48,7 @@ def waiting_for(state: GameState) -> list[int]:
     if phase == CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
-    plan = plan_of(state)
+    plan = state.plan or plan_of(state)
     if phase in plan.phases:
         return next(m for m in plan.modules if phase in m.phases).waiting_for(state)
     return [state.current]
@@ -128,7 +128,7 @@ def draw_card(state: GameState, seat: int, events: list[Event]) -> int:
 
 
 def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
-    for module in plan_of(state).refills:
+    for module in (state.plan or plan_of(state)).refills:
         if module.refill_market(state, seat, events):
             return
     market = state.market
@@ -206,7 +206,7 @@ def tickets_closed(state: GameState) -> Text | None:
     """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
     if not state.ticket_deck:
         return Text("There are no destination tickets left to draw.")
-    for module in plan_of(state).tickets:
+    for module in (state.plan or plan_of(state)).tickets:
         why = module.tickets_closed(state)
         if why:
             return why
@@ -315,7 +315,7 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
         game_over(state, "trains", events)
         return events
     market, limit = state.market, rules.market_reset_locomotives
-    plan = plan_of(state)
+    plan = state.plan or plan_of(state)
     if (-1 in market or (limit and market.count(LOCO) >= limit)) and (
         cards_left(state) or plan.own_turn
     ):
