@@ -206,10 +206,18 @@ class ClaimTable:
         pick: list[Any] = self.unseen.copy()  # per shape: its getter for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         out: list[Claim] = []
+        plain = self.plain
+        locos = hand[LOCO]
         for k, held in map(self.routes.__getitem__, routes_in(found)):
             getter = pick[k]
             if getter is _UNSEEN:
-                getter = pick[k] = self._getter(k, hand, counted)
+                shape = plain[k]  # most are coloured plain shapes: their table read here
+                if shape is not None and shape.colour >= 0 and (
+                        n := hand[shape.colour]) < MOST_OF_A_KIND:
+                    getter = shape.by_count[locos if locos < shape.length else shape.length][n]
+                if getter is _UNSEEN:
+                    getter = self._getter(k, hand, counted)
+                pick[k] = getter
             if getter is not None:
                 out += getter(held)
         return out
