@@ -11,6 +11,7 @@ Shares are secret: events and the public view only say that one was taken.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.actions import Action, DeclineShare, GiveNeutralShare, TakeShare
@@ -128,6 +129,21 @@ def _share_list(state: GameState, by_company: dict[str, list[int]]) -> list[list
     return [[c, n] for c, numbers in by_company.items() for n in sorted(numbers)]
 
 
+@cache
+def _take_action(company: str) -> TakeShare:
+    """The ``TakeShare`` of ``company``, shared (actions are frozen values)."""
+    return TakeShare(company=company)
+
+
+@cache
+def _give_action(company: str) -> GiveNeutralShare:
+    """The ``GiveNeutralShare`` of ``company``, shared."""
+    return GiveNeutralShare(company=company)
+
+
+_DECLINE = DeclineShare()
+
+
 class Shares(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {
         TakeShare: take_share,
@@ -156,8 +172,8 @@ class Shares(RuleModule):
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         options = _ext(state)["pending"]["options"]
         if state.phase == CHOOSE_NEUTRAL_SHARE:
-            return [GiveNeutralShare(company=c) for c in options]
-        return [*(TakeShare(company=c) for c in options), DeclineShare()]
+            return [*map(_give_action, options)]
+        return [*map(_take_action, options), _DECLINE]
 
     def on_game_over(self, state: GameState) -> None:
         ext = _ext(state)
