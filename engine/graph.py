@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from itertools import pairwise, product
+from itertools import chain, pairwise, product
+from operator import itemgetter
 
 __all__ = [
     "best_station_assignment",
@@ -152,11 +153,11 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
                 if w not in comp:
                     comp[w] = start
                     cities.append(w)
-        ends = sum(len(adj[v]) for v in cities)  # twice the edges
-        odd = sum(len(adj[v]) & 1 for v in cities)
-        if odd <= 2:  # an Euler trail: every edge (step 1)
-            best = max(best, sum(length for v in cities for _, length in adj[v]) // 2)
-        elif ends == 2 * len(cities) - 2:  # a tree: its longest path, from an end of one
+        degrees = [*map(len, map(adj.__getitem__, cities))]  # (in C: every game's end)
+        if sum(map(_ODD, degrees)) <= 2:  # an Euler trail: every edge (step 1)
+            ends = chain.from_iterable(map(adj.__getitem__, cities))
+            best = max(best, sum(map(_LENGTH, ends)) // 2)
+        elif sum(degrees) == 2 * len(cities) - 2:  # a tree: its longest path, from an end of one
             far, _ = _farthest(adj, cities[0])
             best = max(best, _farthest(adj, far)[1])
         else:
@@ -164,6 +165,10 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     for start in hard:
         best = max(best, _longest_in_component([e for e in edges if comp[e[0]] == start]))
     return best
+
+
+_ODD = (1).__and__  # a degree -> 1 if odd
+_LENGTH = itemgetter(1)  # a neighbour -> the length to it
 
 
 def _farthest(adj: dict[int, list[tuple[int, int]]], start: int) -> tuple[int, int]:
