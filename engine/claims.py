@@ -136,7 +136,6 @@ class ClaimTable:
         payments: Payments,
         pieces: Callable[[int], int] = lambda r: 0,
         plain: Callable[[int], Plain | None] = lambda r: None,
-        clip: Callable[[int], int | None] = lambda r: None,
     ) -> None:
         routes = range(len(board.route_ids))
         shapes: dict[Hashable, int] = {}
@@ -144,10 +143,6 @@ class ClaimTable:
         first = {k: r for r, k in reversed(list(enumerate(self.kind)))}
         self.example = tuple(first[k] for k in range(len(shapes)))  # a route of each shape
         self.counts = tuple(counts(r) for r in self.example)
-        # Per shape: the count of a kind beyond which more cards of it change nothing of
-        # its payments, if any: ``counts`` then reads a hand clipped to it (in C), so
-        # that more hands share a key.
-        self.clip = tuple(clip(r) for r in self.example)
         plains = [plain(r) for r in self.example]
         self.plain = tuple(None if p is None else _PlainShape(p) for p in plains)
         # Per route, what its shape's getter picks its claims from: a plain route's
@@ -270,20 +265,10 @@ class ClaimTable:
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
     ) -> _Payable | None:
-        counts = self.counts[k]
-        most = self.clip[k]
-        if most is not None:  # its counts from the hand clipped to ``most`` (once per hand)
-            clipped = counted.get(most)
-            if clipped is None:
-                try:
-                    clipped = counted[most] = bytes(hand).translate(_CLIPS[most])
-                except (ValueError, IndexError):  # a count beyond a byte: left as it is
-                    clipped = counted[most] = hand
-            taken = counts(clipped)  # type: ignore[arg-type]
-        else:  # shapes alike share one function: taken once per hand
-            taken = counted.get(counts, _UNSEEN)
-            if taken is _UNSEEN:
-                taken = counted[counts] = counts(hand)
+        counts = self.counts[k]  # shapes alike share one function: taken once per hand
+        taken = counted.get(counts, _UNSEEN)
+        if taken is _UNSEEN:
+            taken = counted[counts] = counts(hand)
         key = (k, taken)
         memo = self.memo
         known: _Payable | None = memo.get(key, _UNSEEN)  # one lookup: another thread may clear
@@ -417,8 +402,6 @@ def _blocks(board: Board) -> tuple[int, ...]:
     return tuple(out)
 
 
-# Per most: a byte translation clipping each count to it.
-_CLIPS = tuple(bytes(n if n < most else most for n in range(256)) for most in range(256))
 _REACH_TABLE = 64  # spaces of reach the tables cover without clipping (a hand holds fewer)
 _UNSEEN: Any = object()  # a marker: not looked up yet
 

@@ -451,11 +451,7 @@ def _claim_table(board: Board) -> ClaimTable:
     def pieces(r: int) -> int:
         return 1 if routes[r].kind == "ship" else 0  # ``turn_actions``' (trains, ships)
 
-    def clip(r: int) -> int | None:
-        """A coloured route's payments play no more of a kind than its length."""
-        return None if routes[r].rough_terrain or board.r_color[r] == GRAY else routes[r].length
-
-    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments, pieces, clip=clip)
+    return ClaimTable(board, shape, counts, suit, _reach, cheapest_payments, pieces)
 
 
 @cache
