@@ -1,6 +1,7 @@
 """The fence: every use of a library's private internals, each behind a named function.
 
-Nothing else in the project reaches into aiosqlite's or discord.py's private parts;
+Nothing else in the project reaches into aiosqlite's, discord.py's or the process pool's
+private parts;
 ``tests/bot/test_fence.py`` checks each use here against the installed library, so an
 upgrade that moves one fails there, loudly and by name, not somewhere in a game.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar, cast
 
 import aiosqlite
@@ -49,3 +51,12 @@ def route_requests(client: discord.Client, request: Callable[..., Awaitable[Any]
     """Send every REST request of the client to ``request`` (``HTTPClient.request``, the
     one exit of discord.py's HTTP client): the fake Discord answers them."""
     client.http.request = request  # type: ignore[method-assign,assignment]
+
+
+# -- concurrent.futures ---------------------------------------------------------------------
+
+
+def pool_result_pipe(pool: ProcessPoolExecutor) -> int:
+    """The file descriptor of the pipe a process pool's workers send their results
+    through (``ProcessPoolExecutor._result_queue``, a ``SimpleQueue``'s reading end)."""
+    return int(pool._result_queue._reader.fileno())  # type: ignore[attr-defined]

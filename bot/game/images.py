@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from multiprocessing import forkserver
 from typing import Any
 
-from bot import i18n
+from bot import fence, i18n
 from bot.ops import metrics
 from bot.ops.workers import AffinityPool, off_loop, workers
 from bot.render.highlight import LastMove
@@ -212,6 +213,7 @@ class RenderPool(ProcessPoolExecutor):
         # wait here, where a shutdown can still turn them away (before they start another).
         self._submitting = threading.Lock()
         self._closing = False
+        widen_pipe(fence.pool_result_pipe(self))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         with self._submitting:
@@ -227,6 +229,24 @@ class RenderPool(ProcessPoolExecutor):
             _stop_fork_server()
         self._submitting.release()
         super().shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+# What the pipe of a worker's results holds (Linux; its default is 64 KiB): a board's PNG
+# (~400 KiB) crosses in one write, not in ~7 rounds of a full pipe, a wake-up of the
+# bot's reading thread and a read (half the bot's CPU for a result).
+RESULT_PIPE_BYTES = 1 << 20
+
+
+def widen_pipe(fd: int) -> None:
+    """Let pipe ``fd`` hold ``RESULT_PIPE_BYTES``, where the system allows it (Linux, up to
+    ``/proc/sys/fs/pipe-max-size``, 1 MiB by default); elsewhere it stays as it is."""
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setting is None:
+        return
+    try:
+        fcntl.fcntl(fd, setting, RESULT_PIPE_BYTES)
+    except OSError as exc:
+        log.info("the render results' pipe keeps its size: %s", exc)
 
 
 # Longer than any submit takes once the fork server is up (a fork, a queue put).

@@ -11,7 +11,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw
@@ -127,28 +127,28 @@ Box = tuple[int, int, int, int]
 @dataclass
 class PlanSection:
     """The planner's section as ``hand_rows`` puts it together: its map drawn in the hand's
-    ``palette`` and pasted as it is, and of its other rows (``top`` to ``bottom``) only the
-    ``boxes`` drawn on (the heading, the lines beside the map) reduced: the rest of them is
-    bare background, not looked over pixel by pixel for each hand."""
+    ``palette`` and pasted as it is; its heading and lines are pieces, and the rest of its
+    rows (``top`` to ``bottom``) is bare background, not looked over pixel by pixel for
+    each hand."""
 
     palette: Image.Image
     top: int = 0
     bottom: int = 0
     map: tuple[int, int, Image.Image] | None = None
-    boxes: list[Box] = field(default_factory=list)
 
 
 def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: PublicView,
-           own: int, map_id: str, section: PlanSection | None = None) -> int:
+           own: int, map_id: str, section: PlanSection | None = None,
+           pieces: list[Piece] | None = None) -> int:
     """The planner: a small map of the claims (this seat's in its colour, the others'
     dark) with each open ticket's cheapest way in its ink (borrowed routes thinner,
     contested routes ringed), and a line per ticket beside it. With ``section``, the map
-    is drawn in its palette and kept there, its place on ``img`` left bare."""
-    d = ImageDraw.Draw(img)
+    is drawn in its palette and kept there, its place on ``img`` left bare; the heading and
+    the lines are kept pieces (``_place``: with ``pieces``, listed there, not pasted)."""
+    lang = i18n.current()
     top = y
-    section_heading(d, PAD, y, _("Ticket plan"),
-                    _("routes still to claim; ringed: others may take them next"), size=22)
-    y += 40
+    _place(img, 0, y, ("plan-heading", lang), _plan_heading(lang), pieces)
+    y += PLAN_HEADING_H
     mp = _plan_map(plans, public, own, map_id, None if section is None else section.palette)
     if section is None:
         img.paste(mp, (PAD, y))
@@ -158,18 +158,49 @@ def _plans(img: Image.Image, y: int, plans: Sequence[TicketPlan], public: Public
     ty = y
     for i, p in enumerate(plans):
         ink = DONE if p.done else PLAN_INKS[i % len(PLAN_INKS)]
-        d.rounded_rectangle((tx, ty + 4, tx + 16, ty + 20), 4, fill=ink)
         name = " → ".join(base.map.cities[_city_at(map_id, c)].name for c in p.cities)
-        d.text((tx + 26, ty), fit_text(name, 18, "bold", room), font=font(18, "bold"),
-               fill=PANEL_FG)
-        d.text((tx + 26, ty + 24), fit_text(_plan_line(p), 16, "regular", room), font=font(16),
-               fill=PANEL_DIM)
-        ty += 54
+        _place(img, tx, ty, ("plan-name", ink, name, room), _plan_name(ink, name, room),
+               pieces)
+        line = _plan_line(p)
+        _place(img, tx, ty + PLAN_NAME_H, ("plan-line", line, room, lang),
+               _plan_words(line, room), pieces)
+        ty += PLAN_ROW_H
     bottom = max(y + mp.height, ty) + 24
     if section is not None:
         section.top, section.bottom, section.map = top, bottom, (PAD, y, mp)
-        section.boxes = [(0, top, WIDTH, y), (PAD + mp.width, y, WIDTH, bottom)]
     return bottom
+
+
+# The planner's rows, kept as pieces: its heading's (in a language), a ticket's name with
+# its ink beside it (the names are the map's, in every language), its plan's words.
+PLAN_HEADING_H = 40
+PLAN_NAME_H = 24  # bold 18 px: 17 above the baseline, 5 below
+PLAN_ROW_H = 54  # the name and the plan's words (16 px: 15 above, 4 below)
+
+
+@lru_cache(maxsize=16)
+def _plan_heading(lang: str) -> Image.Image:
+    img = Image.new("RGB", (WIDTH, PLAN_HEADING_H), PANEL_BG)
+    section_heading(ImageDraw.Draw(img), PAD, 0, _("Ticket plan"),
+                    _("routes still to claim; ringed: others may take them next"), size=22)
+    return img
+
+
+@lru_cache(maxsize=512)
+def _plan_name(ink: RGB, name: str, room: int) -> Image.Image:
+    img = Image.new("RGB", (room + 26 + PAD, PLAN_NAME_H), PANEL_BG)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 4, 16, 20), 4, fill=ink)
+    d.text((26, 0), fit_text(name, 18, "bold", room), font=font(18, "bold"), fill=PANEL_FG)
+    return img
+
+
+@lru_cache(maxsize=512)
+def _plan_words(line: str, room: int) -> Image.Image:
+    img = Image.new("RGB", (room + 26 + PAD, PLAN_ROW_H - PLAN_NAME_H), PANEL_BG)
+    ImageDraw.Draw(img).text((26, 0), fit_text(line, 16, "regular", room), font=font(16),
+                             fill=PANEL_DIM)
+    return img
 
 
 def _plan_map(plans: Sequence[TicketPlan], public: PublicView, own: int, map_id: str,
@@ -867,7 +898,7 @@ def hand_rows(view: PrivateView, map_id: str, palette: Image.Image,
         else:
             spans.append((y0, y1))
     top = 0
-    drawn = list(section.boxes)
+    drawn: list[Box] = []
     for y0, y1 in [*spans, (height, height)]:
         drawn += _drawn(img, top, min(y0, height))
         top = max(top, y1)
@@ -945,7 +976,7 @@ def _draw_hand(view: PrivateView, map_id: str, height: int,
     if public is not None and view.tickets:
         if plans is None:
             plans = plan_tickets(board_for(map_id), public, view)
-        y = _plans(img, y + 8, plans, public, view.seat, map_id, section)
+        y = _plans(img, y + 8, plans, public, view.seat, map_id, section, pieces)
     if view.draft_packet:
         y += 16
         section_heading(d, PAD, y, _("Ticket draft: pick one"),

@@ -87,3 +87,18 @@ def test_a_sent_button_is_the_payload_discord_py_sends(label, emoji, disabled):
     view = discord.ui.View(timeout=None)
     view.add_item(ours)
     assert view.to_components() == [{"type": 1, "components": [theirs.to_component_dict()]}]
+
+
+def test_a_process_pool_gives_the_pipe_of_its_results():
+    import multiprocessing
+    import os
+    import stat
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        fd = fence.pool_result_pipe(pool)
+        assert stat.S_ISFIFO(os.fstat(fd).st_mode)
+        assert fd == pool._result_queue._reader.fileno()  # type: ignore[attr-defined]
+    finally:
+        pool.shutdown()

@@ -144,3 +144,22 @@ def test_a_job_done_as_it_is_handed_over_frees_its_worker():
     thread.start()
     thread.join(30)
     assert results == [2 ** n for n in range(10)]
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="Linux only")
+def test_a_render_workers_results_cross_in_one_write():
+    """The pipe a render worker sends its images through holds a whole board's PNG
+    (~400 KiB): at Linux's default 64 KiB each result took ~7 rounds of a full pipe, a
+    wake-up of the bot's reading thread and a read."""
+    import fcntl
+    import multiprocessing
+
+    from bot import fence
+    from bot.game.images import RESULT_PIPE_BYTES, RenderPool
+
+    pool = RenderPool(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        size = fcntl.fcntl(fence.pool_result_pipe(pool), fcntl.F_GETPIPE_SZ)
+        assert size >= RESULT_PIPE_BYTES >= 512 * 1024
+    finally:
+        pool.shutdown()

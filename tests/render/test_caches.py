@@ -14,6 +14,7 @@ from PIL import Image
 import engine
 import maps
 from bot import render
+from bot.play import presenters
 from bot.render import board_image, board_palette, map_layer, png, render_board
 from bot.render.board import draw_map
 from bot.render.demo import NAMES
@@ -195,6 +196,17 @@ def test_a_hand_taller_than_guessed_is_drawn_again_whole(
     assert again.size == drawn.size and again.tobytes() == drawn.tobytes()
 
 
+def _sent_hand(map_id: str) -> tuple[engine.PrivateView, PublicView]:
+    """A hand the bot sends, its seat's and the public view: its seat's turn, tickets kept."""
+    state = engine.new_game(engine.GameConfig(map_id=map_id, players=list(NAMES[:3]), seed=4))
+    rng = random.Random(4)
+    while state.turn < 30:
+        seat = engine.waiting_for(state)[0]
+        engine.apply(state, seat, random_action(state, seat, rng))
+    seat = engine.waiting_for(state)[0]
+    return engine.private_view(state, seat), engine.public_view(state)
+
+
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_a_hand_with_its_ticket_plan_is_drawn_once(
         map_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,13 +214,7 @@ def test_a_hand_with_its_ticket_plan_is_drawn_once(
     makes it (Nordic's, taller than wide, had every hand drawn twice)."""
     from bot.render import hand, hand_palette
 
-    state = engine.new_game(engine.GameConfig(map_id=map_id, players=list(NAMES[:3]), seed=4))
-    rng = random.Random(4)
-    while state.turn < 30:  # a hand the bot sends: its seat's turn, tickets kept
-        seat = engine.waiting_for(state)[0]
-        engine.apply(state, seat, random_action(state, seat, rng))
-    seat = engine.waiting_for(state)[0]
-    view, public = engine.private_view(state, seat), engine.public_view(state)
+    view, public = _sent_hand(map_id)
     assert view.tickets and not view.offered
     palette = hand_palette(map_id)  # drawn from a sample hand the first time
     drawn = []
@@ -221,6 +227,79 @@ def test_a_hand_with_its_ticket_plan_is_drawn_once(
     monkeypatch.setattr(hand, "_draw_hand", counted)
     hand.hand_rows(view, map_id, palette, public)
     assert len(drawn) == 1, f"drawn on canvases {drawn} px tall"
+
+
+def test_the_ticket_plans_words_are_drawn_once_and_pasted_as_drawn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planner's heading, each ticket's name and each plan's words are kept pieces: the
+    same hand again draws none of their text (it drew them for every hand, ~0.6 ms), and
+    the PNG is the same."""
+    from PIL import ImageDraw
+
+    from bot.render import hand, render_hand
+
+    view, public = _sent_hand("usa")
+    first = render_hand(view, "usa", public)
+    texts: list[str] = []
+    text = ImageDraw.ImageDraw.text
+
+    def counted(self: ImageDraw.ImageDraw, xy: object, words: str, *args: object,
+                **kwargs: object) -> None:
+        texts.append(words)
+        text(self, xy, words, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", counted)
+    assert render_hand(view, "usa", public) == first
+    plans = presenters.ticket_plans(public, view)
+    assert plans and not {hand._plan_line(p) for p in plans} & set(texts)
+    assert "Ticket plan" not in texts
+
+
+@pytest.mark.parametrize("map_id", maps.map_ids())
+def test_a_ticket_plans_pieces_hold_every_pixel_of_their_words(map_id: str) -> None:
+    """Each piece of the planner's lines is what drawing its words on the hand gives, and
+    nothing that drawing does falls outside it, whatever the city (accents, descenders)
+    and in German: drawn with room above and below, the rest stays bare."""
+    from PIL import ImageChops, ImageDraw
+
+    from bot import i18n
+    from bot.render import hand
+    from bot.render.panel import section_heading
+
+    room = hand.WIDTH - 2 * hand.PAD - hand.PLAN_MAP_W - 20 - 26
+    names = [c.name for c in render.base_for(map_id).map.cities]
+    pairs = [" → ".join(names[i:i + 2]) for i in range(0, len(names), 2)]
+    lines = ["12 pieces, 1 station, 9 cards to draw, 3 contested", "Ä Ö Ü ß gjpqy, (|)"]
+
+    def roomy(piece: Image.Image, draw: object) -> None:
+        img = Image.new("RGB", (piece.width, piece.height + 40), hand.PANEL_BG)
+        draw(ImageDraw.Draw(img))  # type: ignore[operator]
+        inside = img.crop((0, 20, piece.width, 20 + piece.height))
+        assert inside.tobytes() == piece.tobytes()
+        img.paste(hand.PANEL_BG, (0, 20, piece.width, 20 + piece.height))
+        assert ImageChops.difference(img, Image.new("RGB", img.size, hand.PANEL_BG)
+                                     ).getbbox() is None
+
+    for lang in ("en", "de"):
+        with i18n.language(lang):
+            roomy(hand._plan_heading(lang), lambda d: section_heading(
+                d, hand.PAD, 20, i18n._("Ticket plan"),
+                i18n._("routes still to claim; ringed: others may take them next"), size=22))
+            for words in [*lines, *(hand._plan_line(p) for p in _plans(map_id))]:
+                roomy(hand._plan_words(words, room), lambda d, w=words: d.text(
+                    (26, 20), hand.fit_text(w, 16, "regular", room), font=hand.font(16),
+                    fill=hand.PANEL_DIM))
+    ink = hand.PLAN_INKS[0]
+    for name in pairs:
+        roomy(hand._plan_name(ink, name, room), lambda d, n=name: (
+            d.rounded_rectangle((0, 24, 16, 40), 4, fill=ink),
+            d.text((26, 20), hand.fit_text(n, 18, "bold", room), font=hand.font(18, "bold"),
+                   fill=hand.PANEL_FG)))
+
+
+def _plans(map_id: str) -> list[engine.TicketPlan]:
+    view, public = _sent_hand(map_id)
+    return presenters.ticket_plans(public, view)
 
 
 @pytest.mark.slow
