@@ -7,6 +7,7 @@ payment against the route, the hand and the map's rules.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -272,7 +273,10 @@ def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> lis
                             {"city", "cards"})
                 for city_id in board.city_ids
             ]
-        actions = _STATIONS[key] = [a for c, a in enumerate(everywhere) if c not in built]
+        open_cities = [True] * len(everywhere)
+        for c in built:
+            open_cities[c] = False
+        actions = _STATIONS[key] = [*compress(everywhere, open_cities)]
     return actions
 
 

@@ -15,24 +15,92 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
 from itertools import compress, count
 from operator import getitem, itemgetter, ne, or_
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import Claim, claim_of, clear_shared_actions
 from engine.board import Board
+from engine.cards import LOCO, MOST_OF_A_KIND, N_CARDS
 from engine.state import GameState
 
 Payments = Callable[[Board, int, Sequence[int]], list[list[int]]]
 MEMO_LIMIT = 20_000  # entries a memo keeps (a few MB) before it starts afresh
 
 
-class _Payable:
-    """The payments of one route shape for one set of counts, and its routes' claims."""
+class _Payable(dict[int, tuple[Claim, ...]]):
+    """The payments of one route shape for one set of counts (``pays``), and per route
+    index its claims paying them, built when first asked (``__missing__``), so that its
+    ``__getitem__`` gets a route's claims in C once they are built."""
 
-    __slots__ = ("by_route", "pays")
+    __slots__ = ("pays", "route_ids")
 
-    def __init__(self, pays: list[list[int]]) -> None:
+    def __init__(self, route_ids: tuple[int, ...], pays: list[list[int]]) -> None:
+        super().__init__()
+        self.route_ids = route_ids
         self.pays = pays
-        self.by_route: dict[int, tuple[Claim, ...]] = {}
+
+    def __missing__(self, r: int) -> tuple[Claim, ...]:
+        route_id = self.route_ids[r]
+        claims = self[r] = tuple(claim_of(route_id, p) for p in self.pays)
+        return claims
+
+
+class Plain(NamedTuple):
+    """A route paid the plain way: after ``ferry`` locomotives (its symbols), one card a
+    space of one of ``colours`` (the route's colour; any one colour on a gray route) or a
+    locomotive; its cheapest payment in a colour plays as many of that colour as fill the
+    spaces, and all locomotives pay it where nothing else does (a tunnel: always).
+    ``locos``: whether locomotives may fill the plain spaces (and pay it alone)."""
+
+    colours: tuple[int, ...]
+    length: int
+    ferry: int
+    tunnel: bool
+    locos: bool
+
+
+class _PlainShape:
+    """A plain route shape's payments as indexes into each of its routes' claims (see
+    ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
+    of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
+
+    __slots__ = ("by_count", "colour", "counts", "getters", "length", "locos", "lookup",
+                 "plain", "tunnel")
+
+    def __init__(self, plain: Plain) -> None:
+        # The counts of a hand its payments depend on (besides the locomotives).
+        self.counts: Callable[[Sequence[int]], Sequence[int]] = itemgetter(
+            slice(LOCO) if len(plain.colours) > 1
+            else slice(plain.colours[0], plain.colours[0] + 1))
+        self.length = plain.length
+        self.tunnel = plain.tunnel
+        self.locos = plain.locos
+        spaces = self.plain = plain.length - plain.ferry
+        # Per locomotive count (up to the length): the indexes of a hand's payments
+        # (``lookup``'s) -> their getter (``ClaimTable.claims``), None: no payment.
+        self.getters: list[dict[tuple[int, ...], Callable[[Any], Any] | None]] = [
+            {} for _ in range(plain.length + 1)]
+        # A coloured shape's getters by locomotive count and count of its colour (filled
+        # as met; counts beyond the table are as many as fill the route); -1: gray.
+        self.colour = plain.colours[0] if len(plain.colours) == 1 else -1
+        self.by_count: list[list[Any]] = [
+            [_UNSEEN] * MOST_OF_A_KIND for _ in range(plain.length + 1)]
+        self.lookup: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(
+                tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
+                for j in range(len(plain.colours))
+            )
+            for locos in range(plain.length + 1)
+        )
+
+
+def _plain_index(j: int, n: int, spaces: int, plain: Plain, locos: int) -> int:
+    """The index of the payment with ``n`` cards of colour ``plain.colours[j]`` and at
+    most ``locos`` locomotives, 0 for none (layout: ``ClaimTable._plain_claims``)."""
+    played = n if n < spaces else spaces
+    short = spaces - played
+    if not n or (short and not plain.locos) or short + plain.ferry > locos:
+        return 0
+    return 2 + j * spaces + played - 1
 
 
 class ClaimTable:
@@ -51,6 +119,11 @@ class ClaimTable:
     are an OR of one precomputed mask per suit, those open to a player an AND with its
     ``closed_routes`` and the routes its pieces can fill, so that only the few routes
     left are visited one by one.
+
+    Routes paid the plain way (``plain(r)``: a ``Plain``, or None for the others) skip
+    the payment function and its memo: each has its claims built once, in a tuple
+    indexed by (colour, cards of it), and a hand's payments for a shape are a few
+    indexes read from precomputed tables (many hands, one claim each per colour).
     """
 
     def __init__(
@@ -62,6 +135,7 @@ class ClaimTable:
         reach: Callable[[Sequence[int]], list[int]],
         payments: Payments,
         pieces: Callable[[int], int] = lambda r: 0,
+        plain: Callable[[int], Plain | None] = lambda r: None,
     ) -> None:
         routes = range(len(board.route_ids))
         shapes: dict[Hashable, int] = {}
@@ -69,6 +143,17 @@ class ClaimTable:
         first = {k: r for r, k in reversed(list(enumerate(self.kind)))}
         self.example = tuple(first[k] for k in range(len(shapes)))  # a route of each shape
         self.counts = tuple(counts(r) for r in self.example)
+        plains = [plain(r) for r in self.example]
+        self.plain = tuple(None if p is None else _PlainShape(p) for p in plains)
+        # Per route, what its shape's getter picks its claims from: a plain route's
+        # claims by index (``_plain_claims``), another's route index.
+        held = [
+            r if plains[self.kind[r]] is None
+            else _plain_claims(board.route_ids[r], plains[self.kind[r]])  # type: ignore[arg-type]
+            for r in routes
+        ]
+        self.routes = tuple(zip(self.kind, held, strict=True))  # per route: (shape, held)
+        self.unseen: list[Any] = [_UNSEEN] * len(shapes)
         longest = self.longest = max(board.r_len, default=0)
         # Per suit, per spaces the hand could fill (up to the longest route): its routes
         # that short or shorter; routes without a test are always within reach.
@@ -108,22 +193,74 @@ class ClaimTable:
         except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
             found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
                            self.untested)
-        room = 0
-        for fits, n in zip(self.fits, pieces, strict=True):  # per kind of pieces
-            room |= fits[n if 0 <= n <= longest else 0 if n < 0 else longest]
+        if len(pieces) == 1:  # one kind of pieces (the core's trains)
+            n = pieces[0]
+            room = self.fits[0][n if 0 <= n <= longest else 0 if n < 0 else longest]
+        else:
+            room = 0
+            for fits, n in zip(self.fits, pieces, strict=True):  # per kind of pieces
+                room |= fits[n if 0 <= n <= longest else 0 if n < 0 else longest]
         found &= room & ~closed_routes(state)[seat]
-        out: list[Claim] = []
-        seen: list[Any] = [_UNSEEN] * len(self.example)  # per shape: its payments for hand
+        # Per shape among them, what picks a route's claims from what it holds (a plain
+        # shape's tuple of claims, another's route index): its payments for ``hand``.
+        pick: list[Any] = self.unseen.copy()  # per shape: its getter for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
-        kind = self.kind
-        for r in routes_in(found):
-            k = kind[r]
-            payable = seen[k]
-            if payable is _UNSEEN:
-                payable = seen[k] = self._payable(k, hand, counted)
-            if payable is not None:  # a route's claims: never empty, so ``or`` builds them once
-                out += payable.by_route.get(r) or self._claims(payable, r)
+        out: list[Claim] = []
+        plain = self.plain
+        locos = hand[LOCO]
+        for k, held in map(self.routes.__getitem__, routes_in(found)):
+            getter = pick[k]
+            if getter is _UNSEEN:
+                shape = plain[k]  # most are coloured plain shapes: their table read here
+                if shape is not None and shape.colour >= 0 and (
+                        n := hand[shape.colour]) < MOST_OF_A_KIND:
+                    getter = shape.by_count[locos if locos < shape.length else shape.length][n]
+                if getter is _UNSEEN:
+                    getter = self._getter(k, hand, counted)
+                pick[k] = getter
+            if getter is not None:
+                out += getter(held)
         return out
+
+    def _getter(self, k: int, hand: Sequence[int],
+                counted: dict[Any, Hashable]) -> Callable[[Any], Any] | None:
+        """What picks the claims of a route of shape ``k`` for ``hand`` from what the
+        table holds for it (``held``), or None if it has no payment."""
+        shape = self.plain[k]
+        if shape is None:
+            payable = self._payable(k, hand, counted)
+            return None if payable is None else payable.__getitem__
+        # A plain shape's payments: per colour, an index read from the tables in C; the
+        # getter of those indexes is kept per locomotive count (a coloured shape's, per
+        # count of its colour too, in a table).
+        getter: Callable[[Any], Any] | None
+        locos = hand[LOCO]
+        level = locos if locos < shape.length else shape.length
+        colour = shape.colour
+        if colour >= 0:
+            row = shape.by_count[level]
+            n = hand[colour]
+            if n >= MOST_OF_A_KIND:  # beyond the table: as many as fill the route
+                n = MOST_OF_A_KIND - 1
+            getter = row[n]
+            if getter is _UNSEEN:
+                index = shape.lookup[level][0][n]
+                getter = row[n] = _plain_getter(shape, (index,), level == shape.length)
+            return getter
+        key: tuple[int, ...]
+        try:
+            key = tuple(map(getitem, shape.lookup[level], shape.counts(hand)))
+        except IndexError:  # more cards of a colour than the tables cover: as many as fill it
+            spaces = shape.plain
+            key = tuple(map(getitem, shape.lookup[level],
+                            [n if n < spaces else spaces for n in shape.counts(hand)]))
+        getters = shape.getters[level]
+        getter = getters.get(key, _UNSEEN)
+        if getter is _UNSEEN:
+            if len(getters) >= MEMO_LIMIT:
+                getters.clear()
+            getter = getters[key] = _plain_getter(shape, key, level == shape.length)
+        return getter
 
     def _payable(
         self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
@@ -148,14 +285,42 @@ class ClaimTable:
         same = tuple(tuple(p) for p in pays)
         payable = self.payables.get(same)
         if payable is None:
-            payable = self.payables[same] = _Payable(pays)
+            payable = self.payables[same] = _Payable(self.board.route_ids, pays)
         memo[key] = payable
         return payable
 
-    def _claims(self, payable: _Payable, r: int) -> tuple[Claim, ...]:
-        route_id = self.board.route_ids[r]
-        claims = payable.by_route[r] = tuple(claim_of(route_id, p) for p in payable.pays)
-        return claims
+
+def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
+    """A plain route's claims, by index: 0 none, 1 all locomotives, then per colour of
+    ``plain.colours`` (j) and cards of it played (1 to the plain spaces, p), at
+    ``2 + j * spaces + p - 1`` the payment with the rest in locomotives."""
+    spaces = plain.length - plain.ferry
+    everything = [0] * N_CARDS
+    everything[LOCO] = plain.length
+    out: list[Claim | None] = [None, claim_of(route_id, everything)]
+    for c in plain.colours:
+        for played in range(1, spaces + 1):
+            pay = [0] * N_CARDS
+            pay[c] = played
+            pay[LOCO] = plain.length - played
+            out.append(claim_of(route_id, pay))
+    return tuple(out)
+
+
+def _plain_getter(
+    shape: _PlainShape, indexes: tuple[int, ...], all_locos: bool
+) -> Callable[[Any], Any] | None:
+    """What picks a plain route's claims (``payment.cheapest_claims``' in its order) from
+    its tuple of them: those of ``indexes`` but 0 (per colour: none), and all locomotives
+    if ``all_locos`` (the hand holds as many as the length) where nothing else pays or on
+    a tunnel (only locomotives stand any card revealed); None if nothing pays."""
+    found = [*filter(None, indexes)]
+    if (shape.tunnel or not found) and shape.locos and all_locos:
+        found.append(1)
+    if not found:
+        return None
+    # A tuple of one claim too (``itemgetter`` of one index gives the claim itself).
+    return itemgetter(*found) if len(found) > 1 else itemgetter(slice(found[0], found[0] + 1))
 
 
 _BITS = bytes.maketrans(b"01", b"\x00\x01")
@@ -263,6 +428,12 @@ def clear_memos() -> None:
     for table in _TABLES:
         table.memo.clear()
         table.payables.clear()
+        for shape in table.plain:
+            if shape is not None:
+                for getters in shape.getters:
+                    getters.clear()
+                for row in shape.by_count:
+                    row[:] = [_UNSEEN] * len(row)
     for memo in _MEMOS:
         memo.clear()
     clear_shared_actions()

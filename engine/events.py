@@ -31,6 +31,20 @@ class CardDrawn:
     deck: str | None = None  # Rails & Sails: the deck a blind card came from
 
 
+_DRAWN: dict[tuple[int, str | None, int | None, str | None], CardDrawn] = {}
+
+
+def card_drawn(seat: int, card: str | None, slot: int | None,
+               deck: str | None = None) -> CardDrawn:
+    """``CardDrawn(seat, card, slot, deck)``, one shared instance of each (events are
+    frozen values; a game draws hundreds, and there are only so many)."""
+    key = (seat, card, slot, deck)
+    event = _DRAWN.get(key)
+    if event is None:
+        event = _DRAWN[key] = CardDrawn(seat, card, slot, deck)
+    return event
+
+
 @dataclass(frozen=True, slots=True)
 class MarketReset:
     """Three or more locomotives lay face up: the market was discarded and dealt again."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations, repeat
 from operator import le
 from typing import Any
 
@@ -42,20 +42,28 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import ClaimTable, these_cards
+from engine.claims import MEMO_LIMIT, ClaimTable, Plain, new_memo, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
-    CardDrawn,
     Event,
     RouteClaimed,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
     TunnelRevealed,
+    card_drawn,
 )
 from engine.hooks import Handler, plan_of, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
-from engine.phases import Phase
+from engine.phases import (
+    CHOOSE_INITIAL_TICKETS,
+    CHOOSE_TICKETS,
+    GAME_OVER,
+    SECOND_DRAW,
+    TUNNEL,
+    TURN,
+    Phase,
+)
 from engine.state import GameConfig, GameState, TunnelPending
 from engine.turns import (
     MARKET_CLOSED,
@@ -126,11 +134,15 @@ def new_game(config: GameConfig) -> GameState:
 
 def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     """Apply ``action`` for ``seat``; raise IllegalAction (state untouched) if not allowed now."""
-    if state.phase == Phase.GAME_OVER:
+    phase = state.phase
+    if phase == GAME_OVER:
         raise IllegalAction("The game is over.")
     if not 0 <= seat < state.n_players:
         raise IllegalAction("You are not seated in this game.")
-    handler = _handlers_in(state.board.map.id, state.phase).get(type(action))
+    handlers = _DISPATCH.get((state.board, phase))
+    if handlers is None:
+        handlers = _DISPATCH[state.board, phase] = _handlers_in(state.board.map.id, phase)
+    handler = handlers.get(type(action))
     if handler is None:
         raise IllegalAction("This map has no action {action!r}.", action=action.type)
     events = handler(state, seat, action)
@@ -152,14 +164,14 @@ def _second_draw_possible(state: GameState) -> bool:
 
 def _after_first_card(state: GameState, events: list[Event]) -> list[Event]:
     if _second_draw_possible(state):
-        state.phase = Phase.SECOND_DRAW
+        state.phase = SECOND_DRAW
         return events
     return end_turn(state, events)
 
 
 def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawBlind)
-    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
+    require_turn(state, seat, TURN, SECOND_DRAW)
     if action.deck != "train":
         raise IllegalAction("This map has only the train deck.")
     if market_closed(state):
@@ -171,15 +183,15 @@ def _draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     card = draw_card(state, seat, events)
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, None, None))
-    if state.phase == Phase.TURN:
+    events.append(card_drawn(seat, None, None))
+    if state.phase == TURN:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
 
 def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawFaceUp)
-    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
+    require_turn(state, seat, TURN, SECOND_DRAW)
     if action.refill not in (None, "train"):
         raise IllegalAction("This map has only the train deck.")
     slot = action.slot
@@ -189,17 +201,17 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(MARKET_CLOSED)
     card = state.market[slot]
     counts_two = state.board.rules.face_up_locomotive_counts_two and card == LOCO
-    if counts_two and state.phase == Phase.SECOND_DRAW:
+    if counts_two and state.phase == SECOND_DRAW:
         raise IllegalAction(
             "A face-up locomotive cannot be your second card: take another "
             "face-up card or draw from the deck."
         )
     events: list[Event] = []
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, CARD_NAMES[card], slot))
+    events.append(card_drawn(seat, CARD_NAMES[card], slot))
     state.market[slot] = -1
     refill_market(state, seat, events)
-    if state.phase == Phase.TURN and not counts_two:
+    if state.phase == TURN and not counts_two:
         return _after_first_card(state, events)
     return end_turn(state, events)
 
@@ -208,7 +220,7 @@ def _draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     closed = tickets_closed(state)
     if closed:
         raise IllegalAction(closed)
@@ -217,15 +229,15 @@ def _draw_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     offer = [deck.pop() for _ in range(min(rules.deal, len(deck)))]
     state.offered[seat] = offer
     state.keep_min[seat] = min(rules.keep_min, len(offer))
-    state.phase = Phase.CHOOSE_TICKETS
+    state.phase = CHOOSE_TICKETS
     return [TicketsDrawn(seat, len(offer))]
 
 
 def _keep_tickets(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
-    setup = state.phase == Phase.CHOOSE_INITIAL_TICKETS
+    setup = state.phase == CHOOSE_INITIAL_TICKETS
     if not setup:
-        require_turn(state, seat, Phase.CHOOSE_TICKETS)
+        require_turn(state, seat, CHOOSE_TICKETS)
     board = state.board
     keep, returned = chosen_tickets(state, seat, action)
     rules = board.rules
@@ -259,7 +271,7 @@ def _route_index(state: GameState, route_id: int) -> int:
 
 def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Claim)
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     board = state.board
     r = _route_index(state, action.route)
     problem = claim_problem(state, seat, r)
@@ -267,7 +279,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalAction(problem)
     hand = state.hands[seat]
     pay = counts_from_names(action.cards)
-    colour = payment.NO if pay is None else payment.claim_colour(board, r, pay)
+    colour = payment.NO if pay is None else _claim_colour(board, r, pay)
     if pay is None or colour == payment.NO or not all(map(le, pay, hand)):
         # Refused: say why, the hand's reach first. (A hand holding a valid payment can
         # afford the route, so only a refusal needs the search for one.)
@@ -284,7 +296,7 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     spend(state, seat, pay)
     events: list[Event] = []
     if not board.r_tunnel[r]:
-        state.discards.extend(c for c, n in enumerate(pay) for _ in range(n))
+        _discard(state, pay)
         return _complete_claim(state, seat, r, pay, events)
     revealed = [c for _ in range(TUNNEL_REVEAL) if (c := draw_card(state, seat, events)) != -1]
     extra = payment.tunnel_extra_asked(revealed, colour)
@@ -298,8 +310,28 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
         return _finish_tunnel(state, tunnel, [0] * len(pay), events)
     # Even a player who cannot pay gets the decision: skipping it would tell the table so.
     state.tunnel = tunnel
-    state.phase = Phase.TUNNEL
+    state.phase = TUNNEL
     return events
+
+
+def _discard(state: GameState, pay: Sequence[int]) -> None:
+    """Put the cards of ``pay`` (counts by card) on the discard pile, in card order."""
+    state.discards.extend(chain.from_iterable(map(repeat, range(len(pay)), pay)))
+
+
+# (board, route, payment) -> ``payment.claim_colour``'s answer: a claim's payment is
+# checked on every claim, and few payments are played on a route.
+_COLOURS: dict[tuple[Board, int, tuple[int, ...]], int] = new_memo()
+
+
+def _claim_colour(board: Board, r: int, pay: list[int]) -> int:
+    key = (board, r, tuple(pay))
+    colour = _COLOURS.get(key)
+    if colour is None:
+        if len(_COLOURS) >= MEMO_LIMIT:
+            _COLOURS.clear()
+        colour = _COLOURS[key] = payment.claim_colour(board, r, pay)
+    return colour
 
 
 def _complete_claim(
@@ -320,10 +352,10 @@ def _finish_tunnel(
     state: GameState, tunnel: TunnelPending, extra: Sequence[int], events: list[Event]
 ) -> list[Event]:
     total = [p + e for p, e in zip(tunnel.paid, extra, strict=True)]
-    state.discards.extend(c for c, n in enumerate(total) for _ in range(n))
+    _discard(state, total)
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
-    state.phase = Phase.TURN
+    state.phase = TURN
     return _complete_claim(state, tunnel.seat, tunnel.route, total, events)
 
 
@@ -335,13 +367,13 @@ def _decline_tunnel_now(
         hand[c] += n
     state.discards.extend(tunnel.revealed)
     state.tunnel = None
-    state.phase = Phase.TURN
+    state.phase = TURN
     events.append(TunnelDeclined(tunnel.seat, state.board.route_ids[tunnel.route]))
     return end_turn(state, events)
 
 
 def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, Phase.TUNNEL)
+    require_turn(state, seat, TUNNEL)
     tunnel = state.tunnel
     assert tunnel is not None and isinstance(action, PayTunnel)
     hand = state.hands[seat]
@@ -363,7 +395,7 @@ def _pay_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 
 
 def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
-    require_turn(state, seat, Phase.TUNNEL)
+    require_turn(state, seat, TUNNEL)
     assert state.tunnel is not None
     return _decline_tunnel_now(state, state.tunnel, [])
 
@@ -374,24 +406,24 @@ def _decline_tunnel(state: GameState, seat: int, action: Action) -> list[Event]:
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Everything ``seat`` may do now, payments summarised: one cheapest payment per colour."""
     phase = state.phase
-    plan = plan_of(state)
+    plan = state.plan or plan_of(state)
     if phase in _CORE_DRAWS and phase not in plan.phases:
         # The hot path (a turn's start or its second card): only the current seat acts.
         if seat != state.current:
             return []
-    elif phase == Phase.GAME_OVER or seat not in waiting_for(state):
+    elif phase == GAME_OVER or seat not in waiting_for(state):
         return []
-    elif phase == Phase.CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
+    elif phase == CHOOSE_INITIAL_TICKETS and not state.offered[seat]:
         # Tickets kept: a map's next setup step may start before the others' (waiting_for).
         early = [m for m in plan.modules if m.early_phase]
         return [a for m in early for a in m.phase_actions(state, seat)]
-    elif phase in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
+    elif phase in (CHOOSE_INITIAL_TICKETS, CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
         return [keep(k) for k in ticket_keeps(offer, state.keep_min[seat])]
     elif phase in plan.phases:
         return next(m for m in plan.modules if phase in m.phases).phase_actions(state, seat)
     hand = state.hands[seat]
-    if phase == Phase.TUNNEL:
+    if phase == TUNNEL:
         assert state.tunnel is not None
         out: list[Action] = [DECLINE_TUNNEL]
         extra = payment.cheapest_tunnel_extra(hand, state.tunnel.extra, state.tunnel.color)
@@ -403,10 +435,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         actions = own_turn.draw_actions(state, seat)
     else:
         cards = cards_left(state)
-        actions = list(map(face_up, core_slots(state, cards)))
+        actions = [*map(_FACE_UP.__getitem__, core_slots(state, cards))]
         if cards:
-            actions.append(blind())
-    if phase == Phase.SECOND_DRAW:
+            actions.append(_BLIND)
+    if phase == SECOND_DRAW:
         return actions
     if tickets_closed(state) is None:
         actions.append(DRAW_TICKETS)
@@ -418,7 +450,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
-_CORE_DRAWS = frozenset((Phase.TURN, Phase.SECOND_DRAW))  # phases where the current seat acts
+_CORE_DRAWS = frozenset((TURN, SECOND_DRAW))
+_FACE_UP = tuple(face_up(slot) for slot in range(10))  # the core's draws, by slot
+_BLIND = blind()  # phases where the current seat acts
 
 
 @cache
@@ -444,10 +478,8 @@ def _claim_table(board: Board) -> ClaimTable:
 
     def suit(r: int) -> int:
         colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
-        if substitutes(r):
-            return colour + _GROUPS
-        # A ferry without substitutes needs its symbols' locomotives: a reach of its own.
-        return colour + _GROUPS * (1 + board.r_ferry[r]) if board.r_ferry[r] else colour
+        # (A ferry's symbols take locomotives, which the colour's reach counts already.)
+        return colour + _GROUPS if substitutes(r) else colour
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
@@ -461,32 +493,32 @@ def _claim_table(board: Board) -> ClaimTable:
 
     routes = range(len(board.route_ids))
     group = min((substitutes(r) for r in routes if substitutes(r)), default=0)
-    symbols = max((board.r_ferry[r] for r in routes if not substitutes(r)), default=0)
-    nothing = [0] * _GROUPS
 
     def reach(hand: Sequence[int]) -> list[int]:
-        """Per colour and for gray routes, the most spaces ``hand`` could fill; then the same
-        where a group of ``group`` cards of any kind fills a space too (the smallest group
-        on the map: a bound for larger ones); then, per number of locomotive symbols on a
-        ferry without substitutes (1, 2, ...), the first list again if the hand holds that
-        many locomotives, else none."""
+        """Per colour and for gray routes, the most spaces ``hand`` could fill; then, where
+        groups of cards fill spaces too, the same with groups of ``group`` cards of any
+        kind (the smallest group on the map: a bound for larger ones)."""
         locos = hand[LOCO]
         plain = list(map(locos.__add__, hand[:LOCO]))
         plain.append(max(plain))
-        if not group and not symbols:
+        if not group:
             return plain
-        out = plain.copy()
-        if group:
-            total = sum(hand)
-            grouped = [n + (total - n) // group for n in plain[:LOCO]]
-            out += [*grouped, max(grouped)]
-        else:
-            out += nothing
-        for ferry in range(1, symbols + 1):
-            out += plain if locos >= ferry else nothing
-        return out
+        total = sum(hand)
+        grouped = [n + (total - n) // group for n in plain[:LOCO]]
+        return [*plain, *grouped, max(grouped)]
 
-    return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims)
+    def plain(r: int) -> Plain | None:
+        """Route ``r`` as a ``Plain`` one (no substitutes, a space besides its symbols)."""
+        if substitutes(r) or board.r_len[r] == board.r_ferry[r]:
+            return None
+        colour = board.r_color[r]
+        locos = (not board.rules.locomotives_only_tunnels_ferries or board.r_tunnel[r]
+                 or board.r_ferry[r])
+        return Plain(tuple(range(LOCO)) if colour == GRAY else (colour,), board.r_len[r],
+                     board.r_ferry[r], board.r_tunnel[r], bool(locos))
+
+    return ClaimTable(board, shape, counts, suit, reach, payment.cheapest_claims,
+                      plain=plain)
 
 
 @cache
@@ -601,6 +633,11 @@ _HANDLERS: dict[type[Any], Handler] = {
     PayTunnel: _pay_tunnel,
     DeclineTunnel: _decline_tunnel,
 }
+
+
+# (board, phase) -> ``_handlers_in`` its map and phase: one dict lookup on every action (a
+# board hashes by identity; one per map).
+_DISPATCH: dict[tuple[Board, Phase], dict[type[Any], Handler]] = {}
 
 
 @cache

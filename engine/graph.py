@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from itertools import pairwise, product
+from itertools import chain, pairwise, product
+from operator import itemgetter
 
 __all__ = [
     "best_station_assignment",
@@ -102,6 +103,8 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
 
     Exact. Per connected component:
 
+    0. A tree (no cycle, as most of a player's components are): its longest path,
+       found from the city farthest from any city.
     1. At most 2 odd-degree cities: an Euler trail uses every edge; the answer is
        the component's total length, no search.
     2. Cities of degree 2 are contracted (a chain becomes one edge): a trail that
@@ -132,15 +135,56 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     """
     if not edges:
         return 0
-    ids: dict[int, int] = {}
-    for a, b, _ in edges:
-        ids.setdefault(a, len(ids))
-        ids.setdefault(b, len(ids))
-    label = components(len(ids), ((ids[a], ids[b]) for a, b, _ in edges))
-    groups: dict[int, list[Edge]] = {}
-    for e in edges:
-        groups.setdefault(label[ids[e[0]]], []).append(e)
-    return max(_longest_in_component(g) for g in groups.values())
+    # Per city, its neighbours with the lengths between (a loop twice, at its city).
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for a, b, length in edges:
+        adj.setdefault(a, []).append((b, length))
+        adj.setdefault(b, []).append((a, length))
+    comp: dict[int, int] = {}  # city -> its component's first city
+    best = 0
+    hard: list[int] = []  # components that need the general search
+    for start in adj:  # walk each component once: its cities, degrees and length
+        if start in comp:
+            continue
+        comp[start] = start
+        cities = [start]
+        for v in cities:
+            for w, _ in adj[v]:
+                if w not in comp:
+                    comp[w] = start
+                    cities.append(w)
+        degrees = [*map(len, map(adj.__getitem__, cities))]  # (in C: every game's end)
+        if sum(map(_ODD, degrees)) <= 2:  # an Euler trail: every edge (step 1)
+            ends = chain.from_iterable(map(adj.__getitem__, cities))
+            best = max(best, sum(map(_LENGTH, ends)) // 2)
+        elif sum(degrees) == 2 * len(cities) - 2:  # a tree: its longest path, from an end of one
+            far, _ = _farthest(adj, cities[0])
+            best = max(best, _farthest(adj, far)[1])
+        else:
+            hard.append(start)
+    for start in hard:
+        best = max(best, _longest_in_component([e for e in edges if comp[e[0]] == start]))
+    return best
+
+
+_ODD = (1).__and__  # a degree -> 1 if odd
+_LENGTH = itemgetter(1)  # a neighbour -> the length to it
+
+
+def _farthest(adj: dict[int, list[tuple[int, int]]], start: int) -> tuple[int, int]:
+    """In a tree, the city farthest from ``start`` and its distance."""
+    dist = {start: 0}
+    far, most = start, 0
+    todo = [start]
+    for v in todo:
+        here = dist[v]
+        for w, length in adj[v]:
+            if w not in dist:
+                d = dist[w] = here + length
+                todo.append(w)
+                if d > most:
+                    far, most = w, d
+    return far, most
 
 
 def _odd_cities(edges: Iterable[Edge]) -> list[int]:

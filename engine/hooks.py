@@ -178,10 +178,14 @@ _PLANS: dict[object, ModulePlan] = {}  # board (one per map, hashed by identity)
 
 
 def plan_of(state: GameState) -> ModulePlan:
-    """The ``ModulePlan`` of ``state``'s map."""
-    plan = _PLANS.get(state.board)
+    """The ``ModulePlan`` of ``state``'s map (kept on the state too: the hot path reads
+    ``state.plan or plan_of(state)``, without a call once it is set)."""
+    plan: ModulePlan | None = state.plan
     if plan is None:
         board = state.board
-        modules = modules_for(board.map.id, tuple(board.rules.modules))
-        plan = _PLANS[board] = ModulePlan(modules)
+        plan = _PLANS.get(board)
+        if plan is None:
+            modules = modules_for(board.map.id, tuple(board.rules.modules))
+            plan = _PLANS[board] = ModulePlan(modules)
+        state.plan = plan
     return plan

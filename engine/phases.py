@@ -57,6 +57,21 @@ class Phase(StrEnum):
         return self not in _COMMON
 
 
+# The members as module constants for the hot path: ``Phase.TURN`` finds its member through
+# the enum's class machinery, about ten times a global name's cost, on every action.
+CHOOSE_INITIAL_TICKETS = Phase.CHOOSE_INITIAL_TICKETS
+TURN = Phase.TURN
+SECOND_DRAW = Phase.SECOND_DRAW
+CHOOSE_TICKETS = Phase.CHOOSE_TICKETS
+TUNNEL = Phase.TUNNEL
+CHOOSE_SHARE = Phase.CHOOSE_SHARE
+CHOOSE_NEUTRAL_SHARE = Phase.CHOOSE_NEUTRAL_SHARE
+DRAFT = Phase.DRAFT
+DRAFT_KEEP = Phase.DRAFT_KEEP
+CHOOSE_FESTIVAL = Phase.CHOOSE_FESTIVAL
+CHOOSE_PIECES = Phase.CHOOSE_PIECES
+GAME_OVER = Phase.GAME_OVER
+
 _SIMULTANEOUS = frozenset({
     Phase.CHOOSE_INITIAL_TICKETS, Phase.DRAFT, Phase.DRAFT_KEEP, Phase.CHOOSE_PIECES})
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.extras import ExtraPoints
 from engine.graph import components, longest_trail, trail_in_order
 from engine.hooks import rule_modules
-from engine.phases import Phase
+from engine.phases import GAME_OVER
 from engine.state import GameState
 
 
@@ -197,7 +197,7 @@ def score_position(state: GameState) -> FinalScores:
     investor's pile, at random from the state's RNG), so the same position always scores
     the same.
     """
-    if state.phase == Phase.GAME_OVER:
+    if state.phase == GAME_OVER:
         return final_scores(state)
     end = state.copy()
     end.final_cache = None

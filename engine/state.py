@@ -77,6 +77,7 @@ class GameState:
         "offered",
         "owner",
         "phase",
+        "plan",
         "reason",
         "returned",
         "scores",
@@ -130,6 +131,7 @@ class GameState:
         self.ext: dict[str, Any] = {}  # state of map rule modules (JSON-able)
         self.final_cache: Any = None
         self.closed: Any = None  # engine.claims.closed_routes' cache (derived from owner)
+        self.plan: Any = None  # engine.hooks.plan_of's answer (one per map), once asked
 
     def copy(self) -> GameState:
         """An independent copy (RNG included) for search: applying actions to it leaves this
@@ -239,6 +241,7 @@ _SHARED = (
     "first_player",
     "n_players",
     "phase",
+    "plan",
     "reason",
     "skips",
     "tunnel",

@@ -25,7 +25,15 @@ from engine.events import (
     TurnStarted,
 )
 from engine.hooks import plan_of, rule_modules
-from engine.phases import Phase
+from engine.phases import (
+    CHOOSE_INITIAL_TICKETS,
+    CHOOSE_TICKETS,
+    GAME_OVER,
+    SECOND_DRAW,
+    TUNNEL,
+    TURN,
+    Phase,
+)
 from engine.scoring import final_scores
 from engine.state import GameState
 
@@ -35,12 +43,12 @@ from engine.state import GameState
 def waiting_for(state: GameState) -> list[int]:
     """Seats that must act now."""
     phase = state.phase
-    if phase == Phase.GAME_OVER:
+    if phase == GAME_OVER:
         return []
-    if phase == Phase.CHOOSE_INITIAL_TICKETS:
+    if phase == CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
-    plan = plan_of(state)
+    plan = state.plan or plan_of(state)
     if phase in plan.phases:
         return next(m for m in plan.modules if phase in m.phases).waiting_for(state)
     return [state.current]
@@ -58,7 +66,7 @@ def player_name(state: GameState, seat: int) -> str:
 def require_turn(state: GameState, seat: int, *phases: Phase) -> None:
     """Raise unless it is ``seat``'s turn and the game is in one of ``phases``."""
     phase = state.phase
-    if phase == Phase.CHOOSE_INITIAL_TICKETS:
+    if phase == CHOOSE_INITIAL_TICKETS:
         raise IllegalAction("Everyone is still choosing their first destination tickets.")
     if seat != state.current:
         raise IllegalAction("It is {player}'s turn, not yours.",
@@ -73,11 +81,11 @@ def require_turn(state: GameState, seat: int, *phases: Phase) -> None:
 
 # What a player must finish before anything else, by phase.
 _FIRST = {
-    Phase.SECOND_DRAW: Text(
+    SECOND_DRAW: Text(
         "Finish your draw first: take a second card from the market or the deck."),
-    Phase.CHOOSE_TICKETS: Text("Choose which of your new destination tickets to keep first."),
-    Phase.TUNNEL: Text("Pay the tunnel's extra cards or decline it first."),
-    Phase.TURN: Text("You cannot do that now: choose an action for your turn."),
+    CHOOSE_TICKETS: Text("Choose which of your new destination tickets to keep first."),
+    TUNNEL: Text("Pay the tunnel's extra cards or decline it first."),
+    TURN: Text("You cannot do that now: choose an action for your turn."),
 }
 
 
@@ -110,7 +118,8 @@ def draw_top(
 
 def draw_card(state: GameState, seat: int, events: list[Event]) -> int:
     """Top card of the train deck; a map's special card is placed and replaced."""
-    card = draw_top(state, state.deck, state.discards, seat, events)
+    deck = state.deck
+    card = deck.pop() if deck else draw_top(state, deck, state.discards, seat, events)
     if card >= SPECIAL:  # a map's special card (Iberia's festivals): its module places it
         for module in rule_modules(state):
             module.on_special_card(state, seat, card, events)
@@ -119,13 +128,14 @@ def draw_card(state: GameState, seat: int, events: list[Event]) -> int:
 
 
 def refill_market(state: GameState, seat: int, events: list[Event]) -> None:
-    for module in plan_of(state).refills:
+    for module in (state.plan or plan_of(state)).refills:
         if module.refill_market(state, seat, events):
             return
     market = state.market
-    for i, card in enumerate(market):
-        if card == -1:
-            market[i] = draw_card(state, seat, events)
+    i = -1
+    for _ in range(market.count(-1)):  # the empty slots, in order (usually one)
+        i = market.index(-1, i + 1)
+        market[i] = draw_card(state, seat, events)
     limit = state.board.rules.market_reset_locomotives
     if limit is None:
         return
@@ -163,7 +173,7 @@ def takeable_slots(state: GameState) -> list[int]:
     draw): the map's own draws where a rule module lists them, else any card (Nordic aside,
     not while the market is closed) but a locomotive as a second card where it counts two."""
     phase = state.phase
-    if phase not in (Phase.TURN, Phase.SECOND_DRAW):
+    if phase not in (TURN, SECOND_DRAW):
         return []
     own = plan_of(state).own_turn
     if own is not None:
@@ -177,7 +187,7 @@ def core_slots(state: GameState, cards: bool) -> list[int]:
     rules, market = state.board.rules, state.market
     if rules.empty_deck_closes_market and not cards:
         return []  # ``market_closed``
-    if state.phase == Phase.SECOND_DRAW and rules.face_up_locomotive_counts_two:
+    if state.phase == SECOND_DRAW and rules.face_up_locomotive_counts_two:
         return [i for i, c in enumerate(market) if c != -1 and c != LOCO]
     if -1 not in market:  # a full market, as it mostly is
         return list(range(len(market)))
@@ -196,7 +206,7 @@ def tickets_closed(state: GameState) -> Text | None:
     """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
     if not state.ticket_deck:
         return Text("There are no destination tickets left to draw.")
-    for module in plan_of(state).tickets:
+    for module in (state.plan or plan_of(state)).tickets:
         why = module.tickets_closed(state)
         if why:
             return why
@@ -284,7 +294,7 @@ def claim_problem(state: GameState, seat: int, r: int) -> Text | None:
 
 def first_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Setup is over: the first player starts."""
-    state.phase = Phase.TURN
+    state.phase = TURN
     state.turn = 1
     events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
@@ -305,7 +315,7 @@ def end_turn(state: GameState, events: list[Event], skipped: bool = False) -> li
         game_over(state, "trains", events)
         return events
     market, limit = state.market, rules.market_reset_locomotives
-    plan = plan_of(state)
+    plan = state.plan or plan_of(state)
     if (-1 in market or (limit and market.count(LOCO) >= limit)) and (
         cards_left(state) or plan.own_turn
     ):
@@ -323,7 +333,7 @@ def next_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Hand the turn to the next seat (passing those who cannot act)."""
     state.current = (state.current + 1) % state.n_players
     state.turn += 1
-    state.phase = Phase.TURN
+    state.phase = TURN
     events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
     return events
@@ -342,7 +352,7 @@ def skip_stuck(state: GameState, events: list[Event]) -> None:
 
 
 def game_over(state: GameState, reason: str, events: list[Event]) -> None:
-    state.phase = Phase.GAME_OVER
+    state.phase = GAME_OVER
     state.reason = reason
     for module in rule_modules(state):
         module.on_game_over(state)

@@ -28,7 +28,7 @@ from engine.events import (
 )
 from engine.extras import ExtraPoints, festival_points
 from engine.hooks import Handler, RuleModule
-from engine.phases import Phase
+from engine.phases import CHOOSE_FESTIVAL, DRAFT, DRAFT_KEEP, TURN, Phase
 from engine.state import GameState
 from engine.turns import chosen_tickets, end_turn, first_turn, next_turn, require_turn
 from engine.views import DraftStatus, ticket_view
@@ -91,14 +91,14 @@ def _start_draft(state: GameState, second: bool, events: list[Event]) -> bool:
         "picked": [[] for _ in range(n)],
         "done": [False] * n,
     }
-    state.phase = Phase.DRAFT
+    state.phase = DRAFT
     events.append(TicketDraftStarted(state.current, second, per))
     return True
 
 
 def _not_now(state: GameState, seat: int, what: Text) -> NoReturn:
     """Refuse a draft action out of its phase, saying what is on instead."""
-    if state.phase in (Phase.DRAFT, Phase.DRAFT_KEEP):
+    if state.phase in (DRAFT, DRAFT_KEEP):
         raise IllegalAction(Festivals.phases[state.phase])
     require_turn(state, seat)  # raises: another player's turn, or what to finish first
     raise IllegalAction(what)  # pragma: no cover - require_turn always raises without phases
@@ -106,7 +106,7 @@ def _not_now(state: GameState, seat: int, what: Text) -> NoReturn:
 
 def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DraftPick)
-    if state.phase != Phase.DRAFT:
+    if state.phase != DRAFT:
         _not_now(state, seat, Text("There is no ticket draft on now."))
     draft = _ext(state)["draft"]
     if draft["done"][seat]:
@@ -130,7 +130,7 @@ def draft_pick(state: GameState, seat: int, action: Action) -> list[Event]:
     for s in range(n):
         state.offered[s] = draft["picked"][s]
         state.keep_min[s] = draft["keep"]
-    state.phase = Phase.DRAFT_KEEP
+    state.phase = DRAFT_KEEP
     return events
 
 
@@ -142,7 +142,7 @@ def _pass_direction(state: GameState, second: bool) -> int:
 
 def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, KeepTickets)
-    if state.phase != Phase.DRAFT_KEEP:
+    if state.phase != DRAFT_KEEP:
         _not_now(state, seat, Text("There are no tickets to keep now."))
     ext = _ext(state)
     draft = ext["draft"]
@@ -170,7 +170,7 @@ def draft_keep(state: GameState, seat: int, action: Action) -> list[Event]:
 
 def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, TakeFestival)
-    require_turn(state, seat, Phase.CHOOSE_FESTIVAL)
+    require_turn(state, seat, CHOOSE_FESTIVAL)
     ext = _ext(state)
     options = ext["choice"]
     if action.pile not in options:
@@ -180,7 +180,7 @@ def take_festival(state: GameState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     _take_pile(state, seat, action.pile, events)
     ext["choice"] = None
-    state.phase = Phase.TURN
+    state.phase = TURN
     return end_turn(state, events)
 
 
@@ -214,9 +214,9 @@ class Festivals(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {DraftPick: draft_pick, TakeFestival: take_festival}
     phase_handlers: ClassVar[dict[type, Handler]] = {KeepTickets: draft_keep}
     phases: ClassVar[dict[Phase, Text]] = {
-        Phase.DRAFT: Text("The ticket draft is on: pick a ticket from your packet first."),
-        Phase.DRAFT_KEEP: Text("The ticket draft is on: choose the tickets you keep first."),
-        Phase.CHOOSE_FESTIVAL: Text("Choose which city's festival cards to take first."),
+        DRAFT: Text("The ticket draft is on: pick a ticket from your packet first."),
+        DRAFT_KEEP: Text("The ticket draft is on: choose the tickets you keep first."),
+        CHOOSE_FESTIVAL: Text("Choose which city's festival cards to take first."),
     }
 
     def setup(self, state: GameState) -> None:
@@ -245,18 +245,18 @@ class Festivals(RuleModule):
         _start_draft(state, second=False, events=[])
 
     def waiting_for(self, state: GameState) -> list[int]:
-        if state.phase == Phase.DRAFT:
+        if state.phase == DRAFT:
             return [s for s, done in enumerate(_ext(state)["draft"]["done"]) if not done]
-        if state.phase == Phase.DRAFT_KEEP:
+        if state.phase == DRAFT_KEEP:
             return [s for s in range(state.n_players) if state.offered[s]]
         return [state.current]
 
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         ext = _ext(state)
         board = state.board
-        if state.phase == Phase.DRAFT:
+        if state.phase == DRAFT:
             return [pick_of(board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
-        if state.phase == Phase.DRAFT_KEEP:
+        if state.phase == DRAFT_KEEP:
             offer = [board.t_ids[t] for t in state.offered[seat]]
             return [keep(k) for k in combinations(offer, state.keep_min[seat])]
         return [TakeFestival(pile=p) for p in ext["choice"]]
@@ -294,7 +294,7 @@ class Festivals(RuleModule):
             _take_pile(state, seat, piles[0], events)
         elif len(piles) == 2:
             _ext(state)["choice"] = piles
-            state.phase = Phase.CHOOSE_FESTIVAL
+            state.phase = CHOOSE_FESTIVAL
             return True
         return False
 
@@ -316,7 +316,7 @@ class Festivals(RuleModule):
         if draft is not None:
             # Every packet shrinks alike, so any seat's counts tell the round.
             picked, left = len(draft["picked"][0]), len(draft["packets"][0])
-            done = draft["done"][0] and state.phase == Phase.DRAFT
+            done = draft["done"][0] and state.phase == DRAFT
             status = DraftStatus(
                 round=min(picked + (not done), picked + left),
                 rounds=picked + left,
@@ -368,9 +368,9 @@ class Festivals(RuleModule):
         for flag in ("second_draft_done", "second_draft_due"):
             if flag in fields:
                 ext[flag] = fields[flag]
-        if fields.get("phase") not in (None, Phase.DRAFT, Phase.DRAFT_KEEP):
+        if fields.get("phase") not in (None, DRAFT, DRAFT_KEEP):
             ext["draft"] = None  # a position past the draft (its packets leave play)
-        if fields.get("phase") not in (None, Phase.CHOOSE_FESTIVAL):
+        if fields.get("phase") not in (None, CHOOSE_FESTIVAL):
             ext["choice"] = None
         if "festival_choice" in fields:
             unknown = set(fields["festival_choice"]) - set(ext["piles"])
@@ -379,15 +379,15 @@ class Festivals(RuleModule):
             ext["choice"] = list(fields["festival_choice"])
         if "draft" in fields:
             ext["draft"] = _draft(state, fields["draft"])
-        if state.phase == Phase.CHOOSE_FESTIVAL and not ext["choice"]:
+        if state.phase == CHOOSE_FESTIVAL and not ext["choice"]:
             raise ValueError('phase "choose_festival" needs a festival_choice')
-        if state.phase in (Phase.DRAFT, Phase.DRAFT_KEEP) and ext["draft"] is None:
+        if state.phase in (DRAFT, DRAFT_KEEP) and ext["draft"] is None:
             raise ValueError(f"phase {state.phase!r} needs a draft")
 
     def private_fields(self, state: GameState, seat: int) -> dict[str, Any]:
         ext = _ext(state)
         draft = ext["draft"]
-        drafting = draft is not None and state.phase == Phase.DRAFT
+        drafting = draft is not None and state.phase == DRAFT
         packet = draft["packets"][seat] if drafting else []
         picked = draft["picked"][seat] if drafting else []
         choosing = ext["choice"] is not None and state.current == seat
@@ -396,5 +396,5 @@ class Festivals(RuleModule):
             "festival_options": list(ext["choice"]) if choosing else [],
             "draft_packet": [ticket_view(state.board, t) for t in packet],
             "draft_picked": [ticket_view(state.board, t) for t in picked],
-            "keep_max": draft["keep"] if draft and state.phase == Phase.DRAFT_KEEP else None,
+            "keep_max": draft["keep"] if draft and state.phase == DRAFT_KEEP else None,
         }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from itertools import repeat
+from operator import add
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -48,13 +49,13 @@ from engine.cards import (
 from engine.claims import MEMO_LIMIT, ClaimTable, new_memo, owned_routes, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
-    CardDrawn,
     Event,
     HarborBuilt,
     MarketReset,
     PiecesChosen,
     PiecesExchanged,
     RouteClaimed,
+    card_drawn,
 )
 from engine.extras import (
     ExtraPoints,
@@ -63,7 +64,7 @@ from engine.extras import (
     unbuilt_harbors,
 )
 from engine.hooks import Handler, RuleModule
-from engine.phases import Phase
+from engine.phases import CHOOSE_INITIAL_TICKETS, CHOOSE_PIECES, SECOND_DRAW, TURN, Phase
 from engine.scoring import connected_tickets
 from engine.state import GameState
 from engine.turns import (
@@ -220,7 +221,7 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     config, ext = _config(state), _ext(state)
     if ext["chosen"][seat]:
         raise IllegalAction("You have already chosen your pieces.")
-    early = (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_PIECES)
+    early = (CHOOSE_INITIAL_TICKETS, CHOOSE_PIECES)
     if state.phase not in early or state.offered[seat]:
         # Each player chooses after keeping their own tickets, not waiting for the others'
         # (seed 002: "Nachdem ein Spieler seine Zielkarten gewählt hat").
@@ -238,7 +239,7 @@ def choose_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     ext["box_ships"][seat] = config.max_ships - action.ships
     state.trains[seat] = config.pieces
     events: list[Event] = [PiecesChosen(seat)]
-    if all(ext["chosen"]) and state.phase == Phase.CHOOSE_PIECES:
+    if all(ext["chosen"]) and state.phase == CHOOSE_PIECES:
         return first_turn(state, events)
     return events
 
@@ -253,28 +254,28 @@ def _cards_left(state: GameState) -> bool:
 
 
 def _after_card(state: GameState, events: list[Event], whole_turn: bool) -> list[Event]:
-    if state.phase == Phase.TURN and not whole_turn and _cards_left(state):
-        state.phase = Phase.SECOND_DRAW
+    if state.phase == TURN and not whole_turn and _cards_left(state):
+        state.phase = SECOND_DRAW
         return events
-    state.phase = Phase.TURN
+    state.phase = TURN
     return end_turn(state, events)
 
 
 def draw_blind(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawBlind)
-    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
+    require_turn(state, seat, TURN, SECOND_DRAW)
     if not _has_cards(state, action.deck):
         raise IllegalAction("The {deck} and its discards are empty.", deck=_DECKS[action.deck])
     events: list[Event] = []
     card = _draw(state, seat, action.deck, events)
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, None, None, action.deck))
+    events.append(card_drawn(seat, None, None, action.deck))
     return _after_card(state, events, whole_turn=False)
 
 
 def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, DrawFaceUp)
-    require_turn(state, seat, Phase.TURN, Phase.SECOND_DRAW)
+    require_turn(state, seat, TURN, SECOND_DRAW)
     market = state.market
     if action.slot >= len(market) or market[action.slot] < 0:
         raise IllegalAction("There is no face-up card in slot {slot}.", slot=action.slot + 1)
@@ -283,7 +284,7 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
             "Both decks and their discards are empty: no card may be taken, face up or not."
         )
     card = market[action.slot]
-    if card == JOKER and state.phase == Phase.SECOND_DRAW:
+    if card == JOKER and state.phase == SECOND_DRAW:
         raise IllegalAction("A face-up joker cannot be your second card.")
     refill = action.refill
     if refill is None:
@@ -295,7 +296,7 @@ def draw_face_up(state: GameState, seat: int, action: Action) -> list[Event]:
                             deck=_DECKS[refill])
     events: list[Event] = []
     state.hands[seat][card] += 1
-    events.append(CardDrawn(seat, CARD_NAMES[card], action.slot))
+    events.append(card_drawn(seat, CARD_NAMES[card], action.slot))
     market[action.slot] = _draw(state, seat, refill, events)
     _reset_on_three_jokers(state, seat, events)
     return _after_card(state, events, whole_turn=card == JOKER)
@@ -504,7 +505,8 @@ def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
     """Pairs of one suit per space from the most plentiful suits, jokers filling in."""
     pay = [0] * len(hand)
     jokers = hand[JOKER]
-    for s in sorted(range(JOKER), key=lambda s: -(hand[s] + hand[HARBOR_TRAIN + s])):
+    totals = [*map(add, hand[:JOKER], hand[HARBOR_TRAIN:SHIP])]
+    for s in sorted(range(JOKER), key=totals.__getitem__, reverse=True):  # (stable)
         while spaces and hand[s] + hand[HARBOR_TRAIN + s] - pay[s] - pay[HARBOR_TRAIN + s] >= 2:
             for _ in range(2):
                 kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
@@ -526,7 +528,7 @@ def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
 
 def claim(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Claim)
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     board = state.board
     r = board.route_index.get(action.route)
     if r is None:
@@ -602,6 +604,8 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 
 _HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+# (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.
+_DRAWS: dict[tuple[Any, ...], tuple[Action, ...]] = new_memo()
 
 
 @cache
@@ -659,7 +663,7 @@ def _harbor_cities_of(board: Board) -> tuple[tuple[int, int], ...]:
 
 def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, BuildHarbor)
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     board, ext, config = state.board, _ext(state), _config(state)
     if not ext["harbors_left"][seat]:
         raise IllegalAction("You have built all {n} of your harbors.",
@@ -688,7 +692,7 @@ def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
 
 def exchange_pieces(state: GameState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, ExchangePieces)
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     problem = _exchange_problem(state, seat, action.trains)
     if problem:
         raise IllegalAction(problem)
@@ -760,9 +764,9 @@ class RailsAndSails(RuleModule):
         ExchangePieces: exchange_pieces,
     }
     phases: ClassVar[dict[Phase, Text]] = {
-        Phase.CHOOSE_PIECES: Text("Everyone is still choosing their pieces."),
+        CHOOSE_PIECES: Text("Everyone is still choosing their pieces."),
     }
-    early_phase = Phase.CHOOSE_PIECES
+    early_phase = CHOOSE_PIECES
     replaces_turn_actions = True
 
     def refill_market(self, state: GameState, seat: int, events: list[Event]) -> bool:
@@ -779,8 +783,8 @@ class RailsAndSails(RuleModule):
         state.trains = [_config(state).pieces] * state.n_players
 
     def interrupts_turn_order(self, state: GameState, events: list[Event]) -> bool:
-        if state.phase == Phase.CHOOSE_INITIAL_TICKETS and not all(_ext(state)["chosen"]):
-            state.phase = Phase.CHOOSE_PIECES
+        if state.phase == CHOOSE_INITIAL_TICKETS and not all(_ext(state)["chosen"]):
+            state.phase = CHOOSE_PIECES
             return True
         return False
 
@@ -802,7 +806,7 @@ class RailsAndSails(RuleModule):
         board, ext = state.board, _ext(state)
         hand = state.hands[seat]
         out: list[Action] = []
-        if state.phase == Phase.SECOND_DRAW:
+        if state.phase == SECOND_DRAW:
             return out
         pieces = state.trains[seat]  # both kinds: a route's length is taken from its kind
         trains, ships = ext["trains"][seat], ext["ships"][seat]
@@ -849,15 +853,21 @@ class RailsAndSails(RuleModule):
         return bool(self.draw_actions(state, seat) or self.turn_actions(state, seat))
 
     def draw_actions(self, state: GameState, seat: int) -> list[Action]:
-        second = state.phase == Phase.SECOND_DRAW
-        out: list[Action] = []
+        second = state.phase == SECOND_DRAW
         refills = _REFILLS[_has_cards(state, "train"), _has_cards(state, "ship")]
-        takes = _TAKES[refills]
-        for slot, card in enumerate(state.market if refills else ()):
-            if card >= 0 and not (second and card == JOKER):
-                out += takes[slot]
-        out += [blind(k) for k in refills]
-        return out
+        key = (refills, second, *state.market)  # what the draws depend on: kept, per turn
+        known = _DRAWS.get(key)
+        if known is None:
+            out: list[Action] = []
+            takes = _TAKES[refills]
+            for slot, card in enumerate(state.market if refills else ()):
+                if card >= 0 and not (second and card == JOKER):
+                    out += takes[slot]
+            out += [blind(k) for k in refills]
+            if len(_DRAWS) >= MEMO_LIMIT:
+                _DRAWS.clear()
+            known = _DRAWS[key] = tuple(out)
+        return [*known]
 
     def final_points(self, state: GameState) -> list[list[ExtraPoints]]:
         board, ext, config = state.board, _ext(state), _config(state)
@@ -918,7 +928,7 @@ class RailsAndSails(RuleModule):
                 ext[name] = cards[::-1] if name == "ship_deck" else cards
         for seat, chosen in fields.get("pieces_chosen", {}).items():
             ext["chosen"][seat] = chosen
-        if state.phase not in (Phase.CHOOSE_INITIAL_TICKETS, Phase.CHOOSE_PIECES):
+        if state.phase not in (CHOOSE_INITIAL_TICKETS, CHOOSE_PIECES):
             ext["chosen"] = [True] * state.n_players  # in play: every split is chosen (public)
         for seat, pieces in fields.get("pieces", {}).items():
             for key, value in _pieces(ext, seat).items():

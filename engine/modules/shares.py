@@ -11,6 +11,7 @@ Shares are secret: events and the public view only say that one was taken.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.actions import Action, DeclineShare, GiveNeutralShare, TakeShare
@@ -18,7 +19,7 @@ from engine.errors import IllegalAction, Text
 from engine.events import Event, ShareTaken
 from engine.extras import ExtraPoints, share_points
 from engine.hooks import Handler, RuleModule
-from engine.phases import Phase
+from engine.phases import CHOOSE_NEUTRAL_SHARE, CHOOSE_SHARE, GAME_OVER, TURN, Phase
 from engine.state import GameState
 from engine.turns import end_turn, require_turn
 from maps.model import Shares as SharesConfig
@@ -66,12 +67,12 @@ def _offer(state: GameState, seat: int, route: int, neutral: bool, events: list[
         _take(state, seat, options[0], neutral, events)
         return False
     _ext(state)["pending"] = {"route": route, "neutral": neutral, "options": options}
-    state.phase = Phase.CHOOSE_NEUTRAL_SHARE if neutral else Phase.CHOOSE_SHARE
+    state.phase = CHOOSE_NEUTRAL_SHARE if neutral else CHOOSE_SHARE
     return True
 
 
 def _choose(state: GameState, seat: int, company: str | None, neutral: bool) -> list[Event]:
-    require_turn(state, seat, Phase.CHOOSE_NEUTRAL_SHARE if neutral else Phase.CHOOSE_SHARE)
+    require_turn(state, seat, CHOOSE_NEUTRAL_SHARE if neutral else CHOOSE_SHARE)
     ext = _ext(state)
     pending = ext["pending"]
     if company is not None and company not in pending["options"]:
@@ -79,7 +80,7 @@ def _choose(state: GameState, seat: int, company: str | None, neutral: bool) -> 
                             companies=", ".join(pending["options"]))
     events: list[Event] = []
     ext["pending"] = None
-    state.phase = Phase.TURN
+    state.phase = TURN
     if company is None:  # no share, and so none for the neutral investor either
         return end_turn(state, events)
     _take(state, seat, company, neutral, events)
@@ -128,6 +129,21 @@ def _share_list(state: GameState, by_company: dict[str, list[int]]) -> list[list
     return [[c, n] for c, numbers in by_company.items() for n in sorted(numbers)]
 
 
+@cache
+def _take_action(company: str) -> TakeShare:
+    """The ``TakeShare`` of ``company``, shared (actions are frozen values)."""
+    return TakeShare(company=company)
+
+
+@cache
+def _give_action(company: str) -> GiveNeutralShare:
+    """The ``GiveNeutralShare`` of ``company``, shared."""
+    return GiveNeutralShare(company=company)
+
+
+_DECLINE = DeclineShare()
+
+
 class Shares(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {
         TakeShare: take_share,
@@ -135,9 +151,9 @@ class Shares(RuleModule):
         GiveNeutralShare: give_neutral_share,
     }
     phases: ClassVar[dict[Phase, Text]] = {
-        Phase.CHOOSE_SHARE: Text(
+        CHOOSE_SHARE: Text(
             "Choose which company's share to take for your route (or none) first."),
-        Phase.CHOOSE_NEUTRAL_SHARE: Text(
+        CHOOSE_NEUTRAL_SHARE: Text(
             "Choose which company's share goes to the neutral investor first."),
     }
 
@@ -155,9 +171,9 @@ class Shares(RuleModule):
 
     def phase_actions(self, state: GameState, seat: int) -> list[Action]:
         options = _ext(state)["pending"]["options"]
-        if state.phase == Phase.CHOOSE_NEUTRAL_SHARE:
-            return [GiveNeutralShare(company=c) for c in options]
-        return [*(TakeShare(company=c) for c in options), DeclineShare()]
+        if state.phase == CHOOSE_NEUTRAL_SHARE:
+            return [*map(_give_action, options)]
+        return [*map(_take_action, options), _DECLINE]
 
     def on_game_over(self, state: GameState) -> None:
         ext = _ext(state)
@@ -187,7 +203,7 @@ class Shares(RuleModule):
             "share_stacks": {c.id: c.shares - ext["taken"][c.id] for c in _config(state).companies},
             "neutral_shares": len(ext["neutral"]),
         }
-        if state.phase == Phase.GAME_OVER:  # shares are secret until the end (RULES.md §8)
+        if state.phase == GAME_OVER:  # shares are secret until the end (RULES.md §8)
             fields["shares_held"] = [_counts(companies, held) for held in ext["held"]]
             fields["neutral_revealed"] = _counts(companies, ext["revealed"])
         return fields
@@ -218,7 +234,7 @@ class Shares(RuleModule):
             unknown = set(options) - set(ext["taken"])
             if unknown:
                 raise ValueError(f"no companies {sorted(unknown)}: use {sorted(ext['taken'])}")
-            neutral = state.phase == Phase.CHOOSE_NEUTRAL_SHARE
+            neutral = state.phase == CHOOSE_NEUTRAL_SHARE
             ext["pending"] = {"route": r, "neutral": neutral, "options": options}
         if state.phase in self.phases and ext["pending"] is None:
             raise ValueError(f"phase {state.phase!r} needs a share_choice")

@@ -18,7 +18,7 @@ from engine.errors import IllegalAction, Plural, Text
 from engine.events import Event, StationBuilt
 from engine.graph import best_station_assignment
 from engine.hooks import Handler, RuleModule
-from engine.phases import Phase
+from engine.phases import TURN
 from engine.state import GameState
 from engine.turns import end_turn, player_name, require_turn, spend
 
@@ -37,7 +37,7 @@ def build_station(state: GameState, seat: int, action: Action) -> list[Event]:
     board = state.board
     stations = board.rules.stations
     assert stations is not None
-    require_turn(state, seat, Phase.TURN)
+    require_turn(state, seat, TURN)
     if state.stations_left[seat] == 0:
         raise IllegalAction("You have built all {n} of your stations.", n=stations.per_player)
     city = board.city_index.get(action.city)

@@ -564,3 +564,13 @@ def test_trail_in_order_on_a_grid_is_quick():
     assert not trail_in_order(edges, [0, 12, 1, 13, 5, 14])
     assert trail_in_order(edges, [0, 12, 1, 13, 5])
     assert time.perf_counter() - started < 2.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 6)), min_size=1, max_size=9))
+def test_longest_trail_of_forests_matches_brute_force(links: list[tuple[int, int]]) -> None:
+    """Trees take their own way (their longest path); forests of several, with paths and
+    stars among them, give what the brute force gives."""
+    edges = [(parent % (i + 1), i + 1, length) for i, (parent, length) in enumerate(links)]
+    edges = [(a, b, n) for a, b, n in edges if (a + b) % 4]  # cut some: several trees
+    assert longest_trail(edges) == brute_longest(edges)
