@@ -48,10 +48,8 @@ def waiting_for(state: GameState) -> list[int]:
     if phase == CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
-    plan = state.plan or plan_of(state)
-    if phase in plan.phases:
-        return next(m for m in plan.modules if phase in m.phases).waiting_for(state)
-    return [state.current]
+    module = (state.plan or plan_of(state)).phases.get(phase)  # one of a map's own phases?
+    return [state.current] if module is None else module.waiting_for(state)
 
 
 def simultaneous(state: GameState) -> bool:
@@ -175,7 +173,7 @@ def takeable_slots(state: GameState) -> list[int]:
     phase = state.phase
     if phase not in (TURN, SECOND_DRAW):
         return []
-    own = plan_of(state).own_turn
+    own = (state.plan or plan_of(state)).own_turn
     if own is not None:
         return sorted({a.slot for a in own.draw_actions(state, state.current)
                        if isinstance(a, DrawFaceUp)})
