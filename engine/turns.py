@@ -185,10 +185,11 @@ def core_slots(state: GameState, cards: bool) -> list[int]:
     rules, market = state.board.rules, state.market
     if rules.empty_deck_closes_market and not cards:
         return []  # ``market_closed``
+    if -1 not in market and (LOCO not in market or state.phase != SECOND_DRAW
+                             or not rules.face_up_locomotive_counts_two):
+        return list(range(len(market)))  # a full market, every card takeable: mostly
     if state.phase == SECOND_DRAW and rules.face_up_locomotive_counts_two:
         return [i for i, c in enumerate(market) if c != -1 and c != LOCO]
-    if -1 not in market:  # a full market, as it mostly is
-        return list(range(len(market)))
     return [i for i, c in enumerate(market) if c != -1]
 
 
