@@ -340,8 +340,9 @@ def next_turn(state: GameState, events: list[Event]) -> list[Event]:
 
 def skip_stuck(state: GameState, events: list[Event]) -> None:
     """Pass the turn of a player with no legal action; a full round of passes ends the game."""
-    if can_act(state, state.current):
-        return
+    deck = state.deck
+    if (deck and deck[-1] < SPECIAL) or can_act(state, state.current):
+        return  # (a train card on top of the deck: it can draw, as it nearly always can)
     state.skips += 1
     events.append(TurnSkipped(state.current))
     if state.skips >= state.n_players:
