@@ -282,8 +282,8 @@ class Festivals(RuleModule):
 
     def tickets_closed(self, state: GameState) -> Text | None:
         if (
-            _config(state).tickets_locked_until_second_draft
-            and not _ext(state)["second_draft_done"]
+            not state.ext["festivals"]["second_draft_done"]  # (asked on every turn)
+            and _config(state).tickets_locked_until_second_draft
         ):
             return _LOCKED
         return None
