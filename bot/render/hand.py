@@ -219,25 +219,24 @@ def _plan_map(plans: Sequence[TicketPlan], public: PublicView, own: int, map_id:
 
         def ink(rgb: RGB) -> int | RGB:
             return _index_in(rgb, palette)
-    k = mp.width / lay.width
     md = ImageDraw.Draw(mp)
+    lines = _plan_lines(map_id, mp.width)
     for rid, seat in public.claimed.items():
         fill = ink(player_fill(seat) if seat == own else TAKEN)
-        for sp in (c for s in lay.routes.get(rid, ()) for c in lay.space_copies(s)):
-            (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
-            md.line((ax * k, ay * k, bx * k, by * k), fill=fill, width=6)
+        for line in lines.get(rid, ()):
+            md.line(line, fill=fill, width=6)
+    k = mp.width / lay.width
     rings: list[tuple[float, float]] = []
     for i, p in enumerate(plans):
         colour = ink(PLAN_INKS[i % len(PLAN_INKS)])
         for rid, width in [*((r, 7) for r in p.routes), *((r, 3) for r in p.borrowed)]:
-            spaces = [c for sp in lay.routes.get(rid, ()) for c in lay.space_copies(sp)]
-            for sp in spaces:
-                (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
-                md.line((ax * k, ay * k, bx * k, by * k), fill=ink(INK), width=width + 4)
-                md.line((ax * k, ay * k, bx * k, by * k), fill=colour, width=width)
-            if rid in p.contested and spaces:
-                mid = spaces[len(spaces) // 2]
-                rings.append((mid.x * k, mid.y * k))
+            segments = lines.get(rid, ())
+            for line in segments:
+                md.line(line, fill=ink(INK), width=width + 4)
+                md.line(line, fill=colour, width=width)
+            if rid in p.contested and segments:
+                mid = _plan_mids(map_id, mp.width)[rid]
+                rings.append(mid)
         if not p.done:
             for city in (p.cities[0], p.cities[-1]):
                 for cx, cy in lay.cities.get(city, ())[:1]:
@@ -247,6 +246,39 @@ def _plan_map(plans: Sequence[TicketPlan], public: PublicView, own: int, map_id:
         md.ellipse((x - 11, yy - 11, x + 11, yy + 11), outline=ink(INK), width=5)
         md.ellipse((x - 10, yy - 10, x + 10, yy + 10), outline=ink(CONTESTED), width=3)
     return mp
+
+
+Segment = tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=16)
+def _plan_lines(map_id: str, width: int) -> dict[int, tuple[Segment, ...]]:
+    """Each route's spaces as lines on the planner's map ``width`` px wide (worked out once
+    per map, not for every claim on every hand)."""
+    lay = base_for(map_id).layout
+    k = width / lay.width
+    out = {}
+    for rid, spaces in lay.routes.items():
+        segments = []
+        for sp in (c for s in spaces for c in lay.space_copies(s)):
+            (ax, ay), (bx, by) = sp.along(-1), sp.along(1)
+            segments.append((ax * k, ay * k, bx * k, by * k))
+        out[rid] = tuple(segments)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _plan_mids(map_id: str, width: int) -> dict[int, tuple[float, float]]:
+    """Where a contested route's ring goes: its middle space's centre."""
+    lay = base_for(map_id).layout
+    k = width / lay.width
+    out = {}
+    for rid, spaces in lay.routes.items():
+        copies = [c for s in spaces for c in lay.space_copies(s)]
+        if copies:
+            mid = copies[len(copies) // 2]
+            out[rid] = (mid.x * k, mid.y * k)
+    return out
 
 
 def _plan_base_in(map_id: str, palette: Image.Image) -> Image.Image:

@@ -255,6 +255,38 @@ def test_the_ticket_plans_words_are_drawn_once_and_pasted_as_drawn(
     assert "Ticket plan" not in texts
 
 
+@pytest.mark.parametrize("map_id", ["usa", "world"])  # World: spaces across the seam
+def test_the_planners_map_works_out_each_routes_lines_once(
+        map_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planner's map draws every claim and planned route from lines worked out once per
+    map (each hand computed every claimed space's ends again): no space's ends are worked
+    out for a hand, and each line is the one its space's ends give."""
+    from bot.render import hand
+    from bot.render.layout import Space
+
+    view, public = _sent_hand(map_id)
+    assert public.claimed
+    plans = presenters.ticket_plans(public, view)
+    first = hand._plan_map(plans, public, view.seat, map_id, None)
+    along = Space.along
+    worked: list[float] = []
+
+    def counted(self: Space, t: float) -> tuple[float, float]:
+        worked.append(t)
+        return along(self, t)
+
+    monkeypatch.setattr(Space, "along", counted)
+    again = hand._plan_map(plans, public, view.seat, map_id, None)
+    assert worked == [] and again.tobytes() == first.tobytes()
+    monkeypatch.undo()
+    lay = render.base_for(map_id).layout
+    k = first.width / lay.width
+    for rid, lines in hand._plan_lines(map_id, first.width).items():
+        spaces = [c for s in lay.routes[rid] for c in lay.space_copies(s)]
+        assert lines == tuple((s.along(-1)[0] * k, s.along(-1)[1] * k,
+                               s.along(1)[0] * k, s.along(1)[1] * k) for s in spaces)
+
+
 @pytest.mark.parametrize("map_id", maps.map_ids())
 def test_a_ticket_plans_pieces_hold_every_pixel_of_their_words(map_id: str) -> None:
     """Each piece of the planner's lines is what drawing its words on the hand gives, and
