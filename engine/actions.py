@@ -190,10 +190,13 @@ DRAW_TICKETS = DrawTickets()
 DECLINE_TUNNEL = DeclineTunnel()
 
 
-def keep(tickets: tuple[int, ...]) -> KeepTickets:
+def keep(tickets: tuple[int, ...], shared: bool = True) -> KeepTickets:
     """``KeepTickets`` of these ticket ids (the engine's own, so built unvalidated; shared
-    like claims)."""
+    like claims, unless not ``shared``: a choice met once, as a draft's, is not kept)."""
     action = _KEEPS.get(tickets)
+    if action is None and not shared:
+        return unvalidated(
+            KeepTickets, {"type": "keep_tickets", "tickets": list(tickets)}, {"tickets"})
     if action is None:
         if len(_KEEPS) >= _STATIONS_LIMIT:
             _KEEPS.clear()
