@@ -202,17 +202,3 @@ Event = (
     | TurnStarted
     | GameEnded
 )
-
-
-_STARTED: dict[tuple[int, int], TurnStarted] = {}
-
-
-def turn_started(seat: int, turn: int) -> TurnStarted:
-    """``TurnStarted(seat, turn)``, shared like ``card_drawn``'s events (a game starts a
-    few hundred turns; the same few hundred seats and turns in every game)."""
-    event = _STARTED.get((seat, turn))
-    if event is None:
-        if len(_STARTED) >= 10_000:  # a game longer than any: start afresh
-            _STARTED.clear()
-        event = _STARTED[seat, turn] = TurnStarted(seat, turn)
-    return event

@@ -22,7 +22,7 @@ from engine.events import (
     LastRound,
     MarketReset,
     TurnSkipped,
-    turn_started,
+    TurnStarted,
 )
 from engine.hooks import plan_of, rule_modules
 from engine.phases import (
@@ -295,7 +295,7 @@ def first_turn(state: GameState, events: list[Event]) -> list[Event]:
     """Setup is over: the first player starts."""
     state.phase = TURN
     state.turn = 1
-    events.append(turn_started(state.current, state.turn))
+    events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
     return events
 
@@ -333,7 +333,7 @@ def next_turn(state: GameState, events: list[Event]) -> list[Event]:
     state.current = (state.current + 1) % state.n_players
     state.turn += 1
     state.phase = TURN
-    events.append(turn_started(state.current, state.turn))
+    events.append(TurnStarted(state.current, state.turn))
     skip_stuck(state, events)
     return events
 
