@@ -258,7 +258,7 @@ class Festivals(RuleModule):
             return [pick_of(board.t_ids[t]) for t in ext["draft"]["packets"][seat]]
         if state.phase == DRAFT_KEEP:
             offer = [board.t_ids[t] for t in state.offered[seat]]
-            return [keep(k, shared=False) for k in combinations(offer, state.keep_min[seat])]
+            return [keep(k) for k in combinations(offer, state.keep_min[seat])]
         return [TakeFestival(pile=p) for p in ext["choice"]]
 
     def on_special_card(self, state: GameState, seat: int, card: int, events: list[Event]) -> None:
