@@ -67,6 +67,12 @@ class SearchConfig:
     # end's trigger (the game is then played out to its end in every world); before,
     # the heuristic plays alone (a few turns played on misjudge its long plans).
     endgame_pieces: int = 8
+    # ... at tables of ``crowded_players`` or more, from this many: searched from 8 there,
+    # every searching seat ended the game early on its terms and the scores fell (four
+    # hard@3 on USA: winner mean 135 against 149 for four experts; from 4: 142), and from 4
+    # it won more against three planners too (bench/HISTORY.md).
+    endgame_pieces_crowded: int = 4
+    crowded_players: int = 4
     win_bonus: float = 10.0  # a world won counts this much beyond the score margin
     # Near the end, also search drawing tickets and which to keep: everywhere if set; by
     # default only at the tables (map, players) in ``ticket_tables``. Elsewhere it lost
@@ -102,7 +108,7 @@ class SearchPlayer:
             return own
         rules = obs.board.rules
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
-            rules.end_trigger_pieces + self.config.endgame_pieces
+            rules.end_trigger_pieces + self._endgame_pieces(len(obs.public.players))
         )
         if obs.public.phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and (
             not near_end or len(obs.public.players) > self.config.turn_players
@@ -155,6 +161,10 @@ class SearchPlayer:
         if (totals[best] - totals[0]) / worlds < cfg.keep_margin:
             return own
         return candidates[best]
+
+    def _endgame_pieces(self, players: int) -> int:
+        cfg = self.config
+        return cfg.endgame_pieces_crowded if players >= cfg.crowded_players else cfg.endgame_pieces
 
     def _searches_tickets(self, obs: Observation) -> bool:
         table = (obs.board.map.id, len(obs.public.players))

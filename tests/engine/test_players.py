@@ -323,7 +323,22 @@ def test_hard_searches_the_last_turns_at_four_players_not_five(
     planners); five is not measured, so the heuristic plays alone there."""
     positions = _positions("usa", players, every=3)
     state, seat, history = next(
-        (st, s, h) for st, s, h in positions if st.phase == "turn" and 2 < min(st.trains) <= 10
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and 2 < min(st.trains) <= 6
+    )
+    player = searching(2)
+    player.choose(observe(state, seat, history=history))
+    assert (player.last_worlds == 2) is searched
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "searched"), [(2, True), (3, True), (4, False)])
+def test_hard_searches_fewer_last_turns_at_four_players(players: int, searched: bool) -> None:
+    """At tables of four the search starts nearer the end (4 pieces beyond the end's
+    trigger, not 8): searching from 8 there, four searching seats ended their games early
+    and scored less."""
+    positions = _positions("usa", players, every=1)
+    state, seat, history = next(
+        (st, s, h) for st, s, h in positions if st.phase == "turn" and 7 < min(st.trains) <= 10
     )
     player = searching(2)
     player.choose(observe(state, seat, history=history))
