@@ -176,10 +176,9 @@ LOG_ADAPTER: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 # the same object again. Do not mutate an action's ``cards``.
 
 _CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
-_KEEPS: dict[tuple[int, ...], KeepTickets] = {}
 _PICKS: dict[int, DraftPick] = {}  # ticket ids: a few hundred at most
 _STATIONS: dict[tuple[Board, tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
-_STATIONS_LIMIT = 20_000  # stations lists (or ticket keeps) kept before starting afresh
+_STATIONS_LIMIT = 20_000  # stations lists kept before starting afresh
 _FACE_UP = {
     (slot, refill): DrawFaceUp(slot=slot, refill=refill)
     for slot in range(10)
@@ -191,15 +190,11 @@ DECLINE_TUNNEL = DeclineTunnel()
 
 
 def keep(tickets: tuple[int, ...]) -> KeepTickets:
-    """``KeepTickets`` of these ticket ids (the engine's own, so built unvalidated; shared
-    like claims)."""
-    action = _KEEPS.get(tickets)
-    if action is None:
-        if len(_KEEPS) >= _STATIONS_LIMIT:
-            _KEEPS.clear()
-        action = _KEEPS[tickets] = unvalidated(
-            KeepTickets, {"type": "keep_tickets", "tickets": list(tickets)}, {"tickets"})
-    return action
+    """``KeepTickets`` of these ticket ids (the engine's own, so built unvalidated). Not
+    shared: an offer's keeps are met once or twice, and kept ones would pile up (a memo of
+    them held 500 actions, 2,000 objects, after three World games)."""
+    return unvalidated(
+        KeepTickets, {"type": "keep_tickets", "tickets": list(tickets)}, {"tickets"})
 
 
 def pick_of(ticket_id: int) -> DraftPick:
@@ -282,5 +277,5 @@ def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> lis
 
 def clear_shared_actions() -> None:
     """Forget the shared claims, stations and harbors (they are built again on demand)."""
-    for shared in (_CLAIMS, _STATIONS, _HARBORS, _KEEPS, _PICKS):
+    for shared in (_CLAIMS, _STATIONS, _HARBORS, _PICKS):
         shared.clear()

@@ -43,13 +43,29 @@ def color_index(name: str) -> int:
 def counts_from_names(cards: Mapping[str, int], kinds: int = N_CARDS) -> list[int] | None:
     """Counts of ``kinds`` card kinds from a {name: count} payment, or None if a name or
     count is invalid (or names a kind this map does not have)."""
+    key = (kinds, *cards.items())
+    try:
+        known = _COUNTS[key]
+    except KeyError:  # (kept: a game plays the same few payments again and again)
+        if len(_COUNTS) >= 20_000:
+            _COUNTS.clear()
+        known = _COUNTS[key] = _counts(cards, kinds)
+    except TypeError:  # a count that is no number (unhashable): refused below, not kept
+        known = _counts(cards, kinds)
+    return None if known is None else list(known)
+
+
+def _counts(cards: Mapping[str, int], kinds: int) -> tuple[int, ...] | None:
     out = [0] * kinds
     for name, n in cards.items():
         i = CARD_INDEX.get(name, kinds)
         if i >= kinds or n < 0:
             return None
         out[i] += n
-    return out
+    return tuple(out)
+
+
+_COUNTS: dict[tuple[object, ...], tuple[int, ...] | None] = {}  # ``counts_from_names``'
 
 
 def card_suit(card: str) -> str:

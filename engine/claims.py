@@ -319,8 +319,18 @@ def _plain_getter(
         found.append(1)
     if not found:
         return None
-    # A tuple of one claim too (``itemgetter`` of one index gives the claim itself).
-    return itemgetter(*found) if len(found) > 1 else itemgetter(slice(found[0], found[0] + 1))
+    key = tuple(found)
+    getter = _PICKERS.get(key)  # (one per indexes, whatever the shape: fewer objects kept)
+    if getter is None:
+        if len(_PICKERS) >= MEMO_LIMIT:
+            _PICKERS.clear()
+        # A tuple of one claim too (``itemgetter`` of one index gives the claim itself).
+        getter = _PICKERS[key] = (itemgetter(*key) if len(key) > 1
+                                  else itemgetter(slice(key[0], key[0] + 1)))
+    return getter
+
+
+_PICKERS: dict[tuple[int, ...], Callable[[Any], Any]] = {}  # see _plain_getter
 
 
 _BITS = bytes.maketrans(b"01", b"\x00\x01")

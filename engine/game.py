@@ -420,8 +420,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     elif phase in (CHOOSE_INITIAL_TICKETS, CHOOSE_TICKETS):
         offer = [state.board.t_ids[t] for t in state.offered[seat]]
         return [keep(k) for k in ticket_keeps(offer, state.keep_min[seat])]
-    elif phase in plan.phases:
-        return next(m for m in plan.modules if phase in m.phases).phase_actions(state, seat)
+    elif module := plan.phases.get(phase):
+        return module.phase_actions(state, seat)
     hand = state.hands[seat]
     if phase == TUNNEL:
         assert state.tunnel is not None

@@ -11,7 +11,8 @@ the "longest continuous path" of the rules.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from itertools import chain, pairwise, product
 from operator import itemgetter
 
@@ -19,6 +20,7 @@ __all__ = [
     "best_station_assignment",
     "components",
     "longest_trail",
+    "roots",
     "trail_in_order",
 ]
 
@@ -48,6 +50,17 @@ def components(n_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
             else:
                 parent[ra] = rb
     return [_find(parent, x) for x in range(n_cities)]
+
+
+def roots(n_cities: int, edges: Iterable[tuple[int, int]]) -> Callable[[int], int]:
+    """A city -> its component's root: two cities are connected iff their roots are equal
+    (``components``' test, for a caller that asks about a few cities only)."""
+    parent = list(range(n_cities))
+    for a, b in edges:
+        ra, rb = _find(parent, a), _find(parent, b)
+        if ra != rb:
+            parent[rb] = ra
+    return partial(_find, parent)
 
 
 # --------------------------------------------------------------------------- reductions

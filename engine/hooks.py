@@ -161,7 +161,10 @@ class ModulePlan:
 
     def __init__(self, modules: tuple[RuleModule, ...]) -> None:
         self.modules = modules
-        self.phases = frozenset(p for m in modules for p in m.phases)  # the modules' own
+        # The modules' own phases, each with the (first) module that has it.
+        self.phases: dict[Phase, RuleModule] = {}
+        for m in reversed(modules):
+            self.phases.update(dict.fromkeys(m.phases, m))
         self.own_turn = next((m for m in modules if m.replaces_turn_actions), None)
         self.turn_actions = _overriding(modules, "turn_actions")
         self.tickets = _overriding(modules, "tickets_closed")

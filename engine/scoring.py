@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.extras import ExtraPoints
-from engine.graph import components, longest_trail, trail_in_order
+from engine.graph import longest_trail, roots, trail_in_order
 from engine.hooks import rule_modules
 from engine.phases import GAME_OVER
 from engine.state import GameState
@@ -76,12 +76,12 @@ def ticket_points(
     """
     board = state.board
     edges = _network(state, seat, own)
-    labels = components(board.n_nodes, edges)
+    root = roots(board.n_nodes, edges)
     out: dict[int, int] = {}
     for t in state.tickets[seat]:
         ticket = board.map.tickets[t]
         cities = [board.city_index[c] for c in ticket.cities]
-        joined = set.intersection(*({labels[n] for n in board.city_nodes[c]} for c in cities))
+        joined = set.intersection(*({*map(root, board.city_nodes[c])} for c in cities))
         if not joined:
             out[t] = -ticket.fail_points
         elif len(cities) == 2:

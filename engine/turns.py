@@ -48,10 +48,8 @@ def waiting_for(state: GameState) -> list[int]:
     if phase == CHOOSE_INITIAL_TICKETS:
         early = {s for m in rule_modules(state) if m.early_phase for s in m.waiting_for(state)}
         return [s for s in range(state.n_players) if state.offered[s] or s in early]
-    plan = state.plan or plan_of(state)
-    if phase in plan.phases:
-        return next(m for m in plan.modules if phase in m.phases).waiting_for(state)
-    return [state.current]
+    module = (state.plan or plan_of(state)).phases.get(phase)  # one of a map's own phases?
+    return [state.current] if module is None else module.waiting_for(state)
 
 
 def simultaneous(state: GameState) -> bool:
@@ -175,7 +173,7 @@ def takeable_slots(state: GameState) -> list[int]:
     phase = state.phase
     if phase not in (TURN, SECOND_DRAW):
         return []
-    own = plan_of(state).own_turn
+    own = (state.plan or plan_of(state)).own_turn
     if own is not None:
         return sorted({a.slot for a in own.draw_actions(state, state.current)
                        if isinstance(a, DrawFaceUp)})
@@ -187,10 +185,11 @@ def core_slots(state: GameState, cards: bool) -> list[int]:
     rules, market = state.board.rules, state.market
     if rules.empty_deck_closes_market and not cards:
         return []  # ``market_closed``
+    if -1 not in market and (LOCO not in market or state.phase != SECOND_DRAW
+                             or not rules.face_up_locomotive_counts_two):
+        return list(range(len(market)))  # a full market, every card takeable: mostly
     if state.phase == SECOND_DRAW and rules.face_up_locomotive_counts_two:
         return [i for i, c in enumerate(market) if c != -1 and c != LOCO]
-    if -1 not in market:  # a full market, as it mostly is
-        return list(range(len(market)))
     return [i for i, c in enumerate(market) if c != -1]
 
 
@@ -341,8 +340,9 @@ def next_turn(state: GameState, events: list[Event]) -> list[Event]:
 
 def skip_stuck(state: GameState, events: list[Event]) -> None:
     """Pass the turn of a player with no legal action; a full round of passes ends the game."""
-    if can_act(state, state.current):
-        return
+    deck = state.deck
+    if (deck and deck[-1] < SPECIAL) or can_act(state, state.current):
+        return  # (a train card on top of the deck: it can draw, as it nearly always can)
     state.skips += 1
     events.append(TurnSkipped(state.current))
     if state.skips >= state.n_players:

@@ -305,7 +305,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
         order_controls.panel_button(game_id)])
     controls = await away.offer_back(bot.service.storage, interaction.user.id,
                                      bot.service.clock.now(), controls)
-    png = await bot.renderer.draw_hand(private, info.row.map_id, public=public)
+    png = await bot.renderer.draw_hand(private, info.row.map_id, public=public, plans=plans)
     await Responder(interaction).send(
         text, view=controls,
         files=[discord.File(io.BytesIO(png), filename="hand.png")])

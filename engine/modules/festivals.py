@@ -56,7 +56,7 @@ _LOCKED = Text("Destination tickets can be drawn only after the second ticket dr
 
 def _city_piles(state: GameState, route: int) -> list[str]:
     """Festival piles at the ends of ``route`` that have cards lying, in end order."""
-    board, piles = state.board, _ext(state)["piles"]
+    board, piles = state.board, state.ext["festivals"]["piles"]
     out: list[str] = []
     for city in (board.r_a[route], board.r_b[route]):
         pile = board.map.cities[city].festival_pile
@@ -246,7 +246,7 @@ class Festivals(RuleModule):
 
     def waiting_for(self, state: GameState) -> list[int]:
         if state.phase == DRAFT:
-            return [s for s, done in enumerate(_ext(state)["draft"]["done"]) if not done]
+            return [s for s, done in enumerate(state.ext["festivals"]["draft"]["done"]) if not done]
         if state.phase == DRAFT_KEEP:
             return [s for s in range(state.n_players) if state.offered[s]]
         return [state.current]
@@ -262,7 +262,7 @@ class Festivals(RuleModule):
         return [TakeFestival(pile=p) for p in ext["choice"]]
 
     def on_special_card(self, state: GameState, seat: int, card: int, events: list[Event]) -> None:
-        ext = _ext(state)
+        ext = state.ext["festivals"]
         if card == DRAFT_CARD:
             ext["second_draft_due"] = True  # set aside; the draft follows this turn
             return
@@ -271,7 +271,7 @@ class Festivals(RuleModule):
         events.append(FestivalCardPlaced(seat, pile))
 
     def interrupts_turn_order(self, state: GameState, events: list[Event]) -> bool:
-        ext = _ext(state)
+        ext = state.ext["festivals"]  # (asked at every turn's end)
         if not ext["second_draft_due"] or ext["second_draft_done"]:
             return False
         ext["second_draft_due"] = False
@@ -282,8 +282,8 @@ class Festivals(RuleModule):
 
     def tickets_closed(self, state: GameState) -> Text | None:
         if (
-            _config(state).tickets_locked_until_second_draft
-            and not _ext(state)["second_draft_done"]
+            not state.ext["festivals"]["second_draft_done"]  # (asked on every turn)
+            and _config(state).tickets_locked_until_second_draft
         ):
             return _LOCKED
         return None

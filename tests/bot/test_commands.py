@@ -135,6 +135,30 @@ async def test_real_renderer_images_in_a_short_game(tmp_path):
         await bot.close()
 
 
+async def test_ttr_hand_gives_the_renderer_the_plan_its_text_shows(table):
+    """``/ttr hand`` works the planner out once, for its text, and hands that answer to the
+    renderer (the worker worked it out again for the picture)."""
+    import dataclasses
+
+    await table.open_game(["Ana", "Ben"], "europe")
+    state = await _turn(table)
+    seat = state.current
+    plain = table.bot.renderer
+    given = []
+
+    def hand(view, map_id, public=None, plans=None):
+        given.append((view, public, plans))
+        return plain.hand(view, map_id, public, plans)
+
+    table.bot.renderer = dataclasses.replace(plain, hand=hand)
+    try:
+        await table.slash(table.seat_user(state, seat), "hand")
+    finally:
+        table.bot.renderer = plain
+    [(view, public, plans)] = given
+    assert public is not None and plans and plans == presenters.ticket_plans(public, view)
+
+
 async def test_the_hand_shows_the_ticket_plan_only_to_its_player(table):
     await table.open_game(["Ana", "Ben"], "europe")
     state = await _turn(table)

@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from bench.bench_graph import SLOWEST, WORLD_SLOWEST_BEFORE, board_routes
 from engine import graph
-from engine.graph import best_station_assignment, components, longest_trail, trail_in_order
+from engine.graph import (
+    best_station_assignment,
+    components,
+    longest_trail,
+    roots,
+    trail_in_order,
+)
 from engine.modules import playable_maps
 
 # --------------------------------------------------------------------------- brute forces
@@ -574,3 +580,11 @@ def test_longest_trail_of_forests_matches_brute_force(links: list[tuple[int, int
     edges = [(parent % (i + 1), i + 1, length) for i, (parent, length) in enumerate(links)]
     edges = [(a, b, n) for a, b, n in edges if (a + b) % 4]  # cut some: several trees
     assert longest_trail(edges) == brute_longest(edges)
+
+
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=15))
+def test_roots_join_the_cities_components_joins(edges: list[tuple[int, int]]) -> None:
+    labels, root = components(12, edges), roots(12, edges)
+    for a in range(12):
+        for b in range(12):
+            assert (labels[a] == labels[b]) == (root(a) == root(b))
