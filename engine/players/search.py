@@ -81,9 +81,9 @@ class SearchConfig:
     tickets: bool = False
     ticket_tables: frozenset[tuple[str, int]] = frozenset({("nordic", 2)})
     # Turns are searched only at tables of at most this many players. At four, searching
-    # the last turns won more against three planners (hard@3, 200 games: USA 31.5 %,
-    # Europe 26.5 %; the heuristic alone 26.5 %, 21.5 %; bench/HISTORY.md); five is not
-    # measured.
+    # the last turns wins more against three planners than the heuristic alone does
+    # (figures in docs/computer-players.md, how they came about in bench/HISTORY.md);
+    # five is not measured.
     turn_players: int = 4
     # After this many worlds, the worse half of the candidates is dropped (successive
     # halving): the later worlds are played only for those still in the running.
