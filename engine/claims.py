@@ -175,8 +175,11 @@ class ClaimTable:
         self.reach = reach
         self.board = board
         self.payments = payments
-        self.memo: dict[tuple[int, Any], _Payable | None] = {}
+        # Per shape, its payments per what ``counts`` took from a hand (None: no payment).
+        self.memo: tuple[dict[Hashable, _Payable | None], ...] = tuple(
+            {} for _ in range(len(shapes)))
         self.payables: dict[tuple[tuple[int, ...], ...], _Payable] = {}
+        self.entries = 0  # in all of ``memo`` (about: threads may add at once)
         _TABLES.append(self)
 
     def claims(self, state: GameState, seat: int, hand: Sequence[int],
@@ -211,25 +214,30 @@ class ClaimTable:
         for k, held in map(self.routes.__getitem__, routes_in(found)):
             getter = pick[k]
             if getter is _UNSEEN:
-                shape = plain[k]  # most are coloured plain shapes: their table read here
-                if shape is not None and shape.colour >= 0 and (
-                        n := hand[shape.colour]) < MOST_OF_A_KIND:
+                shape = plain[k]  # read here, not in a call: the common cases first
+                if shape is None:  # the memo of payments, for what its counts take
+                    counts = self.counts[k]  # (shapes alike share one: taken once per hand)
+                    taken = counted.get(counts, _UNSEEN)
+                    if taken is _UNSEEN:
+                        taken = counted[counts] = counts(hand)
+                    payable = self.memo[k].get(taken, _UNSEEN)
+                    if payable is _UNSEEN:
+                        payable = self._payable(k, hand, taken)
+                    getter = None if payable is None else payable.__getitem__
+                elif shape.colour >= 0 and (n := hand[shape.colour]) < MOST_OF_A_KIND:
                     getter = shape.by_count[locos if locos < shape.length else shape.length][n]
                 if getter is _UNSEEN:
-                    getter = self._getter(k, hand, counted)
+                    getter = self._getter(k, hand)
                 pick[k] = getter
             if getter is not None:
                 out += getter(held)
         return out
 
-    def _getter(self, k: int, hand: Sequence[int],
-                counted: dict[Any, Hashable]) -> Callable[[Any], Any] | None:
-        """What picks the claims of a route of shape ``k`` for ``hand`` from what the
-        table holds for it (``held``), or None if it has no payment."""
+    def _getter(self, k: int, hand: Sequence[int]) -> Callable[[Any], Any] | None:
+        """What picks the claims of a route of plain shape ``k`` for ``hand`` from what
+        the table holds for it (``held``), or None if it has no payment."""
         shape = self.plain[k]
-        if shape is None:
-            payable = self._payable(k, hand, counted)
-            return None if payable is None else payable.__getitem__
+        assert shape is not None  # (``claims`` reads the others' memo itself)
         # A plain shape's payments: per colour, an index read from the tables in C; the
         # getter of those indexes is kept per locomotive count (a coloured shape's, per
         # count of its colour too, in a table).
@@ -262,31 +270,30 @@ class ClaimTable:
             getter = getters[key] = _plain_getter(shape, key, level == shape.length)
         return getter
 
-    def _payable(
-        self, k: int, hand: Sequence[int], counted: dict[Any, Hashable]
-    ) -> _Payable | None:
-        counts = self.counts[k]  # shapes alike share one function: taken once per hand
-        taken = counted.get(counts, _UNSEEN)
-        if taken is _UNSEEN:
-            taken = counted[counts] = counts(hand)
-        key = (k, taken)
-        memo = self.memo
-        known: _Payable | None = memo.get(key, _UNSEEN)  # one lookup: another thread may clear
-        if known is not _UNSEEN:
-            return known
-        if len(memo) >= MEMO_LIMIT:
+    def forget(self) -> None:
+        """Empty the memo of payments (when full, or for a cold start)."""
+        for memo in self.memo:
             memo.clear()
-            self.payables.clear()
+        self.payables.clear()
+        self.entries = 0
+
+    def _payable(self, k: int, hand: Sequence[int], taken: Hashable) -> _Payable | None:
+        """The payments of shape ``k`` for ``hand`` (``taken``: what its counts took from
+        it), worked out with the map's payment function and kept in its memo."""
+        memo = self.memo[k]
+        self.entries += 1
+        if self.entries > MEMO_LIMIT:
+            self.forget()
         pays = self.payments(self.board, self.example[k], hand)
         if not pays:
-            memo[key] = None
+            memo[taken] = None
             return None
         # Many hands pay alike: they share one _Payable, and so its routes' claims.
         same = tuple(tuple(p) for p in pays)
         payable = self.payables.get(same)
         if payable is None:
             payable = self.payables[same] = _Payable(self.board.route_ids, pays)
-        memo[key] = payable
+        memo[taken] = payable
         return payable
 
 
@@ -436,8 +443,7 @@ def new_memo() -> dict[Any, Any]:
 def clear_memos() -> None:
     """Forget every memo of payments and shared actions (benchmarks measure a cold start)."""
     for table in _TABLES:
-        table.memo.clear()
-        table.payables.clear()
+        table.forget()
         for shape in table.plain:
             if shape is not None:
                 for getters in shape.getters:
