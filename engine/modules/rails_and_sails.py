@@ -507,6 +507,8 @@ def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
     jokers = hand[JOKER]
     totals = [*map(add, hand[:JOKER], hand[HARBOR_TRAIN:SHIP])]
     for s in sorted(range(JOKER), key=totals.__getitem__, reverse=True):  # (stable)
+        if not spaces:
+            break
         while spaces and hand[s] + hand[HARBOR_TRAIN + s] - pay[s] - pay[HARBOR_TRAIN + s] >= 2:
             for _ in range(2):
                 kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
@@ -618,16 +620,16 @@ def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:
     """Per suit, the harbor payment of its harbor cards, jokers making up the rest; jokers
     alone when no suit pays."""
     out = []
-    for s in range(JOKER):
-        pay = [0] * len(hand)
-        pay[HARBOR_TRAIN + s] = min(hand[HARBOR_TRAIN + s], config.harbor_train_cards)
-        pay[SHIP + s] = min(hand[SHIP + s], config.harbor_ship_cards)
-        if pay[HARBOR_TRAIN + s] + pay[SHIP + s] == 0:
+    most_trains, most_ships = config.harbor_train_cards, config.harbor_ship_cards
+    cost = most_trains + most_ships
+    for s in range(JOKER):  # (no builtin min here: a call to it costs more in 3.11)
+        trains = hand[HARBOR_TRAIN + s] if hand[HARBOR_TRAIN + s] < most_trains else most_trains
+        ships = hand[SHIP + s] if hand[SHIP + s] < most_ships else most_ships
+        if trains + ships == 0 or cost - trains - ships > hand[JOKER]:
             continue
-        pay[JOKER] = config.harbor_train_cards + config.harbor_ship_cards - sum(pay)
-        if pay[JOKER] <= hand[JOKER]:
-            out.append(pay)
-    cost = config.harbor_train_cards + config.harbor_ship_cards
+        pay = [0] * len(hand)
+        pay[HARBOR_TRAIN + s], pay[SHIP + s], pay[JOKER] = trains, ships, cost - trains - ships
+        out.append(pay)
     if not out and hand[JOKER] >= cost:  # jokers alone pay too
         pay = [0] * len(hand)
         pay[JOKER] = cost
