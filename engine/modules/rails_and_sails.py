@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
-from itertools import repeat
-from operator import add
+from itertools import compress, filterfalse, repeat
+from operator import add, and_
 from typing import Any, ClassVar
 
 from engine.actions import (
@@ -645,22 +645,30 @@ def _harbor_cities(state: GameState, seat: int) -> list[int]:
     if reached is None:
         if len(_REACHED) >= _REACHED_LIMIT:
             _REACHED.clear()
-        reached = _REACHED[key] = [c for c, at in _harbor_cities_of(state.board) if owned & at]
-    return [c for c in reached if str(c) not in harbors] if harbors else reached.copy()
+        cities, keys, touching = _harbor_cities_of(state.board)
+        reached = _REACHED[key] = dict(
+            compress(zip(keys, cities, strict=True), map(and_, touching, repeat(owned))))
+    if not harbors:
+        return [*reached.values()]
+    # (picked in C: ``harbors`` is keyed by the city index as a string)
+    return [*map(reached.__getitem__, filterfalse(harbors.__contains__, reached))]
 
 
-# (board, routes owned) -> the harbor cities they reach: a seat's routes change only when
-# it claims one, its harbor options are listed every turn. Kept small (a few games' worth):
-# its lists are objects every full garbage collection of the process walks.
-_REACHED: dict[tuple[Board, int], list[int]] = new_memo()
+# (board, routes owned) -> the harbor cities they reach, by their key in ``harbors``: a
+# seat's routes change only when it claims one, its harbor options are listed every turn.
+# Kept small (a few games' worth): its dicts are objects every full garbage collection of
+# the process walks.
+_REACHED: dict[tuple[Board, int], dict[str, int]] = new_memo()
 _REACHED_LIMIT = 1_000
 
 
 @cache
-def _harbor_cities_of(board: Board) -> tuple[tuple[int, int], ...]:
-    """The harbor cities, each with the routes touching it (a bitmask)."""
-    return tuple((c, sum(1 << r for r in board.routes_at[c]))
-                 for c, city in enumerate(board.map.cities) if city.harbor)
+def _harbor_cities_of(board: Board) -> tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
+    """The harbor cities, their keys in ``harbors`` and the routes touching each (a
+    bitmask)."""
+    cities = tuple(c for c, city in enumerate(board.map.cities) if city.harbor)
+    return (cities, tuple(map(str, cities)),
+            tuple(sum(1 << r for r in board.routes_at[c]) for c in cities))
 
 
 def build_harbor(state: GameState, seat: int, action: Action) -> list[Event]:
