@@ -361,10 +361,9 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     jokers alone when no suit pays."""
     route = board.map.routes[r]
     colour = board.r_color[r]
-    suits = [colour] if colour != GRAY else [CARD_INDEX[n] for n in board.rules.deck.colors]
+    suits = (colour,) if colour != GRAY else _deck_suits(board)
     out: list[list[int]] = []
     for s in suits:  # (no builtin min here: a call to it costs more in 3.11)
-        pay = [0] * len(hand)
         if route.kind == "ship":
             need = route.length
             doubles = hand[DOUBLE_SHIP + s]
@@ -379,6 +378,7 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
             jokers = need
             if jokers > hand[JOKER] or doubles + singles == 0:
                 continue
+            pay = [0] * len(hand)
             pay[DOUBLE_SHIP + s], pay[SHIP + s], pay[JOKER] = doubles, singles, jokers
         elif route.rough_terrain:
             continue  # rough terrain mixes suits per space: handled below
@@ -390,6 +390,7 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
             jokers = route.length - plain - harbor
             if jokers > hand[JOKER] or plain + harbor == 0:
                 continue
+            pay = [0] * len(hand)
             pay[s], pay[HARBOR_TRAIN + s], pay[JOKER] = plain, harbor, jokers
         out.append(pay)
     if route.kind == "train" and route.rough_terrain:
@@ -401,6 +402,12 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
         pay[JOKER] = route.length
         out.append(pay)
     return out
+
+
+@cache
+def _deck_suits(board: Board) -> tuple[int, ...]:
+    """The suits of the map's deck (those a gray route may be paid in), in its order."""
+    return tuple(CARD_INDEX[n] for n in board.rules.deck.colors)
 
 
 # The cards that can pay a train route, and a ship route.
