@@ -516,12 +516,13 @@ def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
     for s in sorted(range(JOKER), key=totals.__getitem__, reverse=True):  # (stable)
         if not spaces:
             break
-        while spaces and hand[s] + hand[HARBOR_TRAIN + s] - pay[s] - pay[HARBOR_TRAIN + s] >= 2:
-            for _ in range(2):
-                kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
-                pay[kind] += 1
-            spaces -= 1
-    for s in range(JOKER):  # a lone card with a joker
+        pairs = totals[s] // 2 if totals[s] < 2 * spaces else spaces
+        if pairs:  # plain cards before harbor ones
+            cards = 2 * pairs
+            pay[s] = hand[s] if hand[s] < cards else cards
+            pay[HARBOR_TRAIN + s] = cards - pay[s]
+            spaces -= pairs
+    for s in range(JOKER) if spaces and jokers else ():  # a lone card with a joker
         if spaces and jokers and hand[s] + hand[HARBOR_TRAIN + s] > pay[s] + pay[HARBOR_TRAIN + s]:
             kind = s if hand[s] > pay[s] else HARBOR_TRAIN + s
             pay[kind] += 1
