@@ -123,3 +123,16 @@ def test_payments_equal_the_reference_on_random_world_hands() -> None:
         for spaces in range(1, 7):
             assert rs._cheapest_rough(hand, spaces) == reference_rough(hand, spaces)
         assert rs._harbor_options(hand, config) == reference_harbor(hand, config)
+
+
+def reference_reach(hand: Sequence[int]) -> list[int]:
+    jokers = hand[JOKER]
+    trains = [hand[s] + hand[HARBOR_TRAIN + s] + jokers for s in range(JOKER)]
+    ships = [hand[SHIP + s] + 2 * hand[DOUBLE_SHIP + s] + jokers for s in range(JOKER)]
+    return [*trains, max(trains), *ships, max(ships)]
+
+
+def test_reach_equals_the_reference_on_random_hands() -> None:
+    for hand in random_hands(400):
+        assert rs._reach(hand) == reference_reach(hand)
+        assert rs._reach(tuple(hand)) == reference_reach(hand)
