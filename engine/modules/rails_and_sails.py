@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
-from itertools import compress, filterfalse, repeat
+from itertools import compress, count, filterfalse, repeat
 from operator import add, and_
 from typing import Any, ClassVar
 
@@ -125,9 +125,9 @@ def _draw(state: GameState, seat: int, kind: str, events: list[Event]) -> int:
 
 def _discard(state: GameState, cards: Sequence[int]) -> None:
     """Counted cards back to their own deck's discards (jokers are train cards)."""
-    for card, n in enumerate(cards):
-        if n:
-            _pile(state, "ship" if is_ship_card(card) else "train")[1].extend([card] * n)
+    trains, ships = state.discards, _ext(state)["ship_discards"]
+    for card in compress(count(), cards):  # the kinds played, picked in C
+        (ships if is_ship_card(card) else trains).extend([card] * cards[card])
 
 
 def _deal(state: GameState, seat: int, kind: str, n: int, events: list[Event]) -> list[int]:
@@ -881,7 +881,9 @@ class RailsAndSails(RuleModule):
 
     def draw_actions(self, state: GameState, seat: int) -> list[Action]:
         second = state.phase == SECOND_DRAW
-        refills = _REFILLS[_has_cards(state, "train"), _has_cards(state, "ship")]
+        ext = _ext(state)  # (``_has_cards`` of both decks, without its calls)
+        refills = _REFILLS[bool(state.deck or state.discards),
+                           bool(ext["ship_deck"] or ext["ship_discards"])]
         key = (refills, second, *state.market)  # what the draws depend on: kept, per turn
         known = _DRAWS.get(key)
         if known is None:
