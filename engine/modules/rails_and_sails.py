@@ -329,9 +329,9 @@ def _claim_ok(board: Board, r: int, pay: Sequence[int]) -> bool:
     jokers = pay[JOKER]
     colour = board.r_color[r]
     if route.kind == "ship":
-        if any(pay[c] for c in range(SHIP) if c != JOKER):
+        if any(pay[:JOKER]) or any(pay[JOKER + 1:SHIP]):  # (tested in C)
             return False  # train cards on a ship route
-        suits = {suit(c) for c in range(SHIP, len(pay)) if pay[c]}
+        suits = {suit(c) for c in compress(range(SHIP, len(pay)), pay[SHIP:])}
         if len(suits) > 1 or (colour != GRAY and suits - {colour}):
             return False
         values = [1] * jokers + [
@@ -340,11 +340,11 @@ def _claim_ok(board: Board, r: int, pay: Sequence[int]) -> bool:
         total = sum(values)
         # Enough ships, and no card that could be left out (a double may overshoot by one).
         return total >= route.length and (not values or total - min(values) < route.length)
-    if any(pay[c] for c in range(SHIP, len(pay))):
+    if any(pay[SHIP:]):  # (tested in C)
         return False  # ship cards on a train route
     per_suit: dict[int, int] = {}
-    for c in range(SHIP):
-        if pay[c] and c != JOKER:
+    for c in compress(range(SHIP), pay[:SHIP]):  # the kinds paid, picked in C
+        if c != JOKER:
             per_suit[suit(c)] = per_suit.get(suit(c), 0) + pay[c]
     total = sum(per_suit.values()) + jokers
     if route.rough_terrain:
