@@ -17,7 +17,7 @@ from itertools import compress, count
 from operator import getitem, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
-from engine.actions import Claim, claim_of, clear_shared_actions
+from engine.actions import Action, Claim, claim_of, clear_shared_actions
 from engine.board import Board
 from engine.cards import LOCO, MOST_OF_A_KIND, N_CARDS
 from engine.state import GameState
@@ -183,7 +183,7 @@ class ClaimTable:
         _TABLES.append(self)
 
     def claims(self, state: GameState, seat: int, hand: Sequence[int],
-               pieces: Sequence[int]) -> list[Claim]:
+               pieces: Sequence[int]) -> list[Action]:
         """The cheapest claims with ``hand`` of each route open to ``seat`` (cards aside:
         those ``turns.claim_problem`` finds nothing against), route by route in route
         order. ``pieces``: the pieces ``seat`` has left of each kind (``pieces(r)`` of the
@@ -208,7 +208,7 @@ class ClaimTable:
         # shape's tuple of claims, another's route index): its payments for ``hand``.
         pick: list[Any] = self.unseen.copy()  # per shape: its getter for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
-        out: list[Claim] = []
+        out: list[Action] = []  # (claims only: typed for the callers that extend it)
         plain = self.plain
         locos = hand[LOCO]
         for k, held in map(self.routes.__getitem__, routes_in(found)):

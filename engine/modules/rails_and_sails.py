@@ -832,19 +832,18 @@ class RailsAndSails(RuleModule):
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
         board, ext = state.board, _ext(state)
         hand = state.hands[seat]
-        out: list[Action] = []
         if state.phase == SECOND_DRAW:
-            return out
+            return []
         pieces = state.trains[seat]  # both kinds: a route's length is taken from its kind
         trains, ships = ext["trains"][seat], ext["ships"][seat]
-        out += _claim_table(board).claims(
+        out = _claim_table(board).claims(  # (a new list: extended here)
             state, seat, hand, (trains if trains < pieces else pieces,
                                 ships if ships < pieces else pieces)
         )
         if ext["harbors_left"][seat] and (cities := _harbor_cities(state, seat)):
             payments = _harbor_payments(hand, _config(state))
-            for city in cities if payments else []:
-                out += [harbor_of(board.city_ids[city], p) for p in payments]
+            for city in cities if payments else []:  # (mapped in C: no comprehension's frame)
+                out += map(harbor_of, repeat(board.city_ids[city], len(payments)), payments)
         config = _config(state)
         most_trains = min(
             ext["box_trains"][seat], ext["ships"][seat], config.max_trains - ext["trains"][seat]
