@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
-from itertools import compress, count
+from itertools import compress, count, repeat
 from operator import getitem, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
@@ -40,7 +40,7 @@ class _Payable(dict[int, tuple[Claim, ...]]):
 
     def __missing__(self, r: int) -> tuple[Claim, ...]:
         route_id = self.route_ids[r]
-        claims = self[r] = tuple(claim_of(route_id, p) for p in self.pays)
+        claims = self[r] = tuple(map(claim_of, repeat(route_id), self.pays))
         return claims
 
 
@@ -289,7 +289,7 @@ class ClaimTable:
             memo[taken] = None
             return None
         # Many hands pay alike: they share one _Payable, and so its routes' claims.
-        same = tuple(tuple(p) for p in pays)
+        same = tuple(map(tuple, pays))
         payable = self.payables.get(same)
         if payable is None:
             payable = self.payables[same] = _Payable(self.board.route_ids, pays)

@@ -523,7 +523,7 @@ def _cheapest_rough(hand: Sequence[int], spaces: int) -> list[int] | None:
     jokers = hand[JOKER]
     totals = [*map(add, hand[:JOKER], hand[HARBOR_TRAIN:SHIP])]
     for s in sorted(range(JOKER), key=totals.__getitem__, reverse=True):  # (stable)
-        if not spaces:
+        if not spaces or totals[s] < 2:  # (the suits after it hold no more)
             break
         pairs = totals[s] // 2 if totals[s] < 2 * spaces else spaces
         if pairs:  # plain cards before harbor ones
