@@ -209,18 +209,18 @@ class ClaimTable:
         pick: list[Any] = self.unseen.copy()  # per shape: its getter for hand
         counted: dict[Any, Hashable] = {}  # per counts function: what it took from hand
         out: list[Action] = []  # (claims only: typed for the callers that extend it)
-        plain = self.plain
+        plain, memos, counts_of = self.plain, self.memo, self.counts
         locos = hand[LOCO]
         for k, held in map(self.routes.__getitem__, routes_in(found)):
             getter = pick[k]
             if getter is _UNSEEN:
                 shape = plain[k]  # read here, not in a call: the common cases first
                 if shape is None:  # the memo of payments, for what its counts take
-                    counts = self.counts[k]  # (shapes alike share one: taken once per hand)
+                    counts = counts_of[k]  # (shapes alike share one: taken once per hand)
                     taken = counted.get(counts, _UNSEEN)
                     if taken is _UNSEEN:
                         taken = counted[counts] = counts(hand)
-                    payable = self.memo[k].get(taken, _UNSEEN)
+                    payable = memos[k].get(taken, _UNSEEN)
                     if payable is _UNSEEN:
                         payable = self._payable(k, hand, taken)
                     getter = None if payable is None else payable.__getitem__
