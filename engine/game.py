@@ -450,9 +450,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
-_CORE_DRAWS = frozenset((TURN, SECOND_DRAW))
+_CORE_DRAWS = frozenset((TURN, SECOND_DRAW))  # phases where the current seat acts
 _FACE_UP = tuple(face_up(slot) for slot in range(10))  # the core's draws, by slot
-_BLIND = blind()  # phases where the current seat acts
+_BLIND = blind()
 
 
 @cache
