@@ -98,6 +98,14 @@ class HeuristicPlayer:
     def __init__(self, style: Style) -> None:
         self.style = style
 
+    def ranked_keeps(self, obs: Observation) -> list[KeepTickets]:
+        """The ways to keep tickets offered now, the best by this player's reckoning
+        (expected ticket points) first."""
+        ids = obs.board.t_ids
+        values = _Decision(obs, self.style).keep_values()
+        values.sort(key=lambda v: (-v[0], v[1]))
+        return [KeepTickets(tickets=[ids[t] for t in keep]) for _, keep in values]
+
     # Entry --------------------------------------------------------------------------------
 
     def choose(self, obs: Observation) -> Action:
@@ -225,20 +233,30 @@ class _Decision:
         sit, board = self.sit, self.board
         offer = sit.offered
         low = self.obs.private.keep_min
-        high = self.obs.private.keep_max or len(offer)
         ids = board.t_ids
         if self.style.keep == "cheap":
             ranked = sorted(offer, key=lambda t: (self._distance(t), ids[t]))
             return KeepTickets(tickets=[ids[t] for t in ranked[:low]])
-        base = [t for t in sit.open_tickets if t not in offer]
         best: tuple[float, tuple[int, ...]] | None = None
-        for k in range(low, high + 1):
-            for keep in combinations(offer, k):
-                value = self.expected([*base, *keep]) + 0.01 * self.rng.random()
-                if best is None or value > best[0]:
-                    best = (value, keep)
+        for value, keep in self.keep_values():
+            value += 0.01 * self.rng.random()
+            if best is None or value > best[0]:
+                best = (value, keep)
         assert best is not None
         return KeepTickets(tickets=[ids[t] for t in best[1]])
+
+    def keep_values(self) -> list[tuple[float, tuple[int, ...]]]:
+        """Every way to keep tickets of the offer (ticket indexes) with the expected ticket
+        points of holding it beside the open tickets."""
+        offer = self.sit.offered
+        low = self.obs.private.keep_min
+        high = self.obs.private.keep_max or len(offer)
+        base = [t for t in self.sit.open_tickets if t not in offer]
+        return [
+            (self.expected([*base, *keep]), keep)
+            for k in range(low, high + 1)
+            for keep in combinations(offer, k)
+        ]
 
     def _distance(self, t: int) -> float:
         plan = self.sit.plan([t], self.costs)

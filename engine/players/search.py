@@ -88,6 +88,12 @@ class SearchConfig:
     # After this many worlds, the worse half of the candidates is dropped (successive
     # halving): the later worlds are played only for those still in the running.
     halve_at: tuple[int, ...] = (2, 4)
+    # At these tables (map, players) which tickets to keep is searched at any time, not
+    # only near the end, each world played to its end: 2-player Nordic is decided by the
+    # tickets kept mid-game (bench/HISTORY.md). Only the heuristic's best few keeps are
+    # weighed there: a play-out to the end costs some 40 turns.
+    early_ticket_tables: frozenset[tuple[str, int]] = frozenset({("nordic", 2)})
+    early_ticket_candidates: int = 4
 
 
 class SearchPlayer:
@@ -110,15 +116,20 @@ class SearchPlayer:
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
             rules.end_trigger_pieces + self._endgame_pieces(len(obs.public.players))
         )
-        if obs.public.phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and (
+        early_keep = obs.public.phase == Phase.CHOOSE_TICKETS and not near_end and (
+            (obs.board.map.id, len(obs.public.players)) in self.config.early_ticket_tables
+        )
+        if obs.public.phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and not early_keep and (
             not near_end or len(obs.public.players) > self.config.turn_players
         ):
             return own
         tickets = self._searches_tickets(obs)
-        if obs.public.phase == Phase.CHOOSE_TICKETS and not tickets:
+        if obs.public.phase == Phase.CHOOSE_TICKETS and not tickets and not early_keep:
             return own
-        horizon = 1000 if near_end else self.config.horizon
+        horizon = 1000 if near_end or early_keep else self.config.horizon
         candidates = self._candidates(obs, own, tickets)
+        if early_keep:
+            candidates = candidates[: self.config.early_ticket_candidates]
         if len(candidates) < 2:
             return own
         sampler = Sampler(obs)
@@ -191,13 +202,14 @@ class SearchPlayer:
             if a is not None and a not in out and len(out) < self.config.candidates:
                 out.append(a)
 
+        if obs.public.phase == Phase.CHOOSE_TICKETS:
+            # Tickets to keep: the best by the heuristic's reckoning first.
+            by_set = {frozenset(a.tickets): a for a in options if isinstance(a, KeepTickets)}
+            for keep in self.heuristic.ranked_keeps(obs):
+                add(by_set.get(frozenset(keep.tickets)))
+            return out
         if obs.public.phase != Phase.TURN:
-            # Tickets to keep: the smaller sets first (late in the game, the safer ones).
-            def size(a: Action) -> int:
-                return len(a.tickets) if isinstance(a, KeepTickets) else 0
-
-            ranked = sorted(options, key=lambda a: (size(a), repr(a)))
-            for a in ranked:
+            for a in sorted(options, key=repr):
                 add(a)
             return out
         add(HeuristicPlayer(PLANNER).choose(obs))

@@ -162,10 +162,12 @@ def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, i
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("map_id", "players"), [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4)]
+    ("map_id", "players"),
+    [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4), ("nordic", 2)],
 )
 def test_choices_never_depend_on_other_seats_secrets(map_id: str, players: int) -> None:
-    """At four players *hard* searches the last turns too: checked there on two maps."""
+    """At four players *hard* searches the last turns too: checked there on two maps; on
+    2-player Nordic it searches which tickets to keep at any time."""
     rng = random.Random(map_id)
     positions = _positions(map_id, players, every=9)
     assert len(positions) > 15
@@ -202,7 +204,8 @@ def test_choice_is_reproducible_and_refuses_a_seat_with_nothing_to_decide() -> N
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("map_id", "players"), [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4)]
+    ("map_id", "players"),
+    [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4), ("nordic", 2)],
 )
 def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str, players: int) -> None:
     """Every world dealt for a seat's decision (a turn, a ticket keep, a share, a festival
@@ -289,6 +292,42 @@ def test_hard_searches_tickets_near_the_end_only_at_the_tables_it_pays(
     assert (DrawTickets() in candidates) == searched
     player.choose(observe(state, waiting_for(state)[0], history=history))
     assert player.last_worlds == (2 if searched else 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("map_id", "searched"), [("nordic", True), ("usa", False)])
+def test_hard_searches_mid_game_ticket_keeps_on_two_player_nordic(
+    map_id: str, searched: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """2-player Nordic is decided by the tickets kept mid-game: there *hard* searches which
+    to keep at any time, playing the heuristic's best few keeps (its own choice among them)
+    to the end in each world; elsewhere the heuristic keeps alone until the end nears."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B"], seed=2))
+    history: list[Event] = []
+    while not (state.phase == "choose_tickets" and min(state.trains) > 12):
+        assert state.phase != "game_over"
+        seat = waiting_for(state)[0]
+        action = FACTORIES["expert"](seat).choose(observe(state, seat, history=history))
+        history.extend(apply(state, seat, action))
+    observation = observe(state, waiting_for(state)[0], history=history)
+    played: set[str] = set()
+    real = SearchPlayer._play_out
+
+    def counting(self: SearchPlayer, world: Any, seat: int, action: Any, *rest: Any) -> float:
+        played.add(repr(action))
+        return real(self, world, seat, action, *rest)
+
+    monkeypatch.setattr(SearchPlayer, "_play_out", counting)
+    player = searching(2)
+    player.choose(observation)
+    assert player.last_worlds == (2 if searched else 0)
+    if searched:
+        heuristic = HeuristicPlayer(HARD)
+        best = [repr(k) for k in heuristic.ranked_keeps(observation)]
+        assert len(observation.options) > 4
+        assert repr(heuristic.choose(observation)) in played
+        assert played <= {*best[:4], repr(heuristic.choose(observation))}
+        assert len(played) == player.config.early_ticket_candidates
 
 
 @pytest.mark.slow
