@@ -604,16 +604,21 @@ def _harbor_ok(pay: Sequence[int], config: Config) -> bool:
 def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     """``_harbor_options`` through a memo: they depend only on the harbor train and ship
     cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
-    do not change them)."""
+    do not change them). Most hands pay for no harbor, which a test in C tells first."""
     trains, ships = config.harbor_train_cards, config.harbor_ship_cards
+    cost = trains + ships
     jokers = hand[JOKER]
     key: tuple[Any, ...]
     try:  # each count clipped in C, a byte a count
-        key = (trains, ships, len(hand), jokers if jokers < trains + ships else trains + ships,
-               bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains)),
-               bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships)))
+        train_cards = bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains))
+        ship_cards = bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships))
+        # A suit pays with what it has of both and jokers for the rest (none: jokers alone).
+        if jokers < cost and max(map(add, train_cards, ship_cards)) < cost - jokers:
+            return _NO_PAYMENTS
+        key = (trains, ships, len(hand), jokers if jokers < cost else cost, train_cards,
+               ship_cards)
     except ValueError:  # a count beyond a byte (never in a game)
-        key = (trains, ships, len(hand), min(jokers, trains + ships),
+        key = (trains, ships, len(hand), min(jokers, cost),
                *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
                *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
     known = _HARBOR_PAYMENTS.get(key)
@@ -625,6 +630,7 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 
 _HARBOR_PAYMENTS: dict[tuple[Any, ...], list[list[int]]] = new_memo()
+_NO_PAYMENTS: list[list[int]] = []  # (shared: never changed)
 
 
 @cache
