@@ -360,6 +360,9 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     """One cheapest payment per suit (plain train cards before harbor ones, doubles first);
     jokers alone when no suit pays."""
     route = board.map.routes[r]
+    if route.rough_terrain and route.kind == "train":  # suits mixed per space
+        rough = _cheapest_rough(hand, route.length)  # jokers alone included
+        return [rough] if rough else []
     colour = board.r_color[r]
     suits = (colour,) if colour != GRAY else _deck_suits(board)
     out: list[list[int]] = []
@@ -380,8 +383,6 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
                 continue
             pay = [0] * len(hand)
             pay[DOUBLE_SHIP + s], pay[SHIP + s], pay[JOKER] = doubles, singles, jokers
-        elif route.rough_terrain:
-            continue  # rough terrain mixes suits per space: handled below
         else:
             plain = hand[s] if hand[s] < route.length else route.length
             harbor = hand[HARBOR_TRAIN + s]
@@ -393,11 +394,7 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
             pay = [0] * len(hand)
             pay[s], pay[HARBOR_TRAIN + s], pay[JOKER] = plain, harbor, jokers
         out.append(pay)
-    if route.kind == "train" and route.rough_terrain:
-        rough = _cheapest_rough(hand, route.length)  # jokers alone included
-        if rough:
-            out.append(rough)
-    elif not out and hand[JOKER] >= route.length:  # jokers alone pay too
+    if not out and hand[JOKER] >= route.length:  # jokers alone pay too
         pay = [0] * len(hand)
         pay[JOKER] = route.length
         out.append(pay)
@@ -564,7 +561,7 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
         need.fields.update(route=board.route_name(r), n=route.length, left=pieces[seat])
         raise IllegalAction(need)
     hand = state.hands[seat]
-    if not cheapest_payments(board, r, hand):
+    if not _claim_table(board).pays(r, hand):  # (its memo: legal_actions met this hand)
         raise IllegalAction("{need}; you cannot pay it now.", need=_route_need(board, r))
     pay = counts_from_names(action.cards, board.hand_kinds)
     if pay is None or not _claim_ok(board, r, pay):
