@@ -360,6 +360,9 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     """One cheapest payment per suit (plain train cards before harbor ones, doubles first);
     jokers alone when no suit pays."""
     route = board.map.routes[r]
+    if route.rough_terrain and route.kind == "train":  # suits mixed per space
+        rough = _cheapest_rough(hand, route.length)  # jokers alone included
+        return [rough] if rough else []
     colour = board.r_color[r]
     suits = (colour,) if colour != GRAY else _deck_suits(board)
     out: list[list[int]] = []
@@ -380,8 +383,6 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
                 continue
             pay = [0] * len(hand)
             pay[DOUBLE_SHIP + s], pay[SHIP + s], pay[JOKER] = doubles, singles, jokers
-        elif route.rough_terrain:
-            continue  # rough terrain mixes suits per space: handled below
         else:
             plain = hand[s] if hand[s] < route.length else route.length
             harbor = hand[HARBOR_TRAIN + s]
@@ -393,11 +394,7 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
             pay = [0] * len(hand)
             pay[s], pay[HARBOR_TRAIN + s], pay[JOKER] = plain, harbor, jokers
         out.append(pay)
-    if route.kind == "train" and route.rough_terrain:
-        rough = _cheapest_rough(hand, route.length)  # jokers alone included
-        if rough:
-            out.append(rough)
-    elif not out and hand[JOKER] >= route.length:  # jokers alone pay too
+    if not out and hand[JOKER] >= route.length:  # jokers alone pay too
         pay = [0] * len(hand)
         pay[JOKER] = route.length
         out.append(pay)
@@ -564,7 +561,7 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
         need.fields.update(route=board.route_name(r), n=route.length, left=pieces[seat])
         raise IllegalAction(need)
     hand = state.hands[seat]
-    if not cheapest_payments(board, r, hand):
+    if not _claim_table(board).pays(r, hand):  # (its memo: legal_actions met this hand)
         raise IllegalAction("{need}; you cannot pay it now.", need=_route_need(board, r))
     pay = counts_from_names(action.cards, board.hand_kinds)
     if pay is None or not _claim_ok(board, r, pay):
@@ -604,14 +601,21 @@ def _harbor_ok(pay: Sequence[int], config: Config) -> bool:
 def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     """``_harbor_options`` through a memo: they depend only on the harbor train and ship
     cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
-    do not change them)."""
+    do not change them). Most hands pay for no harbor, which a test in C tells first."""
     trains, ships = config.harbor_train_cards, config.harbor_ship_cards
-    try:  # each count clipped, looked up in C
-        key = (trains, ships, len(hand), _clipped(trains + ships)[hand[JOKER]],
-               *map(_clipped(trains).__getitem__, hand[HARBOR_TRAIN:SHIP]),
-               *map(_clipped(ships).__getitem__, hand[SHIP:DOUBLE_SHIP]))
-    except IndexError:  # more cards of a kind than the tables cover
-        key = (trains, ships, len(hand), min(hand[JOKER], trains + ships),
+    cost = trains + ships
+    jokers = hand[JOKER]
+    key: tuple[Any, ...]
+    try:  # each count clipped in C, a byte a count
+        train_cards = bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains))
+        ship_cards = bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships))
+        # A suit pays with what it has of both and jokers for the rest (none: jokers alone).
+        if jokers < cost and max(map(add, train_cards, ship_cards)) < cost - jokers:
+            return _NO_PAYMENTS
+        key = (trains, ships, len(hand), jokers if jokers < cost else cost, train_cards,
+               ship_cards)
+    except ValueError:  # a count beyond a byte (never in a game)
+        key = (trains, ships, len(hand), min(jokers, cost),
                *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
                *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
     known = _HARBOR_PAYMENTS.get(key)
@@ -622,7 +626,14 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     return known
 
 
-_HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+_HARBOR_PAYMENTS: dict[tuple[Any, ...], list[list[int]]] = new_memo()
+_NO_PAYMENTS: list[list[int]] = []  # (shared: never changed)
+
+
+@cache
+def _clip_bytes(most: int) -> bytes:
+    """The table with which ``bytes.translate`` clips each count (a byte) to ``most``."""
+    return bytes(n if n < most else most for n in range(256))
 # (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.
 _DRAWS: dict[tuple[Any, ...], tuple[Action, ...]] = new_memo()
 
@@ -840,9 +851,9 @@ class RailsAndSails(RuleModule):
             state, seat, hand, (trains if trains < pieces else pieces,
                                 ships if ships < pieces else pieces)
         )
-        if ext["harbors_left"][seat] and (cities := _harbor_cities(state, seat)):
-            payments = _harbor_payments(hand, _config(state))
-            for city in cities if payments else []:  # (mapped in C: no comprehension's frame)
+        # The payments first: most hands have none, and then the cities are not needed.
+        if ext["harbors_left"][seat] and (payments := _harbor_payments(hand, _config(state))):
+            for city in _harbor_cities(state, seat):  # (mapped in C: no comprehension's frame)
                 out += map(harbor_of, repeat(board.city_ids[city], len(payments)), payments)
         config = _config(state)
         most_trains = min(
