@@ -163,3 +163,37 @@ def test_a_render_workers_results_cross_in_one_write():
         assert size >= RESULT_PIPE_BYTES >= 512 * 1024
     finally:
         pool.shutdown()
+
+
+async def test_a_games_boards_and_each_seats_hands_go_to_their_own_workers(tmp_path):
+    """A seat's hands are drawn by the worker of its last hand when it has room (that
+    worker's caches hold the hand's pieces and PNG bands), as a game's boards are."""
+    import dataclasses
+
+    from bot.edge.testing import FakeDiscord
+    from bot.game.images import Renderer
+    from tests.bot.conftest import json_renderer, make_bot
+
+    keys: list[object] = []
+
+    class Keyed(AffinityPool):
+        def submit_keyed(self, key: Any, fn: Any, *args: Any) -> Future[Any]:
+            keys.append(key)
+            return super().submit_keyed(key, fn, *args)
+
+    pool = Keyed(Immediate, 2)
+    renderer: Renderer = dataclasses.replace(json_renderer(), pool=pool)
+    fake = FakeDiscord()
+    bot = make_bot(tmp_path / "ttr.sqlite3", renderer)
+    await fake.connect(bot)
+    try:
+        ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
+        lobby = (await fake.slash(bot, ana, "new", map="usa")).reply
+        await fake.click(bot, ben, lobby, label="Join")
+        await fake.click(bot, ana, lobby, label="Start")
+        game = await bot.service.storage.active_game_id(lobby.channel_id)
+        assert game is not None
+        assert {(game, 0), (game, 1)} <= set(keys)  # each seat's opening hand
+        assert None not in keys
+    finally:
+        await bot.close()
