@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache, reduce
-from itertools import compress, count, repeat
+from itertools import chain, compress, count, repeat
 from operator import getitem, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
@@ -153,6 +153,14 @@ class ClaimTable:
             for r in routes
         ]
         self.routes = tuple(zip(self.kind, held, strict=True))  # per route: (shape, held)
+        # Per byte of a bitmask of routes (lowest first), per value of it: its routes'
+        # (shape, held), in route order (``claims`` reads a mask's routes a byte at a time).
+        self.bytes = (len(routes) + 7) // 8
+        self.by_byte = tuple(
+            tuple(tuple(self.routes[r] for r in range(8 * i, min(8 * i + 8, len(routes)))
+                        if bits >> (r - 8 * i) & 1)
+                  for bits in range(256))
+            for i in range(self.bytes))
         self.unseen: list[Any] = [_UNSEEN] * len(shapes)
         longest = self.longest = max(board.r_len, default=0)
         # Per suit, per spaces the hand could fill (up to the longest route): its routes
@@ -211,7 +219,8 @@ class ClaimTable:
         out: list[Action] = []  # (claims only: typed for the callers that extend it)
         plain, memos, counts_of = self.plain, self.memo, self.counts
         locos = hand[LOCO]
-        for k, held in map(self.routes.__getitem__, routes_in(found)):
+        for k, held in chain.from_iterable(  # (read a byte at a time, in C)
+                map(getitem, self.by_byte, found.to_bytes(self.bytes, "little"))):
             getter = pick[k]
             if getter is _UNSEEN:
                 shape = plain[k]  # read here, not in a call: the common cases first
@@ -338,15 +347,6 @@ def _plain_getter(
 
 
 _PICKERS: dict[tuple[int, ...], Callable[[Any], Any]] = {}  # see _plain_getter
-
-
-_BITS = bytes.maketrans(b"01", b"\x00\x01")
-
-
-def routes_in(mask: int) -> compress[int]:
-    """The routes of a bitmask, lowest first: its binary digits read in C (a loop taking
-    bits off a large int costs more per route)."""
-    return compress(count(), bin(mask)[:1:-1].encode().translate(_BITS))
 
 
 class _Closed:

@@ -606,12 +606,14 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
     do not change them)."""
     trains, ships = config.harbor_train_cards, config.harbor_ship_cards
-    try:  # each count clipped, looked up in C
-        key = (trains, ships, len(hand), _clipped(trains + ships)[hand[JOKER]],
-               *map(_clipped(trains).__getitem__, hand[HARBOR_TRAIN:SHIP]),
-               *map(_clipped(ships).__getitem__, hand[SHIP:DOUBLE_SHIP]))
-    except IndexError:  # more cards of a kind than the tables cover
-        key = (trains, ships, len(hand), min(hand[JOKER], trains + ships),
+    jokers = hand[JOKER]
+    key: tuple[Any, ...]
+    try:  # each count clipped in C, a byte a count
+        key = (trains, ships, len(hand), jokers if jokers < trains + ships else trains + ships,
+               bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains)),
+               bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships)))
+    except ValueError:  # a count beyond a byte (never in a game)
+        key = (trains, ships, len(hand), min(jokers, trains + ships),
                *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
                *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
     known = _HARBOR_PAYMENTS.get(key)
@@ -622,7 +624,13 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     return known
 
 
-_HARBOR_PAYMENTS: dict[tuple[int, ...], list[list[int]]] = new_memo()
+_HARBOR_PAYMENTS: dict[tuple[Any, ...], list[list[int]]] = new_memo()
+
+
+@cache
+def _clip_bytes(most: int) -> bytes:
+    """The table with which ``bytes.translate`` clips each count (a byte) to ``most``."""
+    return bytes(n if n < most else most for n in range(256))
 # (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.
 _DRAWS: dict[tuple[Any, ...], tuple[Action, ...]] = new_memo()
 
@@ -840,9 +848,9 @@ class RailsAndSails(RuleModule):
             state, seat, hand, (trains if trains < pieces else pieces,
                                 ships if ships < pieces else pieces)
         )
-        if ext["harbors_left"][seat] and (cities := _harbor_cities(state, seat)):
-            payments = _harbor_payments(hand, _config(state))
-            for city in cities if payments else []:  # (mapped in C: no comprehension's frame)
+        # The payments first: most hands have none, and then the cities are not needed.
+        if ext["harbors_left"][seat] and (payments := _harbor_payments(hand, _config(state))):
+            for city in _harbor_cities(state, seat):  # (mapped in C: no comprehension's frame)
                 out += map(harbor_of, repeat(board.city_ids[city], len(payments)), payments)
         config = _config(state)
         most_trains = min(

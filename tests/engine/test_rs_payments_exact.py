@@ -17,6 +17,7 @@ from engine.cards import (
     LOCO,
     SHIP,
 )
+from engine.claims import clear_memos
 from engine.modules import rails_and_sails as rs
 
 JOKER = LOCO
@@ -136,3 +137,21 @@ def test_reach_equals_the_reference_on_random_hands() -> None:
     for hand in random_hands(400):
         assert rs._reach(hand) == reference_reach(hand)
         assert rs._reach(tuple(hand)) == reference_reach(hand)
+
+
+def test_harbor_payments_through_their_memo_equal_the_reference() -> None:
+    """The memo's key (counts clipped to what a harbor takes) tells apart every two hands
+    that pay differently: a hand never gets another's payments."""
+    state = new_game(GameConfig(map_id="world", players=["a", "b", "c", "d"], seed=1))
+    config = rs._config(state)
+    clear_memos()
+    hands = []
+    jokers_only = [[0] * JOKER + [j] + [0] * (ALL_CARD_KINDS - JOKER - 1) for j in range(8)]
+    for hand in jokers_only + random_hands(60):  # each with its neighbours: one count
+        hands += [hand] + [[n + (i == kind) * more for i, n in enumerate(hand)]
+                           for kind in range(ALL_CARD_KINDS) for more in (1, 2)]  # more
+    hands += [[300 if i % 7 == k else n for i, n in enumerate(hand)]  # beyond a byte
+              for k, hand in enumerate(hands[::500])]
+    for hand in hands:
+        assert rs._harbor_payments(hand, config) == reference_harbor(hand, config), hand
+    assert len(rs._HARBOR_PAYMENTS) < len(hands) / 2  # (hands did share keys)
