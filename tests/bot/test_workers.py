@@ -171,8 +171,7 @@ async def test_a_games_boards_and_each_seats_hands_go_to_their_own_workers(tmp_p
     import dataclasses
 
     from bot.edge.testing import FakeDiscord
-    from bot.game.images import Renderer
-    from tests.bot.conftest import json_renderer, make_bot
+    from tests.bot.conftest import Table, json_renderer, make_bot
 
     keys: list[object] = []
 
@@ -181,18 +180,14 @@ async def test_a_games_boards_and_each_seats_hands_go_to_their_own_workers(tmp_p
             keys.append(key)
             return super().submit_keyed(key, fn, *args)
 
-    pool = Keyed(Immediate, 2)
-    renderer: Renderer = dataclasses.replace(json_renderer(), pool=pool)
     fake = FakeDiscord()
-    bot = make_bot(tmp_path / "ttr.sqlite3", renderer)
+    bot = make_bot(tmp_path / "ttr.sqlite3",
+                   dataclasses.replace(json_renderer(), pool=Keyed(Immediate, 2)))
     await fake.connect(bot)
+    table = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot)
     try:
-        ana, ben = fake.add_user("Ana"), fake.add_user("Ben")
-        lobby = (await fake.slash(bot, ana, "new", map="usa")).reply
-        await fake.click(bot, ben, lobby, label="Join")
-        await fake.click(bot, ana, lobby, label="Start")
-        game = await bot.service.storage.active_game_id(lobby.channel_id)
-        assert game is not None
+        await table.open_game(["Ana", "Ben"], "usa")
+        game = table.game_id
         assert {(game, 0), (game, 1)} <= set(keys)  # each seat's opening hand
         assert None not in keys
     finally:
