@@ -242,6 +242,18 @@ class ClaimTable:
                 out += getter(held)
         return out
 
+    def pays(self, r: int, hand: Sequence[int]) -> bool:
+        """Whether ``hand`` pays route ``r`` at all (``payments`` lists something), from
+        the memo where there is one."""
+        k = self.kind[r]
+        if self.plain[k] is not None:
+            return bool(self.payments(self.board, r, hand))
+        taken = self.counts[k](hand)
+        payable = self.memo[k].get(taken, _UNSEEN)
+        if payable is _UNSEEN:
+            payable = self._payable(k, hand, taken)
+        return payable is not None
+
     def _getter(self, k: int, hand: Sequence[int]) -> Callable[[Any], Any] | None:
         """What picks the claims of a route of plain shape ``k`` for ``hand`` from what
         the table holds for it (``held``), or None if it has no payment."""

@@ -360,6 +360,9 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
     """One cheapest payment per suit (plain train cards before harbor ones, doubles first);
     jokers alone when no suit pays."""
     route = board.map.routes[r]
+    if route.rough_terrain and route.kind == "train":  # suits mixed per space
+        rough = _cheapest_rough(hand, route.length)  # jokers alone included
+        return [rough] if rough else []
     colour = board.r_color[r]
     suits = (colour,) if colour != GRAY else _deck_suits(board)
     out: list[list[int]] = []
@@ -380,8 +383,6 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
                 continue
             pay = [0] * len(hand)
             pay[DOUBLE_SHIP + s], pay[SHIP + s], pay[JOKER] = doubles, singles, jokers
-        elif route.rough_terrain:
-            continue  # rough terrain mixes suits per space: handled below
         else:
             plain = hand[s] if hand[s] < route.length else route.length
             harbor = hand[HARBOR_TRAIN + s]
@@ -393,11 +394,7 @@ def cheapest_payments(board: Board, r: int, hand: Sequence[int]) -> list[list[in
             pay = [0] * len(hand)
             pay[s], pay[HARBOR_TRAIN + s], pay[JOKER] = plain, harbor, jokers
         out.append(pay)
-    if route.kind == "train" and route.rough_terrain:
-        rough = _cheapest_rough(hand, route.length)  # jokers alone included
-        if rough:
-            out.append(rough)
-    elif not out and hand[JOKER] >= route.length:  # jokers alone pay too
+    if not out and hand[JOKER] >= route.length:  # jokers alone pay too
         pay = [0] * len(hand)
         pay[JOKER] = route.length
         out.append(pay)
@@ -564,7 +561,7 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
         need.fields.update(route=board.route_name(r), n=route.length, left=pieces[seat])
         raise IllegalAction(need)
     hand = state.hands[seat]
-    if not cheapest_payments(board, r, hand):
+    if not _claim_table(board).pays(r, hand):  # (its memo: legal_actions met this hand)
         raise IllegalAction("{need}; you cannot pay it now.", need=_route_need(board, r))
     pay = counts_from_names(action.cards, board.hand_kinds)
     if pay is None or not _claim_ok(board, r, pay):
@@ -604,16 +601,21 @@ def _harbor_ok(pay: Sequence[int], config: Config) -> bool:
 def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     """``_harbor_options`` through a memo: they depend only on the harbor train and ship
     cards up to what a harbor takes of each, and the jokers up to its cost (shared lists:
-    do not change them)."""
+    do not change them). Most hands pay for no harbor, which a test in C tells first."""
     trains, ships = config.harbor_train_cards, config.harbor_ship_cards
+    cost = trains + ships
     jokers = hand[JOKER]
     key: tuple[Any, ...]
     try:  # each count clipped in C, a byte a count
-        key = (trains, ships, len(hand), jokers if jokers < trains + ships else trains + ships,
-               bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains)),
-               bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships)))
+        train_cards = bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains))
+        ship_cards = bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships))
+        # A suit pays with what it has of both and jokers for the rest (none: jokers alone).
+        if jokers < cost and max(map(add, train_cards, ship_cards)) < cost - jokers:
+            return _NO_PAYMENTS
+        key = (trains, ships, len(hand), jokers if jokers < cost else cost, train_cards,
+               ship_cards)
     except ValueError:  # a count beyond a byte (never in a game)
-        key = (trains, ships, len(hand), min(jokers, trains + ships),
+        key = (trains, ships, len(hand), min(jokers, cost),
                *map(min, hand[HARBOR_TRAIN:SHIP], repeat(trains)),
                *map(min, hand[SHIP:DOUBLE_SHIP], repeat(ships)))
     known = _HARBOR_PAYMENTS.get(key)
@@ -625,6 +627,7 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 
 _HARBOR_PAYMENTS: dict[tuple[Any, ...], list[list[int]]] = new_memo()
+_NO_PAYMENTS: list[list[int]] = []  # (shared: never changed)
 
 
 @cache

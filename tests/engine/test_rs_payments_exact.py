@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine import GameConfig, new_game
+from engine import GameConfig, game, new_game
 from engine.board import Board
 from engine.cards import (
     ALL_CARD_KINDS,
@@ -155,3 +155,18 @@ def test_harbor_payments_through_their_memo_equal_the_reference() -> None:
     for hand in hands:
         assert rs._harbor_payments(hand, config) == reference_harbor(hand, config), hand
     assert len(rs._HARBOR_PAYMENTS) < len(hands) / 2  # (hands did share keys)
+
+
+def test_a_claim_tables_pays_tells_whether_the_payments_list_any() -> None:
+    """``ClaimTable.pays`` (the claim handler's test, from the memo) against the payment
+    function itself, on World (shapes through the memo) and Europe (plain shapes)."""
+    hands = random_hands(150)
+    for map_id in ("world", "europe"):
+        state = new_game(GameConfig(map_id=map_id, players=["a", "b", "c", "d"], seed=1))
+        board = state.board
+        table = rs._claim_table(board) if map_id == "world" else game._claim_table(board)
+        clear_memos()
+        for hand in hands:
+            hand = hand[:board.hand_kinds]
+            for r in range(len(board.route_ids)):
+                assert table.pays(r, hand) == bool(table.payments(board, r, hand)), (r, hand)
