@@ -22,7 +22,7 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import forkserver
@@ -107,11 +107,15 @@ class Renderer:
     async def draw_hand(self, view: PrivateView, map_id: str, *,
                         lang: i18n.Language | None = None,
                         public: PublicView | None = None,
-                        plans: Sequence[TicketPlan] | None = None) -> bytes:
+                        plans: Sequence[TicketPlan] | None = None,
+                        game: int | None = None) -> bytes:
         """The hand; with ``public``, the seat's planner (from its own views) as a small map
-        (``plans``: the planner's answer, when the caller has it: not worked out again)."""
+        (``plans``: the planner's answer, when the caller has it: not worked out again).
+        The hands of one seat of a ``game`` are drawn by one worker when it can (its
+        caches hold the pieces and PNG bands of that seat's last hand)."""
         return await self._run("hand", lang, self.hand, view, map_id, public,
-                               None if plans is None else tuple(plans))
+                               None if plans is None else tuple(plans),
+                               key=None if game is None else (game, view.seat))
 
     async def draw_final(self, view: PublicView, *, lang: i18n.Language | None = None,
                          game: int | None = None) -> bytes:
@@ -127,7 +131,7 @@ class Renderer:
         return await self._run("timelapse", lang, self.timelapse, view, moves, key=game)
 
     async def _run(self, kind: str, lang: i18n.Language | None, fn: Callable[..., bytes],
-                   *args: Any, key: int | None = None) -> bytes:
+                   *args: Any, key: Hashable | None = None) -> bytes:
         job = (fn, lang or i18n.current(), *args)
         start = time.perf_counter()
         metrics.RENDER_QUEUE.inc()

@@ -605,7 +605,7 @@ class DiscordPublisher:
             found = await storage.player_thread(hand.game_id, hand.user_id)
             png = await self.renderer.draw_hand(
                 hand.private, hand.map_id, lang=hand.language,
-                public=hand.public, plans=hand.plans)
+                public=hand.public, plans=hand.plans, game=hand.game_id)
             with i18n.language(hand.language):
                 controls = (components.private_view_controls(
                     hand.game_id, hand.map_id, hand.private, hand.public, hand.version,
@@ -653,7 +653,7 @@ class DiscordPublisher:
             # The hand is drawn while its DM channel is found and the intent stored.
             png = asyncio.ensure_future(self.renderer.draw_hand(
                 dm.private, dm.map_id, lang=dm.language,
-                public=dm.public, plans=dm.plans))
+                public=dm.public, plans=dm.plans, game=dm.game_id))
             try:
                 channel = await self.client.create_dm(discord.Object(dm.user_id))
                 intent = await self._intend(key, target, channel, dm.text)

@@ -84,10 +84,11 @@ class AffinityPool(Executor):
     the same worker.
 
     Each worker is a single-process executor of its own (made by ``member``). A job with a
-    ``key`` (a game) goes to the worker that ran that key's last job when that worker has
-    room, taking it out of turn (among the next ``AFFINITY_WINDOW``); keyless jobs fill
-    any worker; a worker with room never idles while jobs wait (the key moves with the
-    job it takes). Jobs wait here in order, at most ``WORKER_DEPTH`` per worker are sent.
+    ``key`` (a game, or a seat of one) goes to the worker that ran that key's last job
+    when that worker has room, taking it out of turn (among the next
+    ``AFFINITY_WINDOW``); keyless jobs fill any worker; a worker with room never idles
+    while jobs wait (the key moves with the job it takes). Jobs wait here in order, at
+    most ``WORKER_DEPTH`` per worker are sent.
     """
 
     def __init__(self, member: Callable[[], Executor], workers: int):
@@ -181,7 +182,7 @@ def _run_all(steps: list[Callable[[], None]]) -> None:
         step()
 
 
-HOMES = 4096  # keys whose worker is remembered (games active at once, with room to spare)
+HOMES = 4096  # keys whose worker is remembered (a game's and its seats': ~700 games at once)
 
 
 # Here, not in bot.scheduler: a worker process that unpickles it imports only the engine.

@@ -38,6 +38,7 @@ from .panel import (
     legend_block,
     market_block,
     market_width,
+    phase_text,
     player_name,
     player_row,
     player_stats,
@@ -47,6 +48,7 @@ from .panel import (
     status_block,
     table_shape,
     title_block,
+    title_line,
 )
 from .png import encode_indexed, encode_rows
 from .shares import companies, company_fill
@@ -62,7 +64,8 @@ HEADER_H = 400
 STACKS_H = 40  # a row of share stacks under the header (maps with shares)
 COL_A_W = 748
 COL_B_X = 24 + COL_A_W + 28
-TABLE_Y = 14 + TITLE_H + PHASE_H + 6  # where the players table starts in column A
+TITLE_Y = 14 + TITLE_H  # where whose move is told under the title in column A
+TABLE_Y = TITLE_Y + PHASE_H + 6  # where the players table starts in column A
 STATUS_Y = 132  # the deck's line and banners under the market
 KEY_Y = 232  # the key's lines under them
 SIDE_W = 500
@@ -262,8 +265,15 @@ def panel_rows(view: PublicView) -> tuple[Image.Image, tuple[int, int], tuple[in
             draw: Callable[[Image.Image, int, int], int | None]) -> None:
         img.paste(_part(map_id, box, key, draw)[0], box[:2])
 
-    put((0, 0, a_end, TABLE_Y), None,
-        lambda c, dx, dy: title_block(c, 24 + dx, 14 + dy, COL_A_W, view, m))
+    def title(c: Image.Image, dx: int, dy: int) -> int:
+        return title_block(c, 24 + dx, 14 + dy, COL_A_W, view, m)
+
+    line = title_line(view, m, COL_A_W)
+    if line[3]:  # the turn under a long name: one part
+        put((0, 0, a_end, TABLE_Y), None, title)
+    else:  # the name and turn, and whose move (each part has the whole block, cut)
+        put((0, 0, a_end, TITLE_Y), ("title", *line), title)
+        put((0, TITLE_Y, a_end, TABLE_Y), ("phase", acting(view), phase_text(view)), title)
     _name_w, compact, row_h = table_shape(view, m, COL_A_W)
     first = TABLE_Y if compact else TABLE_Y + HEADING_H
     labels = tuple(label for label, _v, _t in player_stats(view.players[0], view, m)

@@ -120,9 +120,10 @@ def _inset(work: Image.Image, at: tuple[int, int], last: LastMove, box: Box,
     # less work (resizing RGBA premultiplies and divides the alpha back).
     crop = work.crop(_shift(box, at)).convert("RGB")
     scale = min(INSET_ZOOM_MAX, room_w / crop.width, room_h / crop.height)
-    # Bilinear: at this zoom it looks like bicubic, at ~60 % of the time.
+    # Box (each pixel the mean of the map pixels it covers): at these zooms (0.7-1.4x) it
+    # looks like bilinear, a little crisper when enlarging, at ~70 % of the time.
     zoomed = crop.resize((round(crop.width * scale), round(crop.height * scale)),
-                         Image.Resampling.BILINEAR)
+                         Image.Resampling.BOX)
     colour = player_fill(last.seat)
     # A long caption is set smaller, then cut.
     f = fit_font(last.caption, CAPTION_SIZE, "bold", size[0] - 24, CAPTION_SMALLEST)

@@ -125,7 +125,7 @@ TITLE_H = 56  # the title's line
 PHASE_H = 48  # a line of the phase text
 
 
-def _title_line(view: PublicView, m: MapData, w: int) -> tuple[int, str, str, bool]:
+def title_line(view: PublicView, m: MapData, w: int) -> tuple[int, str, str, bool]:
     """The map's name (its size, and the name as it fits), the turn after it, and whether
     the turn goes on a line of its own (a long name on a narrow panel)."""
     turn = _("Turn {n}", n=view.turn) if view.turn > 0 else _("Setup")
@@ -144,7 +144,7 @@ def title_block(img: Image.Image, x: int, y: int, w: int, view: PublicView, m: M
     too long for one line at ``PHASE_SMALLEST`` takes two small ones in its place);
     returns the y below them."""
     d = ImageDraw.Draw(img)
-    size, name, turn, stacked = _title_line(view, m, w)
+    size, name, turn, stacked = title_line(view, m, w)
     title = font(size, "title")
     base = y + 44  # the title's baseline, whatever its size
     d.text((x, base), name, font=title, fill=PANEL_FG, anchor="ls")

@@ -63,6 +63,7 @@ async def test_the_process_pool_renderer_draws_what_the_renderer_draws():
         assert await pooled.draw_board(view, game=7) == render_board(view)  # on its worker
         hand = hand_view("usa", seed=4)
         assert await pooled.draw_hand(hand, "usa") == render_hand(hand, "usa")
+        assert await pooled.draw_hand(hand, "usa", game=7) == render_hand(hand, "usa")
         # The worker draws the words in the language asked for (it has no caller context).
         german = await pooled.draw_hand(hand, "usa", lang="de")
         with i18n.language("de"):

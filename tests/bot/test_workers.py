@@ -163,3 +163,32 @@ def test_a_render_workers_results_cross_in_one_write():
         assert size >= RESULT_PIPE_BYTES >= 512 * 1024
     finally:
         pool.shutdown()
+
+
+async def test_a_games_boards_and_each_seats_hands_go_to_their_own_workers(tmp_path):
+    """A seat's hands are drawn by the worker of its last hand when it has room (that
+    worker's caches hold the hand's pieces and PNG bands), as a game's boards are."""
+    import dataclasses
+
+    from bot.edge.testing import FakeDiscord
+    from tests.bot.conftest import Table, json_renderer, make_bot
+
+    keys: list[object] = []
+
+    class Keyed(AffinityPool):
+        def submit_keyed(self, key: Any, fn: Any, *args: Any) -> Future[Any]:
+            keys.append(key)
+            return super().submit_keyed(key, fn, *args)
+
+    fake = FakeDiscord()
+    bot = make_bot(tmp_path / "ttr.sqlite3",
+                   dataclasses.replace(json_renderer(), pool=Keyed(Immediate, 2)))
+    await fake.connect(bot)
+    table = Table(fake=fake, db_path=tmp_path / "ttr.sqlite3", bot=bot)
+    try:
+        await table.open_game(["Ana", "Ben"], "usa")
+        game = table.game_id
+        assert {(game, 0), (game, 1)} <= set(keys)  # each seat's opening hand
+        assert None not in keys
+    finally:
+        await bot.close()

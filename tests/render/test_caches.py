@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import struct
 import zlib
 
 import pytest
@@ -92,10 +93,29 @@ def test_png_bands_are_reused_and_the_stream_is_valid() -> None:
         assert decoded.mode == "P" and decoded.size == (300, 100)
         if image is not None:
             assert decoded.tobytes() == image.tobytes()
+        _check_chunks(data)
     # An image drawn with a zero column on its left is written as it is: the same PNG.
     rows = Image.new("P", (301, 100), 0)
     rows.paste(img, (1, 0))
     assert png.encode_rows(rows, img.getpalette()) == second
+
+
+def _check_chunks(data: bytes) -> None:
+    """Every chunk's length and CRC (Pillow does not check IDAT's), and the IDAT stream
+    inflated by zlib (its Adler-32 checked)."""
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    at, kinds, idat = 8, [], b""
+    while at < len(data):
+        length = struct.unpack(">I", data[at:at + 4])[0]
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(
+            kind + body), kind
+        kinds.append(kind)
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + length
+    assert kinds == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    width, height = struct.unpack(">II", data[16:24])
+    assert len(zlib.decompress(idat)) == (width + 1) * height
 
 
 def test_adler32_combine_is_zlibs() -> None:
