@@ -634,6 +634,8 @@ _NO_PAYMENTS: list[list[int]] = []  # (shared: never changed)
 def _clip_bytes(most: int) -> bytes:
     """The table with which ``bytes.translate`` clips each count (a byte) to ``most``."""
     return bytes(n if n < most else most for n in range(256))
+
+
 # (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.
 _DRAWS: dict[tuple[Any, ...], tuple[Action, ...]] = new_memo()
 

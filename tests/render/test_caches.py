@@ -465,8 +465,7 @@ def test_a_side_panel_is_drawn_as_tall_as_its_content_and_the_board_is_its_colou
 def test_a_panel_put_together_from_kept_parts_is_the_panel_drawn_whole(map_id: str) -> None:
     """A board's panel is drawn in parts (title, heading, a part per player's row, market,
     key or legend, share stacks), each kept reduced by what it shows: in both languages,
-    from the first turn (German "Vorbereitung" runs past a landscape title column: that
-    panel is drawn whole) to the last round, through tunnels and decisions, above a
+    from the first turn (setup) to the last round, through tunnels and decisions, above a
     landscape map and beside a portrait one, it is pixel for pixel the whole panel
     reduced."""
     from bot import i18n
