@@ -586,41 +586,50 @@ def best_station_assignment(
         opts.extend((ca, cb, rid) for (ca, cb), rid in sorted(by_pair.items(), key=lambda x: x[1]))
         options.append(opts)
 
-    ticket_comps = [(base[a], base[b], pts) for a, b, pts in tickets]
+    # Tickets the own network completes score alike in every combination: counted once
+    # (and not in ``completed``, a tie-break where the same offset everywhere changes nothing).
+    fixed_score = 0
+    open_tickets: list[tuple[int, int, int]] = []
+    for a, b, pts in tickets:
+        ca, cb = base[a], base[b]
+        if ca == cb:
+            fixed_score += pts
+        else:
+            open_tickets.append((ca, cb, pts))
     big = 1 << 62  # sorts None after every route id in the last tie-break
 
     best_key: tuple[int, int, int, tuple[int, ...], tuple[int, ...]] | None = None
     best: tuple[int, tuple[int | None, ...]] = (0, ())
     for combo in product(*options):
         parent: dict[int, int] = {}
-        chosen: list[int | None] = []
+        borrowed = 0
         for opt in combo:
-            if opt is None:
-                chosen.append(None)
-                continue
-            ca, cb, rid = opt
-            chosen.append(rid)
-            ra, rb = _root(parent, ca), _root(parent, cb)
-            if ra != rb:
-                parent[ra] = rb
-        score = completed = 0
-        for ca, cb, pts in ticket_comps:
-            if ca == cb or _root(parent, ca) == _root(parent, cb):
+            if opt is not None:
+                borrowed += 1
+                ra, rb = _root(parent, opt[0]), _root(parent, opt[1])
+                if ra != rb:
+                    parent[ra] = rb
+        score, completed = fixed_score, 0
+        for ca, cb, pts in open_tickets:
+            while ca in parent:  # (``_root``, inlined: this loop runs most)
+                ca = parent[ca]
+            while cb in parent:
+                cb = parent[cb]
+            if ca == cb:
                 score += pts
                 completed += 1
             else:
                 score -= pts
+        # The tie-breaks' tuples are built only where the cheap leading keys do not decide.
+        lead = (-score, -completed, borrowed)
+        if best_key is not None and lead > best_key[:3]:
+            continue
+        chosen = tuple(None if opt is None else opt[2] for opt in combo)
         ids = [r for r in chosen if r is not None]
-        key = (
-            -score,
-            -completed,
-            len(ids),
-            tuple(sorted(ids)),
-            tuple(big if r is None else r for r in chosen),
-        )
+        key = (*lead, tuple(sorted(ids)), tuple(big if r is None else r for r in chosen))
         if best_key is None or key < best_key:
             best_key = key
-            best = (score, tuple(chosen))
+            best = (score, chosen)
     return best
 
 
