@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine import BuildStation, Position, apply, setup_position
+from engine import BuildStation, Position, apply, payment, setup_position
+from engine.actions import stations_of
+from engine.cards import CARD_NAMES, N_CARDS
+from engine.modules.stations import Stations, station_cost
 from engine.scoring import final_scores
 
 
@@ -249,3 +254,21 @@ def test_each_unbuilt_station_scores_four(started, ticket, own, built):
     assert row.unused_stations_bonus == 4 * (3 - built)
     assert row.stations_used == built
     assert row.total == 4 * (3 - built)
+
+
+def test_station_options_match_a_fresh_listing_for_any_hand(started, set_hand):
+    """``Stations.turn_actions`` keeps its options per hand clipped to the station's cost:
+    hands alike up to the cost (also with more of a card than its table covers) must
+    share them, hands unlike must not (each answer against one worked out afresh)."""
+    state = started("europe", 2)
+    rng = random.Random(5)
+    module = Stations()
+    for i in range(600):
+        state.stations_left[0] = 3 - i % 3  # costs 1, 2, 3
+        counts = [rng.choice((0, 0, 1, 2, 3, 4, 70)) for _ in range(N_CARDS)]
+        set_hand(state, 0, {CARD_NAMES[c]: n for c, n in enumerate(counts)})
+        hand, cost = state.hands[0], station_cost(state, 0)
+        built = tuple(sorted(state.stations))
+        fresh = tuple(a for p in payment.cheapest_stations(hand, cost)
+                      for a in stations_of(state.board, built, p))
+        assert tuple(module.turn_actions(state, 0)) == fresh
