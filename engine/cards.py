@@ -10,6 +10,7 @@ each by suit; its jokers are the locomotive index.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from itertools import compress
 
 from engine.errors import Listing, Plural, Text
@@ -34,6 +35,13 @@ CARD_NAMES: tuple[str, ...] = (
     *(f"{c}_double_ship" for c in TRAIN_COLORS),
 )
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+
+
+@cache
+def clipped(most: int) -> tuple[int, ...]:
+    """Each count of cards up to ``MOST_OF_A_KIND``, clipped to ``most``: a memo key's
+    counts read from it in C (a count beyond it raises ``IndexError``: take ``min``)."""
+    return tuple(n if n < most else most for n in range(MOST_OF_A_KIND))
 
 
 def color_index(name: str) -> int:

@@ -39,8 +39,8 @@ from engine.cards import (
     GRAY,
     HARBOR_TRAIN,
     LOCO,
-    MOST_OF_A_KIND,
     SHIP,
+    clipped,
     counts_from_names,
     describe_cards,
     names_from_counts,
@@ -499,13 +499,13 @@ def _gray_ships(length: int) -> Callable[[Sequence[int]], Hashable]:
     more than fit (one may overshoot), the single ships up to ``length``; the jokers up to
     ``length``."""
     most_doubles = length // 2 + 1
-    clipped, doubles = _clipped(length), _clipped(most_doubles)
+    singles, doubles = clipped(length), clipped(most_doubles)
 
     def counts(hand: Sequence[int]) -> Hashable:
         try:  # each count clipped, looked up in C
-            return (*map(clipped.__getitem__, hand[SHIP:DOUBLE_SHIP]),
+            return (*map(singles.__getitem__, hand[SHIP:DOUBLE_SHIP]),
                     *map(doubles.__getitem__, hand[DOUBLE_SHIP:ALL_CARD_KINDS]),
-                    clipped[hand[JOKER]])
+                    singles[hand[JOKER]])
         except IndexError:  # more cards of a kind than the tables cover
             return (*(min(n, length) for n in hand[SHIP:DOUBLE_SHIP]),
                     *(min(n, most_doubles) for n in hand[DOUBLE_SHIP:ALL_CARD_KINDS]),
@@ -638,12 +638,6 @@ def _clip_bytes(most: int) -> bytes:
 
 # (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.
 _DRAWS: dict[tuple[Any, ...], tuple[Action, ...]] = new_memo()
-
-
-@cache
-def _clipped(most: int) -> tuple[int, ...]:
-    """Each count of cards up to ``MOST_OF_A_KIND``, clipped to ``most``."""
-    return tuple(min(n, most) for n in range(MOST_OF_A_KIND))
 
 
 def _harbor_options(hand: Sequence[int], config: Config) -> list[list[int]]:

@@ -7,13 +7,12 @@ complete the most ticket points; they never count for the longest path.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from itertools import repeat
 from typing import ClassVar
 
 from engine import payment
 from engine.actions import Action, BuildStation, stations_of
-from engine.cards import counts_from_names, names_from_counts
+from engine.cards import clipped, counts_from_names, names_from_counts
 from engine.claims import MEMO_LIMIT, new_memo
 from engine.errors import IllegalAction, Plural, Text
 from engine.events import Event, StationBuilt
@@ -64,16 +63,6 @@ def build_station(state: GameState, seat: int, action: Action) -> list[Event]:
     return end_turn(state, [StationBuilt(seat, board.city_ids[city], names_from_counts(pay))])
 
 
-@cache
-def _up_to(cost: int) -> tuple[int, ...]:
-    """Per count of a card in a hand (up to a table's length), that count clipped to
-    ``cost``: what a station's options depend on (``Stations.turn_actions``' key)."""
-    return tuple(min(n, cost) for n in range(_TABLE))
-
-
-_TABLE = 64  # counts of a card ``_up_to`` covers (a hand holds fewer)
-
-
 class Stations(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {BuildStation: build_station}
 
@@ -84,7 +73,7 @@ class Stations(RuleModule):
         # (a shared tuple: hundreds of actions, not copied for each caller).
         hand, cost = state.hands[seat], station_cost(state, seat)
         built = tuple(sorted(state.stations))
-        clip = _up_to(cost)
+        clip = clipped(cost)
         try:  # (a table read in C: a call to the builtin ``min`` per card costs more)
             key = (state.board, built, cost, *map(clip.__getitem__, hand))
         except IndexError:  # more of a card than the table covers
