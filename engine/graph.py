@@ -40,26 +40,21 @@ def components(n_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
 
     The label is the smallest city id in the component (deterministic).
     """
-    parent = list(range(n_cities))
-    for a, b in edges:
-        ra, rb = _find(parent, a), _find(parent, b)
-        if ra != rb:
-            # The smaller id becomes the root, so labels are component minima.
-            if ra < rb:
-                parent[rb] = ra
-            else:
-                parent[ra] = rb
-    return [_find(parent, x) for x in range(n_cities)]
+    return [*map(roots(n_cities, edges), range(n_cities))]
 
 
 def roots(n_cities: int, edges: Iterable[tuple[int, int]]) -> Callable[[int], int]:
-    """A city -> its component's root: two cities are connected iff their roots are equal
-    (``components``' test, for a caller that asks about a few cities only)."""
+    """A city -> its component's root, the smallest city id in it: two cities are
+    connected iff their roots are equal (for a caller that asks about a few cities only,
+    without ``components``' label for every city)."""
     parent = list(range(n_cities))
     for a, b in edges:
         ra, rb = _find(parent, a), _find(parent, b)
-        if ra != rb:
+        # The smaller id becomes the root, so roots are component minima.
+        if ra < rb:
             parent[rb] = ra
+        elif rb < ra:
+            parent[ra] = rb
     return partial(_find, parent)
 
 
