@@ -39,9 +39,12 @@ _ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KiB window, level hint "fast"
 _FINAL = zlib.compressobj(LEVEL, zlib.DEFLATED, -15).flush(zlib.Z_FINISH)  # last, empty block
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
+def _chunk(kind: bytes, *data: bytes) -> tuple[bytes, ...]:
+    """A PNG chunk as pieces for one join (its data in pieces too: not joined first)."""
+    crc = zlib.crc32(kind)
+    for piece in data:
+        crc = zlib.crc32(piece, crc)
+    return (struct.pack(">I", sum(map(len, data))), kind, *data, struct.pack(">I", crc))
 
 
 def adler32_combine(first: int, second: int, second_len: int) -> int:
@@ -98,13 +101,10 @@ def encode_rows(rows: Image.Image, palette: list[int] | None = None) -> bytes:
         parts.append(data)
         adler = adler32_combine(adler, band_adler, len(band))
     parts += [_FINAL, struct.pack(">I", adler)]
-    crc = zlib.crc32(b"IDAT")
-    for part in parts:
-        crc = zlib.crc32(part, crc)
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", stride - 1, h, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", bytes(palette[: colours * 3])),
-        struct.pack(">I", sum(map(len, parts))), b"IDAT", *parts, struct.pack(">I", crc),
-        _chunk(b"IEND", b""),
+        *_chunk(b"IHDR", struct.pack(">IIBBBBB", stride - 1, h, 8, 3, 0, 0, 0)),
+        *_chunk(b"PLTE", bytes(palette[: colours * 3])),
+        *_chunk(b"IDAT", *parts),
+        *_chunk(b"IEND"),
     ))
