@@ -402,6 +402,18 @@ def closed_routes(state: GameState) -> list[int]:
     return _close(state, none, none, [r for r, s in enumerate(owner) if s >= 0])
 
 
+def claim_route(state: GameState, r: int, seat: int) -> None:
+    """Give route ``r`` (unowned) to ``seat``: a claim's write of the owner, which adds the
+    route to ``closed_routes``' kept answer at once when that is current (as most are),
+    sparing the next call its search for what changed."""
+    closed = state.closed
+    owner = state.owner
+    current = closed is not None and closed.owner == owner
+    owner[r] = seat
+    if current:
+        _close(state, closed.per_seat, closed.owned, [r])
+
+
 def _close(state: GameState, closed: list[int], owned: list[int], taken: list[int]) -> list[int]:
     """``closed`` and ``owned`` with the routes of ``taken`` (all now owned) added."""
     owner = state.owner

@@ -42,7 +42,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import MEMO_LIMIT, ClaimTable, Plain, new_memo, these_cards
+from engine.claims import MEMO_LIMIT, ClaimTable, Plain, claim_route, new_memo, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     Event,
@@ -53,6 +53,7 @@ from engine.events import (
     TunnelRevealed,
     card_drawn,
 )
+from engine.fence import unvalidated
 from engine.hooks import Handler, plan_of, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
 from engine.phases import (
@@ -303,9 +304,10 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     events.append(
         TunnelRevealed(seat, board.route_ids[r], tuple(CARD_NAMES[c] for c in revealed), extra)
     )
-    tunnel = TunnelPending(
-        seat=seat, route=r, paid=pay, color=colour, revealed=revealed, extra=extra
-    )
+    # The engine's own values (``pay`` a fresh list): built unvalidated, as actions are.
+    fields = {"seat": seat, "route": r, "paid": pay, "color": colour, "revealed": revealed,
+              "extra": extra}
+    tunnel = unvalidated(TunnelPending, fields, set(fields))
     if extra == 0:
         return _finish_tunnel(state, tunnel, [0] * len(pay), events)
     # Even a player who cannot pay gets the decision: skipping it would tell the table so.
@@ -338,7 +340,7 @@ def _complete_claim(
     state: GameState, seat: int, r: int, pay: Sequence[int], events: list[Event]
 ) -> list[Event]:
     board = state.board
-    state.owner[r] = seat
+    claim_route(state, r, seat)
     state.trains[seat] -= board.r_len[r]
     state.scores[seat] += board.r_points[r]
     events.append(RouteClaimed(seat, board.route_ids[r], names_from_counts(pay), board.r_points[r]))
@@ -528,6 +530,8 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
     a locomotive symbol); a colour that cannot fill the route even with the locomotives
     counts as none (``payment.cheapest_claims`` does not try it)."""
     plain = length - ferry
+    if not plain:  # every space a ferry's: only locomotives pay it, the colours count for none
+        return _locos_up_to(length)
     # Per number of cards still needed beside the locomotives: a colour's count -> what it
     # contributes to the key (looked up in C rather than tested in Python per colour).
     tables = [tuple(min(n, plain) if n >= need else 0 for n in range(MOST_OF_A_KIND))
@@ -544,6 +548,17 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
             return locos, tuple(map(tables[need].__getitem__, colours))
         except IndexError:  # more cards of a colour than the tables cover
             return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
+
+    return counts
+
+
+@cache
+def _locos_up_to(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """A hand's locomotives, up to ``length`` (the key of a route only they pay)."""
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        locos = hand[LOCO]
+        return locos if locos < length else length
 
     return counts
 
