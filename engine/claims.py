@@ -63,34 +63,37 @@ class _PlainShape:
     ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
     of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
 
-    __slots__ = ("by_count", "colour", "counts", "getters", "length", "locos", "lookup",
-                 "plain", "tunnel")
+    __slots__ = ("by_count", "colour", "getters", "length", "locos", "lookup", "plain",
+                 "played", "tunnel")
 
     def __init__(self, plain: Plain) -> None:
-        # The counts of a hand its payments depend on (besides the locomotives).
-        self.counts: Callable[[Sequence[int]], Sequence[int]] = itemgetter(
-            slice(LOCO) if len(plain.colours) > 1
-            else slice(plain.colours[0], plain.colours[0] + 1))
         self.length = plain.length
         self.tunnel = plain.tunnel
         self.locos = plain.locos
         spaces = self.plain = plain.length - plain.ferry
-        # Per locomotive count (up to the length): the indexes of a hand's payments
-        # (``lookup``'s) -> their getter (``ClaimTable.claims``), None: no payment.
-        self.getters: list[dict[tuple[int, ...], Callable[[Any], Any] | None]] = [
-            {} for _ in range(plain.length + 1)]
         # A coloured shape's getters by locomotive count and count of its colour (filled
         # as met; counts beyond the table are as many as fill the route); -1: gray.
         self.colour = plain.colours[0] if len(plain.colours) == 1 else -1
         self.by_count: list[list[Any]] = [
             [_UNSEEN] * MOST_OF_A_KIND for _ in range(plain.length + 1)]
-        self.lookup: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(
-                tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
-                for j in range(len(plain.colours))
-            )
+        # A coloured shape's per locomotive count, per card count of its colour: the index
+        # of its payment (a gray shape's are worked out from ``played``).
+        self.lookup: tuple[tuple[int, ...], ...] = tuple(
+            tuple(_plain_index(0, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
             for locos in range(plain.length + 1)
-        )
+        ) if self.colour >= 0 else ()
+        # A gray shape's key for a hand: per locomotive count (up to the length), the
+        # translation of each colour's count (a byte) to the cards of it its payment plays,
+        # 0 for none (``bytes.translate``: in C, and one key for hands that pay alike).
+        self.played = tuple(
+            bytes((n if n < spaces else spaces) if _plain_index(0, n, spaces, plain, locos)
+                  else 0 for n in range(256))
+            for locos in range(plain.length + 1)
+        ) if self.colour < 0 else ()
+        # A gray shape's getters per locomotive count, by key (``played``'s translation of
+        # the hand's colours) (``ClaimTable.claims``), None: no payment.
+        self.getters: list[dict[bytes, Callable[[Any], Any] | None]] = [
+            {} for _ in range(plain.length + 1)]
 
 
 def _plain_index(j: int, n: int, spaces: int, plain: Plain, locos: int) -> int:
@@ -273,22 +276,22 @@ class ClaimTable:
                 n = MOST_OF_A_KIND - 1
             getter = row[n]
             if getter is _UNSEEN:
-                index = shape.lookup[level][0][n]
+                index = shape.lookup[level][n]
                 getter = row[n] = _plain_getter(shape, (index,), level == shape.length)
             return getter
-        key: tuple[int, ...]
         try:
-            key = tuple(map(getitem, shape.lookup[level], shape.counts(hand)))
-        except IndexError:  # more cards of a colour than the tables cover: as many as fill it
-            spaces = shape.plain
-            key = tuple(map(getitem, shape.lookup[level],
-                            [n if n < spaces else spaces for n in shape.counts(hand)]))
+            key = bytes(hand[:LOCO]).translate(shape.played[level])
+        except ValueError:  # a count no byte holds (only in a position set up so): clip it
+            key = bytes([0 if n < 0 else 255 if n > 255 else n for n in hand[:LOCO]]
+                        ).translate(shape.played[level])
         getters = shape.getters[level]
         getter = getters.get(key, _UNSEEN)
         if getter is _UNSEEN:
             if len(getters) >= MEMO_LIMIT:
                 getters.clear()
-            getter = getters[key] = _plain_getter(shape, key, level == shape.length)
+            spaces = shape.plain  # per colour j playing p cards: its index (``_plain_claims``)
+            indexes = tuple([2 + j * spaces + p - 1 if p else 0 for j, p in enumerate(key)])
+            getter = getters[key] = _plain_getter(shape, indexes, level == shape.length)
         return getter
 
     def forget(self) -> None:
