@@ -11,7 +11,7 @@ cleared when full; they only ever hold what the payment function would compute a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache, reduce
 from itertools import chain, compress, count, repeat
 from operator import getitem, itemgetter, ne, or_
@@ -113,10 +113,11 @@ class ClaimTable:
     ``counts(r)`` gives the function that picks from a hand what they depend on (as a
     key: the fewer distinct keys, the more the memo serves); ``payments`` is the map's
     function listing a route's cheapest payments for a hand. Most routes are out
-    of a hand's reach, which a cheap test tells first: ``reach(hand)`` lists, per suit,
+    of a hand's reach, which a cheap test tells first: ``reach(hand)`` gives, per suit,
     the most spaces the hand could fill, and ``suit(r)`` which of them route ``r`` needs
-    (None: no such test for it). ``pieces(r)`` says which of a player's piece counts
-    (``claims``' ``pieces``) a route's length is taken from.
+    (several: any one of them will do; None: no such test for it). ``pieces(r)`` says
+    which of a player's piece counts (``claims``' ``pieces``) a route's length is taken
+    from.
 
     Sets of routes are bitmasks (bit ``r`` for route ``r``): the routes within reach
     are an OR of one precomputed mask per suit, those open to a player an AND with its
@@ -134,8 +135,8 @@ class ClaimTable:
         board: Board,
         shape: Callable[[int], Hashable],
         counts: Callable[[int], Callable[[Sequence[int]], Hashable]],
-        suit: Callable[[int], int | None],
-        reach: Callable[[Sequence[int]], list[int]],
+        suit: Callable[[int], int | tuple[int, ...] | None],
+        reach: Callable[[Sequence[int]], Iterable[int]],
         payments: Payments,
         pieces: Callable[[int], int] = lambda r: 0,
         plain: Callable[[int], Plain | None] = lambda r: None,
@@ -168,12 +169,12 @@ class ClaimTable:
         longest = self.longest = max(board.r_len, default=0)
         # Per suit, per spaces the hand could fill (up to the longest route): its routes
         # that short or shorter; routes without a test are always within reach.
-        tests = [suit(r) for r in routes]
+        tests = [(s,) if isinstance(s := suit(r), int) else s for r in routes]
         self.untested = sum(1 << r for r in routes if tests[r] is None)
         self.by_suit = tuple(  # indexed like ``reach``'s list, then by spaces (any up to 63)
-            tuple(sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
+            tuple(sum(1 << r for r in routes if s in (tests[r] or ()) and board.r_len[r] <= n)
                   for n in range(max(longest + 1, _REACH_TABLE)))
-            for s in range(max((s for s in tests if s is not None), default=-1) + 1)
+            for s in range(max((max(s) for s in tests if s is not None), default=-1) + 1)
         )
         self.caps = (longest,) * len(self.by_suit)  # reach beyond the longest route: as far
         # Per kind of pieces, per count left: the routes that short or shorter.
@@ -201,12 +202,11 @@ class ClaimTable:
         table)."""
         longest = self.longest
         # The routes within reach: per suit, those short enough (one mask per suit).
-        reach = self.reach(hand)
         try:
-            found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
+            found = reduce(or_, map(getitem, self.by_suit, self.reach(hand)), self.untested)
         except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
-            found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
-                           self.untested)
+            found = reduce(or_, map(getitem, self.by_suit, map(min, self.reach(hand),
+                                                                self.caps)), self.untested)
         if len(pieces) == 1:  # one kind of pieces (the core's trains)
             n = pieces[0]
             room = self.fits[0][n if 0 <= n <= longest else 0 if n < 0 else longest]
@@ -222,6 +222,7 @@ class ClaimTable:
         out: list[Action] = []  # (claims only: typed for the callers that extend it)
         plain, memos, counts_of = self.plain, self.memo, self.counts
         locos = hand[LOCO]
+        colours: bytes | None = None  # the hand's colour counts, for gray shapes' keys
         for k, held in chain.from_iterable(  # (read a byte at a time, in C)
                 map(getitem, self.by_byte, found.to_bytes(self.bytes, "little"))):
             getter = pick[k]
@@ -236,8 +237,16 @@ class ClaimTable:
                     if payable is _UNSEEN:
                         payable = self._payable(k, hand, taken)
                     getter = None if payable is None else payable.__getitem__
-                elif shape.colour >= 0 and (n := hand[shape.colour]) < MOST_OF_A_KIND:
-                    getter = shape.by_count[locos if locos < shape.length else shape.length][n]
+                elif shape.colour >= 0:
+                    if (n := hand[shape.colour]) < MOST_OF_A_KIND:
+                        getter = shape.by_count[
+                            locos if locos < shape.length else shape.length][n]
+                else:  # gray: its getters by the cards each colour would play
+                    if colours is None:
+                        colours = _colour_counts(hand)
+                    level = locos if locos < shape.length else shape.length
+                    getter = shape.getters[level].get(
+                        colours.translate(shape.played[level]), _UNSEEN)
                 if getter is _UNSEEN:
                     getter = self._getter(k, hand)
                 pick[k] = getter
@@ -279,11 +288,7 @@ class ClaimTable:
                 index = shape.lookup[level][n]
                 getter = row[n] = _plain_getter(shape, (index,), level == shape.length)
             return getter
-        try:
-            key = bytes(hand[:LOCO]).translate(shape.played[level])
-        except ValueError:  # a count no byte holds (only in a position set up so): clip it
-            key = bytes([0 if n < 0 else 255 if n > 255 else n for n in hand[:LOCO]]
-                        ).translate(shape.played[level])
+        key = _colour_counts(hand).translate(shape.played[level])
         getters = shape.getters[level]
         getter = getters.get(key, _UNSEEN)
         if getter is _UNSEEN:
@@ -319,6 +324,14 @@ class ClaimTable:
             payable = self.payables[same] = _Payable(self.board.route_ids, pays)
         memo[taken] = payable
         return payable
+
+
+def _colour_counts(hand: Sequence[int]) -> bytes:
+    """A hand's counts of the colours as bytes (a gray shape's ``played`` translates them)."""
+    try:
+        return bytes(hand[:LOCO])
+    except ValueError:  # a count no byte holds (only in a position set up so): clip it
+        return bytes([0 if n < 0 else 255 if n > 255 else n for n in hand[:LOCO]])
 
 
 def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:

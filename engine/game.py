@@ -478,10 +478,13 @@ def _claim_table(board: Board) -> ClaimTable:
             board.r_any_sub[r],
         )
 
-    def suit(r: int) -> int:
-        colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
+    def suit(r: int) -> int | tuple[int, ...]:
+        """A route's colour in ``reach``'s order (any colour for a gray one: the most any
+        of them reaches), where groups of cards fill spaces after the colours."""
         # (A ferry's symbols take locomotives, which the colour's reach counts already.)
-        return colour + _GROUPS if substitutes(r) else colour
+        shift = _GROUPS if substitutes(r) else 0
+        colour = board.r_color[r]
+        return tuple(range(shift, shift + LOCO)) if colour == GRAY else colour + shift
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
@@ -496,18 +499,16 @@ def _claim_table(board: Board) -> ClaimTable:
     routes = range(len(board.route_ids))
     group = min((substitutes(r) for r in routes if substitutes(r)), default=0)
 
-    def reach(hand: Sequence[int]) -> list[int]:
-        """Per colour and for gray routes, the most spaces ``hand`` could fill; then, where
-        groups of cards fill spaces too, the same with groups of ``group`` cards of any
-        kind (the smallest group on the map: a bound for larger ones)."""
+    def reach(hand: Sequence[int]) -> Iterable[int]:
+        """Per colour, the most spaces ``hand`` could fill; then, where groups of cards
+        fill spaces too, the same with groups of ``group`` cards of any kind (the smallest
+        group on the map: a bound for larger ones)."""
         locos = hand[LOCO]
-        plain = list(map(locos.__add__, hand[:LOCO]))
-        plain.append(max(plain))
         if not group:
-            return plain
+            return map(locos.__add__, hand[:LOCO])  # (read once, in C)
+        plain = [n + locos for n in hand[:LOCO]]
         total = sum(hand)
-        grouped = [n + (total - n) // group for n in plain[:LOCO]]
-        return [*plain, *grouped, max(grouped)]
+        return [*plain, *[n + (total - n) // group for n in plain]]
 
     def plain(r: int) -> Plain | None:
         """Route ``r`` as a ``Plain`` one (no substitutes, a space besides its symbols)."""
@@ -582,8 +583,8 @@ def _ferry_counts(colour: int, length: int, ferry: int) -> Callable[[Sequence[in
     return counts
 
 
-_GRAY = LOCO  # places of ``reach``'s list: a gray route's after the colours', and
-_GROUPS = LOCO + 1  # the same again where groups of cards fill spaces
+_GROUPS = LOCO  # places of ``reach``'s list: where groups of cards fill spaces, after the
+# colours
 
 
 def ticket_keeps(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:
