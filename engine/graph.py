@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from itertools import chain, pairwise, product
 from operator import itemgetter
 
@@ -28,13 +27,6 @@ __all__ = [
 # --------------------------------------------------------------------------- union-find
 
 
-def _find(parent: list[int], x: int) -> int:
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]  # path halving
-        x = parent[x]
-    return x
-
-
 def components(n_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
     """Component label per city: two cities are connected iff their labels are equal.
 
@@ -42,7 +34,7 @@ def components(n_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
     """
     label = list(range(n_cities))
     for a, b in edges:
-        while label[a] != a:  # (``_find`` inlined: this runs at every game's end)
+        while label[a] != a:
             label[a] = label[label[a]]  # path halving
             a = label[a]
         while label[b] != b:
@@ -60,17 +52,8 @@ def components(n_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
 
 def roots(n_cities: int, edges: Iterable[tuple[int, int]]) -> Callable[[int], int]:
     """A city -> its component's root, the smallest city id in it: two cities are
-    connected iff their roots are equal (for a caller that asks about a few cities only,
-    without ``components``' label for every city)."""
-    parent = list(range(n_cities))
-    for a, b in edges:
-        ra, rb = _find(parent, a), _find(parent, b)
-        # The smaller id becomes the root, so roots are component minima.
-        if ra < rb:
-            parent[rb] = ra
-        elif rb < ra:
-            parent[ra] = rb
-    return partial(_find, parent)
+    connected iff their roots are equal (``components``' labels, read in C)."""
+    return components(n_cities, edges).__getitem__
 
 
 # --------------------------------------------------------------------------- reductions
