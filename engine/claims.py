@@ -11,7 +11,7 @@ cleared when full; they only ever hold what the payment function would compute a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache, reduce
 from itertools import chain, compress, count, repeat
 from operator import getitem, itemgetter, ne, or_
@@ -63,34 +63,37 @@ class _PlainShape:
     ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
     of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
 
-    __slots__ = ("by_count", "colour", "counts", "getters", "length", "locos", "lookup",
-                 "plain", "tunnel")
+    __slots__ = ("by_count", "colour", "getters", "length", "locos", "lookup", "plain",
+                 "played", "tunnel")
 
     def __init__(self, plain: Plain) -> None:
-        # The counts of a hand its payments depend on (besides the locomotives).
-        self.counts: Callable[[Sequence[int]], Sequence[int]] = itemgetter(
-            slice(LOCO) if len(plain.colours) > 1
-            else slice(plain.colours[0], plain.colours[0] + 1))
         self.length = plain.length
         self.tunnel = plain.tunnel
         self.locos = plain.locos
         spaces = self.plain = plain.length - plain.ferry
-        # Per locomotive count (up to the length): the indexes of a hand's payments
-        # (``lookup``'s) -> their getter (``ClaimTable.claims``), None: no payment.
-        self.getters: list[dict[tuple[int, ...], Callable[[Any], Any] | None]] = [
-            {} for _ in range(plain.length + 1)]
         # A coloured shape's getters by locomotive count and count of its colour (filled
         # as met; counts beyond the table are as many as fill the route); -1: gray.
         self.colour = plain.colours[0] if len(plain.colours) == 1 else -1
         self.by_count: list[list[Any]] = [
             [_UNSEEN] * MOST_OF_A_KIND for _ in range(plain.length + 1)]
-        self.lookup: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(
-                tuple(_plain_index(j, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
-                for j in range(len(plain.colours))
-            )
+        # A coloured shape's per locomotive count, per card count of its colour: the index
+        # of its payment (a gray shape's are worked out from ``played``).
+        self.lookup: tuple[tuple[int, ...], ...] = tuple(
+            tuple(_plain_index(0, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
             for locos in range(plain.length + 1)
-        )
+        ) if self.colour >= 0 else ()
+        # A gray shape's key for a hand: per locomotive count (up to the length), the
+        # translation of each colour's count (a byte) to the cards of it its payment plays,
+        # 0 for none (``bytes.translate``: in C, and one key for hands that pay alike).
+        self.played = tuple(
+            bytes((n if n < spaces else spaces) if _plain_index(0, n, spaces, plain, locos)
+                  else 0 for n in range(256))
+            for locos in range(plain.length + 1)
+        ) if self.colour < 0 else ()
+        # A gray shape's getters per locomotive count, by key (``played``'s translation of
+        # the hand's colours) (``ClaimTable.claims``), None: no payment.
+        self.getters: list[dict[bytes, Callable[[Any], Any] | None]] = [
+            {} for _ in range(plain.length + 1)]
 
 
 def _plain_index(j: int, n: int, spaces: int, plain: Plain, locos: int) -> int:
@@ -110,10 +113,11 @@ class ClaimTable:
     ``counts(r)`` gives the function that picks from a hand what they depend on (as a
     key: the fewer distinct keys, the more the memo serves); ``payments`` is the map's
     function listing a route's cheapest payments for a hand. Most routes are out
-    of a hand's reach, which a cheap test tells first: ``reach(hand)`` lists, per suit,
+    of a hand's reach, which a cheap test tells first: ``reach(hand)`` gives, per suit,
     the most spaces the hand could fill, and ``suit(r)`` which of them route ``r`` needs
-    (None: no such test for it). ``pieces(r)`` says which of a player's piece counts
-    (``claims``' ``pieces``) a route's length is taken from.
+    (several: any one of them will do; None: no such test for it). ``pieces(r)`` says
+    which of a player's piece counts (``claims``' ``pieces``) a route's length is taken
+    from.
 
     Sets of routes are bitmasks (bit ``r`` for route ``r``): the routes within reach
     are an OR of one precomputed mask per suit, those open to a player an AND with its
@@ -131,8 +135,8 @@ class ClaimTable:
         board: Board,
         shape: Callable[[int], Hashable],
         counts: Callable[[int], Callable[[Sequence[int]], Hashable]],
-        suit: Callable[[int], int | None],
-        reach: Callable[[Sequence[int]], list[int]],
+        suit: Callable[[int], int | tuple[int, ...] | None],
+        reach: Callable[[Sequence[int]], Iterable[int]],
         payments: Payments,
         pieces: Callable[[int], int] = lambda r: 0,
         plain: Callable[[int], Plain | None] = lambda r: None,
@@ -165,12 +169,12 @@ class ClaimTable:
         longest = self.longest = max(board.r_len, default=0)
         # Per suit, per spaces the hand could fill (up to the longest route): its routes
         # that short or shorter; routes without a test are always within reach.
-        tests = [suit(r) for r in routes]
+        tests = [(s,) if isinstance(s := suit(r), int) else s for r in routes]
         self.untested = sum(1 << r for r in routes if tests[r] is None)
         self.by_suit = tuple(  # indexed like ``reach``'s list, then by spaces (any up to 63)
-            tuple(sum(1 << r for r in routes if tests[r] == s and board.r_len[r] <= n)
+            tuple(sum(1 << r for r in routes if s in (tests[r] or ()) and board.r_len[r] <= n)
                   for n in range(max(longest + 1, _REACH_TABLE)))
-            for s in range(max((s for s in tests if s is not None), default=-1) + 1)
+            for s in range(max((max(s) for s in tests if s is not None), default=-1) + 1)
         )
         self.caps = (longest,) * len(self.by_suit)  # reach beyond the longest route: as far
         # Per kind of pieces, per count left: the routes that short or shorter.
@@ -198,12 +202,11 @@ class ClaimTable:
         table)."""
         longest = self.longest
         # The routes within reach: per suit, those short enough (one mask per suit).
-        reach = self.reach(hand)
         try:
-            found = reduce(or_, map(getitem, self.by_suit, reach), self.untested)
+            found = reduce(or_, map(getitem, self.by_suit, self.reach(hand)), self.untested)
         except IndexError:  # a reach beyond the tables (more than any hand holds): clip it
-            found = reduce(or_, map(getitem, self.by_suit, map(min, reach, self.caps)),
-                           self.untested)
+            found = reduce(or_, map(getitem, self.by_suit, map(min, self.reach(hand),
+                                                                self.caps)), self.untested)
         if len(pieces) == 1:  # one kind of pieces (the core's trains)
             n = pieces[0]
             room = self.fits[0][n if 0 <= n <= longest else 0 if n < 0 else longest]
@@ -219,6 +222,7 @@ class ClaimTable:
         out: list[Action] = []  # (claims only: typed for the callers that extend it)
         plain, memos, counts_of = self.plain, self.memo, self.counts
         locos = hand[LOCO]
+        colours: bytes | None = None  # the hand's colour counts, for gray shapes' keys
         for k, held in chain.from_iterable(  # (read a byte at a time, in C)
                 map(getitem, self.by_byte, found.to_bytes(self.bytes, "little"))):
             getter = pick[k]
@@ -233,8 +237,16 @@ class ClaimTable:
                     if payable is _UNSEEN:
                         payable = self._payable(k, hand, taken)
                     getter = None if payable is None else payable.__getitem__
-                elif shape.colour >= 0 and (n := hand[shape.colour]) < MOST_OF_A_KIND:
-                    getter = shape.by_count[locos if locos < shape.length else shape.length][n]
+                elif shape.colour >= 0:
+                    if (n := hand[shape.colour]) < MOST_OF_A_KIND:
+                        getter = shape.by_count[
+                            locos if locos < shape.length else shape.length][n]
+                else:  # gray: its getters by the cards each colour would play
+                    if colours is None:
+                        colours = _colour_counts(hand)
+                    level = locos if locos < shape.length else shape.length
+                    getter = shape.getters[level].get(
+                        colours.translate(shape.played[level]), _UNSEEN)
                 if getter is _UNSEEN:
                     getter = self._getter(k, hand)
                 pick[k] = getter
@@ -273,22 +285,18 @@ class ClaimTable:
                 n = MOST_OF_A_KIND - 1
             getter = row[n]
             if getter is _UNSEEN:
-                index = shape.lookup[level][0][n]
+                index = shape.lookup[level][n]
                 getter = row[n] = _plain_getter(shape, (index,), level == shape.length)
             return getter
-        key: tuple[int, ...]
-        try:
-            key = tuple(map(getitem, shape.lookup[level], shape.counts(hand)))
-        except IndexError:  # more cards of a colour than the tables cover: as many as fill it
-            spaces = shape.plain
-            key = tuple(map(getitem, shape.lookup[level],
-                            [n if n < spaces else spaces for n in shape.counts(hand)]))
+        key = _colour_counts(hand).translate(shape.played[level])
         getters = shape.getters[level]
         getter = getters.get(key, _UNSEEN)
         if getter is _UNSEEN:
             if len(getters) >= MEMO_LIMIT:
                 getters.clear()
-            getter = getters[key] = _plain_getter(shape, key, level == shape.length)
+            spaces = shape.plain  # per colour j playing p cards: its index (``_plain_claims``)
+            indexes = tuple([2 + j * spaces + p - 1 if p else 0 for j, p in enumerate(key)])
+            getter = getters[key] = _plain_getter(shape, indexes, level == shape.length)
         return getter
 
     def forget(self) -> None:
@@ -316,6 +324,14 @@ class ClaimTable:
             payable = self.payables[same] = _Payable(self.board.route_ids, pays)
         memo[taken] = payable
         return payable
+
+
+def _colour_counts(hand: Sequence[int]) -> bytes:
+    """A hand's counts of the colours as bytes (a gray shape's ``played`` translates them)."""
+    try:
+        return bytes(hand[:LOCO])
+    except ValueError:  # a count no byte holds (only in a position set up so): clip it
+        return bytes([0 if n < 0 else 255 if n > 255 else n for n in hand[:LOCO]])
 
 
 def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
@@ -400,6 +416,18 @@ def closed_routes(state: GameState) -> list[int]:
             return _close(state, known, closed.owned, changed)
     none = [0] * state.n_players
     return _close(state, none, none, [r for r, s in enumerate(owner) if s >= 0])
+
+
+def claim_route(state: GameState, r: int, seat: int) -> None:
+    """Give route ``r`` (unowned) to ``seat``: a claim's write of the owner, which adds the
+    route to ``closed_routes``' kept answer at once when that is current (as most are),
+    sparing the next call its search for what changed."""
+    closed = state.closed
+    owner = state.owner
+    current = closed is not None and closed.owner == owner
+    owner[r] = seat
+    if current:
+        _close(state, closed.per_seat, closed.owned, [r])
 
 
 def _close(state: GameState, closed: list[int], owned: list[int], taken: list[int]) -> list[int]:

@@ -42,7 +42,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import MEMO_LIMIT, ClaimTable, Plain, new_memo, these_cards
+from engine.claims import MEMO_LIMIT, ClaimTable, Plain, claim_route, new_memo, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     Event,
@@ -53,6 +53,7 @@ from engine.events import (
     TunnelRevealed,
     card_drawn,
 )
+from engine.fence import unvalidated
 from engine.hooks import Handler, plan_of, rule_modules
 from engine.modules import modules_for  # importing engine.modules registers the modules
 from engine.phases import (
@@ -303,9 +304,10 @@ def _claim(state: GameState, seat: int, action: Action) -> list[Event]:
     events.append(
         TunnelRevealed(seat, board.route_ids[r], tuple(CARD_NAMES[c] for c in revealed), extra)
     )
-    tunnel = TunnelPending(
-        seat=seat, route=r, paid=pay, color=colour, revealed=revealed, extra=extra
-    )
+    # The engine's own values (``pay`` a fresh list): built unvalidated, as actions are.
+    fields = {"seat": seat, "route": r, "paid": pay, "color": colour, "revealed": revealed,
+              "extra": extra}
+    tunnel = unvalidated(TunnelPending, fields, set(fields))
     if extra == 0:
         return _finish_tunnel(state, tunnel, [0] * len(pay), events)
     # Even a player who cannot pay gets the decision: skipping it would tell the table so.
@@ -338,7 +340,7 @@ def _complete_claim(
     state: GameState, seat: int, r: int, pay: Sequence[int], events: list[Event]
 ) -> list[Event]:
     board = state.board
-    state.owner[r] = seat
+    claim_route(state, r, seat)
     state.trains[seat] -= board.r_len[r]
     state.scores[seat] += board.r_points[r]
     events.append(RouteClaimed(seat, board.route_ids[r], names_from_counts(pay), board.r_points[r]))
@@ -476,10 +478,13 @@ def _claim_table(board: Board) -> ClaimTable:
             board.r_any_sub[r],
         )
 
-    def suit(r: int) -> int:
-        colour = _GRAY if board.r_color[r] == GRAY else board.r_color[r]
+    def suit(r: int) -> int | tuple[int, ...]:
+        """A route's colour in ``reach``'s order (any colour for a gray one: the most any
+        of them reaches), where groups of cards fill spaces after the colours."""
         # (A ferry's symbols take locomotives, which the colour's reach counts already.)
-        return colour + _GROUPS if substitutes(r) else colour
+        shift = _GROUPS if substitutes(r) else 0
+        colour = board.r_color[r]
+        return tuple(range(shift, shift + LOCO)) if colour == GRAY else colour + shift
 
     def counts(r: int) -> Callable[[Sequence[int]], Hashable]:
         if substitutes(r):
@@ -494,18 +499,16 @@ def _claim_table(board: Board) -> ClaimTable:
     routes = range(len(board.route_ids))
     group = min((substitutes(r) for r in routes if substitutes(r)), default=0)
 
-    def reach(hand: Sequence[int]) -> list[int]:
-        """Per colour and for gray routes, the most spaces ``hand`` could fill; then, where
-        groups of cards fill spaces too, the same with groups of ``group`` cards of any
-        kind (the smallest group on the map: a bound for larger ones)."""
+    def reach(hand: Sequence[int]) -> Iterable[int]:
+        """Per colour, the most spaces ``hand`` could fill; then, where groups of cards
+        fill spaces too, the same with groups of ``group`` cards of any kind (the smallest
+        group on the map: a bound for larger ones)."""
         locos = hand[LOCO]
-        plain = list(map(locos.__add__, hand[:LOCO]))
-        plain.append(max(plain))
         if not group:
-            return plain
+            return map(locos.__add__, hand[:LOCO])  # (read once, in C)
+        plain = [n + locos for n in hand[:LOCO]]
         total = sum(hand)
-        grouped = [n + (total - n) // group for n in plain[:LOCO]]
-        return [*plain, *grouped, max(grouped)]
+        return [*plain, *[n + (total - n) // group for n in plain]]
 
     def plain(r: int) -> Plain | None:
         """Route ``r`` as a ``Plain`` one (no substitutes, a space besides its symbols)."""
@@ -528,6 +531,8 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
     a locomotive symbol); a colour that cannot fill the route even with the locomotives
     counts as none (``payment.cheapest_claims`` does not try it)."""
     plain = length - ferry
+    if not plain:  # every space a ferry's: only locomotives pay it, the colours count for none
+        return _locos_up_to(length)
     # Per number of cards still needed beside the locomotives: a colour's count -> what it
     # contributes to the key (looked up in C rather than tested in Python per colour).
     tables = [tuple(min(n, plain) if n >= need else 0 for n in range(MOST_OF_A_KIND))
@@ -544,6 +549,17 @@ def _gray_counts(length: int, ferry: int) -> Callable[[Sequence[int]], Hashable]
             return locos, tuple(map(tables[need].__getitem__, colours))
         except IndexError:  # more cards of a colour than the tables cover
             return locos, tuple([min(n, plain) if n >= need else 0 for n in colours])
+
+    return counts
+
+
+@cache
+def _locos_up_to(length: int) -> Callable[[Sequence[int]], Hashable]:
+    """A hand's locomotives, up to ``length`` (the key of a route only they pay)."""
+
+    def counts(hand: Sequence[int]) -> Hashable:
+        locos = hand[LOCO]
+        return locos if locos < length else length
 
     return counts
 
@@ -567,8 +583,8 @@ def _ferry_counts(colour: int, length: int, ferry: int) -> Callable[[Sequence[in
     return counts
 
 
-_GRAY = LOCO  # places of ``reach``'s list: a gray route's after the colours', and
-_GROUPS = LOCO + 1  # the same again where groups of cards fill spaces
+_GROUPS = LOCO  # places of ``reach``'s list: where groups of cards fill spaces, after the
+# colours
 
 
 def ticket_keeps(offer: list[int], keep_min: int) -> Iterable[tuple[int, ...]]:

@@ -201,10 +201,13 @@ MARKET_CLOSED = Text("The deck and the discard pile are empty: on this map no ca
 # Tickets ----------------------------------------------------------------------------------
 
 
+NO_TICKETS_LEFT = Text("There are no destination tickets left to draw.")
+
+
 def tickets_closed(state: GameState) -> Text | None:
     """Why drawing tickets is not possible now (empty deck, a map's rule), or None."""
     if not state.ticket_deck:
-        return Text("There are no destination tickets left to draw.")
+        return NO_TICKETS_LEFT
     for module in (state.plan or plan_of(state)).tickets:
         why = module.tickets_closed(state)
         if why:

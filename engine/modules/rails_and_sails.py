@@ -46,7 +46,14 @@ from engine.cards import (
     names_from_counts,
     suit_word,
 )
-from engine.claims import MEMO_LIMIT, ClaimTable, new_memo, owned_routes, these_cards
+from engine.claims import (
+    MEMO_LIMIT,
+    ClaimTable,
+    claim_route,
+    new_memo,
+    owned_routes,
+    these_cards,
+)
 from engine.errors import IllegalAction, Text
 from engine.events import (
     Event,
@@ -572,7 +579,7 @@ def claim(state: GameState, seat: int, action: Action) -> list[Event]:
     _discard(state, pay)
     pieces[seat] -= route.length
     state.trains[seat] -= route.length
-    state.owner[r] = seat
+    claim_route(state, r, seat)
     state.scores[seat] += board.r_points[r]
     events: list[Event] = [
         RouteClaimed(seat, action.route, names_from_counts(pay), board.r_points[r])

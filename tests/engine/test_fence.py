@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from engine import actions
 from engine.fence import unvalidated
+from engine.state import TunnelPending
 
 
 def _state(model: BaseModel) -> dict[str, object]:
@@ -26,6 +27,9 @@ def _state(model: BaseModel) -> dict[str, object]:
          {"city", "cards"}),
         (actions.BuildHarbor, {"type": "build_harbor", "city": "lima", "cards": {"red": 1}},
          {"city", "cards"}),
+        (TunnelPending, {"seat": 1, "route": 4, "paid": [0, 2, 0, 0, 0, 0, 0, 0, 1],
+                         "color": 1, "revealed": [3, 8, 1], "extra": 2},
+         {"seat", "route", "paid", "color", "revealed", "extra"}),
     ],
 )
 def test_unvalidated_holds_what_model_construct_builds(

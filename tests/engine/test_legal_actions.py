@@ -141,3 +141,25 @@ def test_legal_actions_equal_a_straightforward_reference(
     limits = board_for(map_id).rules  # a player count outside the map's range is clamped
     players = min(max(players, limits.players_min), limits.players_max)
     assert _check_positions(map_id, players, seed)
+
+
+@pytest.mark.parametrize("map_id", playable_maps())
+def test_hands_of_more_cards_than_a_byte_counts(map_id: str) -> None:
+    """Counts of 256 and more (only in a position set up so) take the claim tables' slow
+    way, and give the same claims."""
+    board = board_for(map_id)
+    players = board.rules.players_min
+    state = new_game(GameConfig(map_id=map_id, players=[f"P{i}" for i in range(players)],
+                                seed=5))
+    rng = random.Random(5)
+    while state.phase != "turn":
+        seat = waiting_for(state)[0]
+        apply(state, seat, random_action(state, seat, rng))
+    seat = state.current
+    kinds = [c for c in range(board.hand_kinds) if board.rules.rails_and_sails or c < N_CARDS]
+    for kind in kinds:
+        for big in (255, 256, 300):
+            trial = state.copy()
+            trial.hands[seat] = [1] * board.hand_kinds
+            trial.hands[seat][kind] = big
+            assert legal_actions(trial, seat) == reference(trial, seat), (kind, big)
