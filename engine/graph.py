@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from itertools import chain, pairwise, product
 from operator import itemgetter
 
@@ -28,34 +27,33 @@ __all__ = [
 # --------------------------------------------------------------------------- union-find
 
 
-def _find(parent: list[int], x: int) -> int:
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]  # path halving
-        x = parent[x]
-    return x
-
-
 def components(n_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
     """Component label per city: two cities are connected iff their labels are equal.
 
     The label is the smallest city id in the component (deterministic).
     """
-    return [*map(roots(n_cities, edges), range(n_cities))]
+    label = list(range(n_cities))
+    for a, b in edges:
+        while label[a] != a:
+            label[a] = label[label[a]]  # path halving
+            a = label[a]
+        while label[b] != b:
+            label[b] = label[label[b]]  # path halving
+            b = label[b]
+        # The smaller id becomes the root: every city's parent is then at most itself.
+        if a < b:
+            label[b] = a
+        elif b < a:
+            label[a] = b
+    for x in range(n_cities):  # so in increasing order, each parent's label is final
+        label[x] = label[label[x]]
+    return label
 
 
 def roots(n_cities: int, edges: Iterable[tuple[int, int]]) -> Callable[[int], int]:
     """A city -> its component's root, the smallest city id in it: two cities are
-    connected iff their roots are equal (for a caller that asks about a few cities only,
-    without ``components``' label for every city)."""
-    parent = list(range(n_cities))
-    for a, b in edges:
-        ra, rb = _find(parent, a), _find(parent, b)
-        # The smaller id becomes the root, so roots are component minima.
-        if ra < rb:
-            parent[rb] = ra
-        elif rb < ra:
-            parent[ra] = rb
-    return partial(_find, parent)
+    connected iff their roots are equal (``components``' labels, read in C)."""
+    return components(n_cities, edges).__getitem__
 
 
 # --------------------------------------------------------------------------- reductions
@@ -109,7 +107,8 @@ Edge = tuple[int, int, int]
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     """Total length of the longest trail through the edges ``(city_a, city_b, length)``.
 
-    Exact. Per connected component:
+    Exact. Per connected component, longest first by total length, until no component
+    left could beat the best trail found (a trail is at most its component's length):
 
     0. A tree (no cycle, as most of a player's components are): its longest path,
        found from the city farthest from any city.
@@ -149,29 +148,42 @@ def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
         adj.setdefault(a, []).append((b, length))
         adj.setdefault(b, []).append((a, length))
     comp: dict[int, int] = {}  # city -> its component's first city
-    best = 0
-    hard: list[int] = []  # components that need the general search
-    for start in adj:  # walk each component once: its cities, degrees and length
+    parts: list[tuple[int, int, list[int]]] = []  # (total length, first city, cities)
+    for start in adj:  # walk each component once: its cities and total length
         if start in comp:
             continue
         comp[start] = start
+        here = adj[start]
+        if len(here) == 1 and len(adj[here[0][0]]) == 1:  # one route alone (most parts)
+            comp[here[0][0]] = start
+            parts.append((here[0][1], start, []))
+            continue
         cities = [start]
         for v in cities:
             for w, _ in adj[v]:
                 if w not in comp:
                     comp[w] = start
                     cities.append(w)
-        degrees = [*map(len, map(adj.__getitem__, cities))]  # (in C: every game's end)
+        ends = chain.from_iterable(map(adj.__getitem__, cities))  # (in C: every game's end)
+        parts.append((sum(map(_LENGTH, ends)) // 2, start, cities))
+    # A trail is at most its part's total length: parts longest first, until none can beat
+    # the best found.
+    parts.sort(reverse=True)
+    best = 0
+    for total, start, cities in parts:
+        if total <= best:
+            break
+        if not cities:  # one route
+            best = total
+            continue
+        degrees = [*map(len, map(adj.__getitem__, cities))]
         if sum(map(_ODD, degrees)) <= 2:  # an Euler trail: every edge (step 1)
-            ends = chain.from_iterable(map(adj.__getitem__, cities))
-            best = max(best, sum(map(_LENGTH, ends)) // 2)
+            best = total
         elif sum(degrees) == 2 * len(cities) - 2:  # a tree: its longest path, from an end of one
             far, _ = _farthest(adj, cities[0])
             best = max(best, _farthest(adj, far)[1])
-        else:
-            hard.append(start)
-    for start in hard:
-        best = max(best, _longest_in_component([e for e in edges if comp[e[0]] == start]))
+        else:  # the general search
+            best = max(best, _longest_in_component([e for e in edges if comp[e[0]] == start]))
     return best
 
 
@@ -559,20 +571,51 @@ def best_station_assignment(
     ``station_choices[i]`` holds the candidate routes ``(a, b, route_id)`` for the
     i-th station; ``tickets`` are ``(a, b, points)``. The score is the sum of points
     of completed tickets minus that of failed ones. All stations are chosen jointly
-    (exhaustively over the product of their pruned candidates). Ties prefer more
+    (exhaustively over the product of their candidates, after leaving out the tickets no
+    borrowing can complete and the candidates no other ticket needs). Ties prefer more
     completed tickets, then fewer borrowed routes, then the lowest route ids (sorted),
     then the lowest ids in station order. Returns ``(score, route id or None per station)``.
     """
     base = components(n_cities, own_edges)
 
+    # Tickets the own network completes score alike in every combination: counted once
+    # (and not in ``completed``, a tie-break where the same offset everywhere changes nothing).
+    # So do the tickets that fail even with every candidate borrowed at once (most of them
+    # at the end of a game, often all).
+    reach: dict[int, int] = {}  # union-find over components: every candidate borrowed
+    for cands in station_choices:
+        for a, b, _ in cands:
+            ra, rb = base[a], base[b]
+            while ra in reach:  # (``_root``, inlined)
+                ra = reach[ra]
+            while rb in reach:
+                rb = reach[rb]
+            if ra != rb:
+                reach[ra] = rb
+    fixed_score = 0
+    open_tickets: list[tuple[int, int, int]] = []
+    for a, b, pts in tickets:
+        ca, cb = base[a], base[b]
+        if ca == cb:
+            fixed_score += pts
+        elif _root(reach, ca) == _root(reach, cb):
+            open_tickets.append((ca, cb, pts))
+        else:
+            fixed_score -= pts
+    if not open_tickets:
+        return fixed_score, (None,) * len(station_choices)
+
     # Per station: candidates that join two different base components, one per
-    # (unordered) pair of components, keeping the lowest route id.
+    # (unordered) pair of components, keeping the lowest route id. A candidate whose part
+    # of the all-borrowed network holds no open ticket changes no ticket (a path only ever
+    # joins components within one part), so borrowing nothing there beats it: left out.
+    useful = {_root(reach, ca) for ca, _, _ in open_tickets}
     options: list[list[tuple[int, int, int] | None]] = []
     for cands in station_choices:
         by_pair: dict[tuple[int, int], int] = {}
         for a, b, rid in cands:
             ca, cb = base[a], base[b]
-            if ca == cb:
+            if ca == cb or _root(reach, ca) not in useful:
                 continue
             pair = (ca, cb) if ca < cb else (cb, ca)
             if pair not in by_pair or rid < by_pair[pair]:
@@ -580,17 +623,6 @@ def best_station_assignment(
         opts: list[tuple[int, int, int] | None] = [None]
         opts.extend((ca, cb, rid) for (ca, cb), rid in sorted(by_pair.items(), key=lambda x: x[1]))
         options.append(opts)
-
-    # Tickets the own network completes score alike in every combination: counted once
-    # (and not in ``completed``, a tie-break where the same offset everywhere changes nothing).
-    fixed_score = 0
-    open_tickets: list[tuple[int, int, int]] = []
-    for a, b, pts in tickets:
-        ca, cb = base[a], base[b]
-        if ca == cb:
-            fixed_score += pts
-        else:
-            open_tickets.append((ca, cb, pts))
     big = 1 << 62  # sorts None after every route id in the last tie-break
 
     best_key: tuple[int, int, int, tuple[int, ...], tuple[int, ...]] | None = None

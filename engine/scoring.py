@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.board import Board
 from engine.extras import ExtraPoints
 from engine.graph import longest_trail, roots, trail_in_order
 from engine.hooks import rule_modules
@@ -66,6 +68,20 @@ def _network(
     return [(board.r_na[r], board.r_nb[r]) for r in routes]
 
 
+@cache  # per board (one per map, kept; it hashes by identity)
+def _plain_tickets(board: Board) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """Per ticket of ``board``: (node, node, points, fail points) where it joins two
+    cities of one graph node each (most tickets: scored by their roots alone), else None."""
+    out: list[tuple[int, int, int, int] | None] = []
+    for ticket in board.map.tickets:
+        nodes = [board.city_nodes[board.city_index[c]] for c in ticket.cities]
+        plain = len(nodes) == 2 and len(nodes[0]) == 1 and len(nodes[1]) == 1
+        out.append(
+            (nodes[0][0], nodes[1][0], ticket.points, ticket.fail_points) if plain else None
+        )
+    return tuple(out)
+
+
 def ticket_points(
     state: GameState, seat: int, own: list[int] | None = None
 ) -> dict[int, int]:
@@ -77,8 +93,14 @@ def ticket_points(
     board = state.board
     edges = _network(state, seat, own)
     root = roots(board.n_nodes, edges)
+    plain = _plain_tickets(board)
     out: dict[int, int] = {}
     for t in state.tickets[seat]:
+        ends = plain[t]
+        if ends is not None:
+            a, b, points, fail = ends
+            out[t] = points if root(a) == root(b) else -fail
+            continue
         ticket = board.map.tickets[t]
         cities = [board.city_index[c] for c in ticket.cities]
         joined = set.intersection(*({*map(root, board.city_nodes[c])} for c in cities))

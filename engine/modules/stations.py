@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from engine import payment
 from engine.actions import Action, BuildStation, stations_of
-from engine.cards import clipped, counts_from_names, names_from_counts
+from engine.cards import counts_from_names, names_from_counts
 from engine.claims import MEMO_LIMIT, new_memo
 from engine.errors import IllegalAction, Plural, Text
 from engine.events import Event, StationBuilt
@@ -23,7 +23,11 @@ from engine.state import GameState
 from engine.turns import end_turn, player_name, require_turn, spend
 
 ORDINALS = (Text("first"), Text("second"), Text("third"), Text("fourth"), Text("fifth"))
-_OPTIONS: dict[tuple[object, ...], tuple[Action, ...]] = new_memo()  # see Stations.turn_actions
+# See Stations.turn_actions: (cost, clipped hand) -> payments; (board, built, payments) -> options.
+_PAYMENTS: dict[object, tuple[tuple[int, ...], ...]] = new_memo()
+_OPTIONS: dict[tuple[object, ...], tuple[Action, ...]] = new_memo()
+# Per cost, a ``bytes.translate`` table that clips every count to it.
+_CLIP = tuple(bytes(n if n < most else most for n in range(256)) for most in range(16))
 
 
 def station_cost(state: GameState, seat: int) -> int:
@@ -67,25 +71,37 @@ class Stations(RuleModule):
     handlers: ClassVar[dict[type, Handler]] = {BuildStation: build_station}
 
     def turn_actions(self, state: GameState, seat: int) -> Sequence[Action]:
-        if not state.stations_left[seat]:
+        left = state.stations_left[seat]
+        if not left:
             return ()
-        # The options depend on the cities built, the cost, and the hand's counts up to it
-        # (a shared tuple: hundreds of actions, not copied for each caller).
-        hand, cost = state.hands[seat], station_cost(state, seat)
+        # The payments depend on the cost and the hand's counts up to it, the options on
+        # them and the cities built: two memos, so the hand's key (a bytes clipped in C)
+        # is hashed alone and the built cities (which change a dozen times a game) are
+        # read only when the hand can pay (about half the hands a station is open to).
+        rules = state.board.rules.stations
+        assert rules is not None
+        cost = rules.costs[rules.per_player - left]
+        hand = state.hands[seat]
+        try:
+            key: object = (cost, bytes(hand).translate(_CLIP[cost]))
+        except (ValueError, IndexError):  # a count beyond a byte (set by tests), a dear station
+            key = (cost, *map(min, hand, repeat(cost)))
+        pays = _PAYMENTS.get(key)
+        if pays is None:
+            if len(_PAYMENTS) >= MEMO_LIMIT:
+                _PAYMENTS.clear()
+            pays = _PAYMENTS[key] = tuple(map(tuple, payment.cheapest_stations(hand, cost)))
+        if not pays:
+            return ()
+        board = state.board
         built = tuple(sorted(state.stations))
-        clip = clipped(cost)
-        try:  # (a table read in C: a call to the builtin ``min`` per card costs more)
-            key = (state.board, built, cost, *map(clip.__getitem__, hand))
-        except IndexError:  # more of a card than the table covers
-            key = (state.board, built, cost, *map(min, hand, repeat(cost)))
-        out = _OPTIONS.get(key)
-        if out is None:
+        options = (board, built, pays)
+        out = _OPTIONS.get(options)
+        if out is None:  # a shared tuple: hundreds of actions, not copied for each caller
             if len(_OPTIONS) >= MEMO_LIMIT:
                 _OPTIONS.clear()
-            out = _OPTIONS[key] = tuple(
-                action
-                for p in payment.cheapest_stations(hand, cost)
-                for action in stations_of(state.board, built, p)
+            out = _OPTIONS[options] = tuple(
+                action for p in pays for action in stations_of(board, built, p)
             )
         return out
 
@@ -97,19 +113,31 @@ class Stations(RuleModule):
         )
 
     def borrowed_routes(self, state: GameState, seat: int) -> list[int]:
-        board, owner = state.board, state.owner
-        own_stations = sorted(c for c, s in state.stations.items() if s == seat)
-        if not own_stations or not state.tickets[seat]:
+        problem = station_problem(state, seat)
+        if problem is None:
             return []
-        edges = [(board.r_na[r], board.r_nb[r]) for r in range(len(owner)) if owner[r] == seat]
-        choices = [
-            [
-                (board.r_na[r], board.r_nb[r], r)
-                for r in board.routes_at[city]
-                if owner[r] >= 0 and owner[r] != seat
-            ]
-            for city in own_stations
-        ]
-        tickets = [(board.t_a[t], board.t_b[t], board.t_points[t]) for t in state.tickets[seat]]
-        _, chosen = best_station_assignment(board.n_nodes, edges, choices, tickets)
+        _, chosen = best_station_assignment(*problem)
         return [r for r in chosen if r is not None]
+
+
+StationProblem = tuple[
+    int, list[tuple[int, int]], list[list[tuple[int, int, int]]], list[tuple[int, int, int]]
+]
+
+
+def station_problem(state: GameState, seat: int) -> StationProblem | None:
+    """``best_station_assignment``'s arguments for ``seat`` at the end: the graph's size,
+    its own routes, the other players' routes into each of its stations' cities, its
+    tickets (None: no station or no ticket, nothing to choose)."""
+    board, owner = state.board, state.owner
+    own_stations = sorted(c for c, s in state.stations.items() if s == seat)
+    if not own_stations or not state.tickets[seat]:
+        return None
+    na, nb = board.r_na, board.r_nb
+    edges = [(na[r], nb[r]) for r, s in enumerate(owner) if s == seat]
+    choices = [
+        [(na[r], nb[r], r) for r in board.routes_at[city] if owner[r] >= 0 and owner[r] != seat]
+        for city in own_stations
+    ]
+    tickets = [(board.t_a[t], board.t_b[t], board.t_points[t]) for t in state.tickets[seat]]
+    return board.n_nodes, edges, choices, tickets

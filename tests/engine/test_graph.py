@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.bench_graph import SLOWEST, WORLD_SLOWEST_BEFORE, board_routes
-from engine import graph
+from engine import GameConfig, graph, new_game
 from engine.graph import (
     best_station_assignment,
     components,
@@ -22,6 +22,7 @@ from engine.graph import (
     trail_in_order,
 )
 from engine.modules import playable_maps
+from engine.modules.stations import station_problem
 
 # --------------------------------------------------------------------------- brute forces
 
@@ -445,6 +446,49 @@ def test_station_assignment_matches_brute_force(case):
     assert best_station_assignment(7, own, choices, tickets) == brute_stations(
         7, own, choices, tickets
     )
+
+
+def europe_station_problems(positions: int, seed: int) -> Iterator[tuple]:
+    """``best_station_assignment``'s arguments as Europe's final scoring builds them, for
+    random end positions: routes owned by random seats (sparse to dense), up to three
+    stations and up to a dozen tickets a seat."""
+    rng = random.Random(seed)
+    state = new_game(GameConfig(map_id="europe", players=["A", "B", "C", "D"], seed=seed))
+    board = state.board
+    for i in range(positions):
+        owned = (0.3, 0.6, 0.9)[i % 3]
+        state.owner = [rng.randrange(4) if rng.random() < owned else -1 for _ in board.r_len]
+        cities = rng.sample(range(len(board.city_ids)), 12)
+        state.stations = {c: k % 4 for k, c in enumerate(cities[: rng.randrange(13)])}
+        state.tickets = [
+            rng.sample(range(len(board.t_ids)), rng.randrange(1, 13)) for _ in range(4)
+        ]
+        for seat in range(4):
+            problem = station_problem(state, seat)
+            if problem is not None:
+                yield problem
+
+
+def check_station_problems(positions: int, seed: int) -> int:
+    """Pruned against exhaustive on each problem; how many had more than one choice."""
+    choosing = 0
+    for n, own, choices, tickets in europe_station_problems(positions, seed):
+        assert best_station_assignment(n, own, choices, tickets) == brute_stations(
+            n, own, choices, tickets
+        )
+        choosing += any(choices)
+    return choosing
+
+
+def test_station_assignment_matches_brute_force_on_europe_ends():
+    """The pruning (tickets no borrowing can complete, candidates no open ticket needs)
+    keeps the exhaustive answer, tie-breaks included, on positions like a game's end."""
+    assert check_station_problems(150, seed=1) > 300
+
+
+@pytest.mark.slow
+def test_station_assignment_matches_brute_force_on_many_europe_ends():
+    assert check_station_problems(400, seed=2) > 800
 
 
 # --------------------------------------------------------------------------- trail_in_order

@@ -257,16 +257,19 @@ def test_each_unbuilt_station_scores_four(started, ticket, own, built):
 
 
 def test_station_options_match_a_fresh_listing_for_any_hand(started, set_hand):
-    """``Stations.turn_actions`` keeps its options per hand clipped to the station's cost:
-    hands alike up to the cost (also with more of a card than its table covers) must
-    share them, hands unlike must not (each answer against one worked out afresh)."""
+    """``Stations.turn_actions`` keeps its options per hand clipped to the station's cost
+    and per cities built: hands alike up to the cost (also with more of a card than a
+    byte holds) must share them, hands or cities unlike must not (each answer against one
+    worked out afresh)."""
     state = started("europe", 2)
     rng = random.Random(5)
     module = Stations()
-    for i in range(600):
+    cities = range(len(state.board.city_ids))
+    for i in range(900):
         state.stations_left[0] = 3 - i % 3  # costs 1, 2, 3
-        counts = [rng.choice((0, 0, 1, 2, 3, 4, 70)) for _ in range(N_CARDS)]
+        counts = [rng.choice((0, 0, 1, 2, 3, 4, 70, 300)) for _ in range(N_CARDS)]
         set_hand(state, 0, {CARD_NAMES[c]: n for c, n in enumerate(counts)})
+        state.stations = {c: rng.randrange(2) for c in rng.sample(cities, rng.choice((0, 1, 3)))}
         hand, cost = state.hands[0], station_cost(state, 0)
         built = tuple(sorted(state.stations))
         fresh = tuple(a for p in payment.cheapest_stations(hand, cost)

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import (
     DrawBlind,
     DrawTickets,
+    GameConfig,
+    GameState,
     KeepTickets,
     Position,
     apply,
+    new_game,
     position_of,
     private_view,
     setup_position,
 )
+from engine.graph import components, trail_in_order
+from engine.modules import playable_maps
+from engine.scoring import _network, ticket_points
 
 
 def ids(state, tickets):
@@ -145,3 +153,42 @@ def test_tickets_are_only_drawn_as_a_whole_turn(started, set_deck_top, illegal):
     set_deck_top(state, ["red"])
     apply(state, seat, DrawBlind())
     illegal(state, seat, DrawTickets(), "Finish your draw first")
+
+
+def reference_ticket_points(state: GameState, seat: int) -> dict[int, int]:
+    """Each ticket by its cities' graph nodes and the network's components, no shortcut."""
+    board = state.board
+    label = components(board.n_nodes, _network(state, seat))
+    out = {}
+    for t in state.tickets[seat]:
+        ticket = board.map.tickets[t]
+        cities = [board.city_index[c] for c in ticket.cities]
+        joined = set.intersection(*({label[n] for n in board.city_nodes[c]} for c in cities))
+        if not joined:
+            out[t] = -ticket.fail_points
+        elif len(cities) == 2:
+            out[t] = ticket.points
+        else:
+            stops = [board.city_nodes[c][0] for c in cities]
+            in_order = trail_in_order(_network(state, seat), stops)
+            out[t] = ticket.points if in_order else (ticket.points_any_order or 0)
+    return out
+
+
+@pytest.mark.parametrize("map_id", playable_maps())
+def test_ticket_points_match_the_plain_reckoning_on_random_ends(map_id):
+    """Two-city tickets are scored by their nodes' roots alone: the same points as the
+    general reckoning on random end positions (sparse to dense networks, every ticket)."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C"], seed=3))
+    board = state.board
+    rng = random.Random(map_id)
+    every = range(len(board.t_ids))
+    for i in range(60):
+        owned = (0.2, 0.5, 0.9)[i % 3]
+        state.owner = [rng.randrange(3) if rng.random() < owned else -1 for _ in board.r_len]
+        if board.rules.stations:
+            cities = rng.sample(range(len(board.city_ids)), 9)
+            state.stations = {c: k % 3 for k, c in enumerate(cities)}
+        state.tickets = [rng.sample(every, min(len(every), 15)) for _ in range(3)]
+        for seat in range(3):
+            assert ticket_points(state, seat) == reference_ticket_points(state, seat)
