@@ -83,8 +83,17 @@ def card_suit(card: str) -> str:
 
 
 def names_from_counts(counts: Sequence[int]) -> dict[str, int]:
-    # The kinds held, picked in C (a hand counts fewer kinds than there are names).
-    return dict(compress(zip(CARD_NAMES, counts, strict=False), counts))
+    key = tuple(counts)
+    names = _NAMES.get(key)
+    if names is None:  # (kept: a game pays the same few payments again and again)
+        if len(_NAMES) >= 20_000:
+            _NAMES.clear()
+        # The kinds held, picked in C (a hand counts fewer kinds than there are names).
+        names = _NAMES[key] = dict(compress(zip(CARD_NAMES, counts, strict=False), counts))
+    return names.copy()  # the caller's own: events and actions keep theirs
+
+
+_NAMES: dict[tuple[int, ...], dict[str, int]] = {}  # ``names_from_counts``'
 
 
 # The suits as players read them, in ``TRAIN_COLORS`` order (message ids of a front end).

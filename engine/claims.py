@@ -426,8 +426,17 @@ def claim_route(state: GameState, r: int, seat: int) -> None:
     owner = state.owner
     current = closed is not None and closed.owner == owner
     owner[r] = seat
-    if current:
-        _close(state, closed.per_seat, closed.owned, [r])
+    if not current:
+        return  # worked out afresh when next asked
+    bit, other_track = 1 << r, _blocks(state.board)[r]
+    if state.n_players < state.board.rules.double_routes_min_players:
+        bit |= other_track  # one track of a double only: the other closes to all
+        other_track = 0
+    per_seat = [*map(bit.__or__, closed.per_seat)]
+    per_seat[seat] |= other_track
+    owned = closed.owned.copy()
+    owned[seat] |= 1 << r
+    state.closed = _Closed(owner.copy(), per_seat, owned)
 
 
 def _close(state: GameState, closed: list[int], owned: list[int], taken: list[int]) -> list[int]:

@@ -430,7 +430,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         out: list[Action] = [DECLINE_TUNNEL]
         extra = payment.cheapest_tunnel_extra(hand, state.tunnel.extra, state.tunnel.color)
         if extra is not None:
-            out.insert(0, PayTunnel(cards=names_from_counts(extra)))
+            out.insert(0, unvalidated(  # (the engine's own values)
+                PayTunnel, {"type": "pay_tunnel", "cards": names_from_counts(extra)}, {"cards"}))
         return out
     own_turn = plan.own_turn
     if own_turn:

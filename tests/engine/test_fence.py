@@ -27,6 +27,8 @@ def _state(model: BaseModel) -> dict[str, object]:
          {"city", "cards"}),
         (actions.BuildHarbor, {"type": "build_harbor", "city": "lima", "cards": {"red": 1}},
          {"city", "cards"}),
+        (actions.PayTunnel, {"type": "pay_tunnel", "cards": {"red": 1, "locomotive": 1}},
+         {"cards"}),
         (TunnelPending, {"seat": 1, "route": 4, "paid": [0, 2, 0, 0, 0, 0, 0, 0, 1],
                          "color": 1, "revealed": [3, 8, 1], "extra": 2},
          {"seat", "route", "paid", "color", "revealed", "extra"}),
