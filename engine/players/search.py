@@ -90,9 +90,12 @@ class SearchConfig:
     halve_at: tuple[int, ...] = (2, 4)
     # At these tables (map, players) which tickets to keep is searched at any time, not
     # only near the end, each world played to its end: 2-player Nordic is decided by the
-    # tickets kept mid-game, and on 2-player USA it won more too (bench/HISTORY.md). Only
-    # the heuristic's best few keeps are weighed: a play-out to the end costs some 40 turns.
-    early_ticket_tables: frozenset[tuple[str, int]] = frozenset({("nordic", 2), ("usa", 2)})
+    # tickets kept mid-game, and on 2-player USA and Europe it won more too
+    # (bench/HISTORY.md). Only the heuristic's best few keeps are weighed: a play-out to
+    # the end costs some 40 turns.
+    early_ticket_tables: frozenset[tuple[str, int]] = frozenset(
+        {("nordic", 2), ("usa", 2), ("europe", 2)}
+    )
     early_ticket_candidates: int = 4
 
 

@@ -163,11 +163,12 @@ def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, i
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("map_id", "players"),
-    [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4), ("nordic", 2), ("usa", 2)],
+    [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4), ("nordic", 2), ("usa", 2),
+     ("europe", 2)],
 )
 def test_choices_never_depend_on_other_seats_secrets(map_id: str, players: int) -> None:
     """At four players *hard* searches the last turns too: checked there on two maps; on
-    2-player Nordic and USA it searches which tickets to keep at any time."""
+    2-player Nordic, USA and Europe it searches which tickets to keep at any time."""
     rng = random.Random(map_id)
     positions = _positions(map_id, players, every=9)
     assert len(positions) > 15
@@ -205,7 +206,8 @@ def test_choice_is_reproducible_and_refuses_a_seat_with_nothing_to_decide() -> N
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("map_id", "players"),
-    [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4), ("nordic", 2), ("usa", 2)],
+    [*((m, 3) for m in playable_maps()), ("usa", 4), ("europe", 4), ("nordic", 2), ("usa", 2),
+     ("europe", 2)],
 )
 def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str, players: int) -> None:
     """Every world dealt for a seat's decision (a turn, a ticket keep, a share, a festival
@@ -297,13 +299,14 @@ def test_hard_searches_tickets_near_the_end_only_at_the_tables_it_pays(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("map_id", "players", "searched"),
-    [("nordic", 2, True), ("usa", 2, True), ("europe", 2, False), ("usa", 3, False)],
+    [("nordic", 2, True), ("usa", 2, True), ("europe", 2, True), ("usa", 3, False),
+     ("pennsylvania", 2, False)],
 )
-def test_hard_searches_mid_game_ticket_keeps_on_two_player_nordic_and_usa(
+def test_hard_searches_mid_game_ticket_keeps_at_two_players_on_three_maps(
     map_id: str, players: int, searched: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """2-player Nordic and USA are decided by the tickets kept mid-game: there *hard*
-    searches which to keep at any time, playing the heuristic's best few keeps (its own
+    """2-player Nordic, USA and Europe are decided by the tickets kept mid-game: there
+    *hard* searches which to keep at any time, playing the heuristic's best few keeps (its own
     choice among them) to the end in each world; elsewhere the heuristic keeps alone until
     the end nears."""
     state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C"][:players], seed=2))
