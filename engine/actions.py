@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from engine.board import Board
 from engine.cards import names_from_counts
 from engine.fence import unvalidated
+from engine.memo import MEMO_LIMIT
 
 CardCounts = dict[str, Annotated[int, Field(ge=0)]]
 
@@ -178,7 +179,6 @@ LOG_ADAPTER: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 _CLAIMS: dict[tuple[int, tuple[int, ...]], Claim] = {}
 _PICKS: dict[int, DraftPick] = {}  # ticket ids: a few hundred at most
 _STATIONS: dict[tuple[Board, tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
-_STATIONS_LIMIT = 20_000  # stations lists kept before starting afresh
 _FACE_UP = {
     (slot, refill): DrawFaceUp(slot=slot, refill=refill)
     for slot in range(10)
@@ -257,7 +257,7 @@ def stations_of(board: Board, built: tuple[int, ...], pay: Sequence[int]) -> lis
     key = (board, built, tuple(pay))  # a board hashes by identity: one per map, kept
     actions = _STATIONS.get(key)
     if actions is None:
-        if len(_STATIONS) >= _STATIONS_LIMIT:
+        if len(_STATIONS) >= MEMO_LIMIT:
             _STATIONS.clear()
         everywhere = _STATIONS.get((board, (), key[2]))
         if everywhere is None:

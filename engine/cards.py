@@ -14,6 +14,7 @@ from functools import cache
 from itertools import compress
 
 from engine.errors import Listing, Plural, Text
+from engine.memo import MEMO_LIMIT, new_memo
 from maps.model import TRAIN_COLORS
 
 LOCO = len(TRAIN_COLORS)  # index of the locomotive in a hand
@@ -44,6 +45,13 @@ def clipped(most: int) -> tuple[int, ...]:
     return tuple(n if n < most else most for n in range(MOST_OF_A_KIND))
 
 
+@cache
+def clip_bytes(most: int) -> bytes:
+    """The table with which ``bytes.translate`` clips each count (a byte) to ``most`` (a
+    memo key of counts made in C; a count beyond a byte raises ``ValueError``)."""
+    return bytes(n if n < most else most for n in range(256))
+
+
 def color_index(name: str) -> int:
     return GRAY if name == "gray" else CARD_INDEX[name]
 
@@ -55,7 +63,7 @@ def counts_from_names(cards: Mapping[str, int], kinds: int = N_CARDS) -> list[in
     try:
         known = _COUNTS[key]
     except KeyError:  # (kept: a game plays the same few payments again and again)
-        if len(_COUNTS) >= 20_000:
+        if len(_COUNTS) >= MEMO_LIMIT:
             _COUNTS.clear()
         known = _COUNTS[key] = _counts(cards, kinds)
     except TypeError:  # a count that is no number (unhashable): refused below, not kept
@@ -73,7 +81,7 @@ def _counts(cards: Mapping[str, int], kinds: int) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-_COUNTS: dict[tuple[object, ...], tuple[int, ...] | None] = {}  # ``counts_from_names``'
+_COUNTS: dict[tuple[object, ...], tuple[int, ...] | None] = new_memo()  # ``counts_from_names``'
 
 
 def card_suit(card: str) -> str:
@@ -86,14 +94,14 @@ def names_from_counts(counts: Sequence[int]) -> dict[str, int]:
     key = tuple(counts)
     names = _NAMES.get(key)
     if names is None:  # (kept: a game pays the same few payments again and again)
-        if len(_NAMES) >= 20_000:
+        if len(_NAMES) >= MEMO_LIMIT:
             _NAMES.clear()
         # The kinds held, picked in C (a hand counts fewer kinds than there are names).
         names = _NAMES[key] = dict(compress(zip(CARD_NAMES, counts, strict=False), counts))
     return names.copy()  # the caller's own: events and actions keep theirs
 
 
-_NAMES: dict[tuple[int, ...], dict[str, int]] = {}  # ``names_from_counts``'
+_NAMES: dict[tuple[int, ...], dict[str, int]] = new_memo()  # ``names_from_counts``'
 
 
 # The suits as players read them, in ``TRAIN_COLORS`` order (message ids of a front end).

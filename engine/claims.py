@@ -20,10 +20,10 @@ from typing import Any, NamedTuple
 from engine.actions import Action, Claim, claim_of, clear_shared_actions
 from engine.board import Board
 from engine.cards import LOCO, MOST_OF_A_KIND, N_CARDS
+from engine.memo import MEMO_LIMIT, forget_memos
 from engine.state import GameState
 
 Payments = Callable[[Board, int, Sequence[int]], list[list[int]]]
-MEMO_LIMIT = 20_000  # entries a memo keeps (a few MB) before it starts afresh
 
 
 class _Payable(dict[int, tuple[Claim, ...]]):
@@ -479,14 +479,6 @@ def these_cards(*cards: int) -> Callable[[Sequence[int]], Hashable]:
 
 
 _TABLES: list[ClaimTable] = []  # every table built, for ``clear_memos``
-_MEMOS: list[dict[Any, Any]] = []  # the rule modules' memos, for ``clear_memos``
-
-
-def new_memo() -> dict[Any, Any]:
-    """A memo dict that ``clear_memos`` empties (a rule module's own, like a table's)."""
-    memo: dict[Any, Any] = {}
-    _MEMOS.append(memo)
-    return memo
 
 
 def clear_memos() -> None:
@@ -499,6 +491,5 @@ def clear_memos() -> None:
                     getters.clear()
                 for row in shape.by_count:
                     row[:] = [_UNSEEN] * len(row)
-    for memo in _MEMOS:
-        memo.clear()
+    forget_memos()
     clear_shared_actions()

@@ -42,7 +42,7 @@ from engine.cards import (
     describe_cards,
     names_from_counts,
 )
-from engine.claims import MEMO_LIMIT, ClaimTable, Plain, claim_route, new_memo, these_cards
+from engine.claims import ClaimTable, Plain, claim_route, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     Event,
@@ -55,6 +55,7 @@ from engine.events import (
 )
 from engine.fence import unvalidated
 from engine.hooks import Handler, plan_of, rule_modules
+from engine.memo import MEMO_LIMIT, new_memo
 from engine.modules import modules_for  # importing engine.modules registers the modules
 from engine.phases import (
     CHOOSE_INITIAL_TICKETS,

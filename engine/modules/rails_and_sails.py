@@ -40,20 +40,14 @@ from engine.cards import (
     HARBOR_TRAIN,
     LOCO,
     SHIP,
+    clip_bytes,
     clipped,
     counts_from_names,
     describe_cards,
     names_from_counts,
     suit_word,
 )
-from engine.claims import (
-    MEMO_LIMIT,
-    ClaimTable,
-    claim_route,
-    new_memo,
-    owned_routes,
-    these_cards,
-)
+from engine.claims import ClaimTable, claim_route, owned_routes, these_cards
 from engine.errors import IllegalAction, Text
 from engine.events import (
     Event,
@@ -71,6 +65,7 @@ from engine.extras import (
     unbuilt_harbors,
 )
 from engine.hooks import Handler, RuleModule
+from engine.memo import MEMO_LIMIT, new_memo
 from engine.phases import CHOOSE_INITIAL_TICKETS, CHOOSE_PIECES, SECOND_DRAW, TURN, Phase
 from engine.scoring import connected_tickets
 from engine.state import GameState
@@ -614,8 +609,8 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
     jokers = hand[JOKER]
     key: tuple[Any, ...]
     try:  # each count clipped in C, a byte a count
-        train_cards = bytes(hand[HARBOR_TRAIN:SHIP]).translate(_clip_bytes(trains))
-        ship_cards = bytes(hand[SHIP:DOUBLE_SHIP]).translate(_clip_bytes(ships))
+        train_cards = bytes(hand[HARBOR_TRAIN:SHIP]).translate(clip_bytes(trains))
+        ship_cards = bytes(hand[SHIP:DOUBLE_SHIP]).translate(clip_bytes(ships))
         # A suit pays with what it has of both and jokers for the rest (none: jokers alone).
         if jokers < cost and max(map(add, train_cards, ship_cards)) < cost - jokers:
             return _NO_PAYMENTS
@@ -635,12 +630,6 @@ def _harbor_payments(hand: Sequence[int], config: Config) -> list[list[int]]:
 
 _HARBOR_PAYMENTS: dict[tuple[Any, ...], list[list[int]]] = new_memo()
 _NO_PAYMENTS: list[list[int]] = []  # (shared: never changed)
-
-
-@cache
-def _clip_bytes(most: int) -> bytes:
-    """The table with which ``bytes.translate`` clips each count (a byte) to ``most``."""
-    return bytes(n if n < most else most for n in range(256))
 
 
 # (decks that can refill, second card?, market...) -> the draws ``draw_actions`` lists.

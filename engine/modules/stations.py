@@ -12,12 +12,12 @@ from typing import ClassVar
 
 from engine import payment
 from engine.actions import Action, BuildStation, stations_of
-from engine.cards import counts_from_names, names_from_counts
-from engine.claims import MEMO_LIMIT, new_memo
+from engine.cards import clip_bytes, counts_from_names, names_from_counts
 from engine.errors import IllegalAction, Plural, Text
 from engine.events import Event, StationBuilt
 from engine.graph import best_station_assignment
 from engine.hooks import Handler, RuleModule
+from engine.memo import MEMO_LIMIT, new_memo
 from engine.phases import TURN
 from engine.state import GameState
 from engine.turns import end_turn, player_name, require_turn, spend
@@ -27,7 +27,6 @@ ORDINALS = (Text("first"), Text("second"), Text("third"), Text("fourth"), Text("
 _PAYMENTS: dict[object, tuple[tuple[int, ...], ...]] = new_memo()
 _OPTIONS: dict[tuple[object, ...], tuple[Action, ...]] = new_memo()
 # Per cost, a ``bytes.translate`` table that clips every count to it.
-_CLIP = tuple(bytes(n if n < most else most for n in range(256)) for most in range(16))
 
 
 def station_cost(state: GameState, seat: int) -> int:
@@ -83,7 +82,7 @@ class Stations(RuleModule):
         cost = rules.costs[rules.per_player - left]
         hand = state.hands[seat]
         try:
-            key: object = (cost, bytes(hand).translate(_CLIP[cost]))
+            key: object = (cost, bytes(hand).translate(clip_bytes(cost)))
         except (ValueError, IndexError):  # a count beyond a byte (set by tests), a dear station
             key = (cost, *map(min, hand, repeat(cost)))
         pays = _PAYMENTS.get(key)
