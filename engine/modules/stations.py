@@ -26,7 +26,6 @@ ORDINALS = (Text("first"), Text("second"), Text("third"), Text("fourth"), Text("
 # See Stations.turn_actions: (cost, clipped hand) -> payments; (board, built, payments) -> options.
 _PAYMENTS: dict[object, tuple[tuple[int, ...], ...]] = new_memo()
 _OPTIONS: dict[tuple[object, ...], tuple[Action, ...]] = new_memo()
-# Per cost, a ``bytes.translate`` table that clips every count to it.
 
 
 def station_cost(state: GameState, seat: int) -> int:
