@@ -16,6 +16,7 @@ from engine.board import Board
 from engine.cards import names_from_counts
 from engine.fence import unvalidated
 from engine.memo import MEMO_LIMIT
+from maps.model import MARKET_SLOTS
 
 CardCounts = dict[str, Annotated[int, Field(ge=0)]]
 
@@ -38,7 +39,7 @@ class DrawFaceUp(_Action):
     """Take a face-up card; Rails & Sails: ``refill`` names the deck that replaces it."""
 
     type: Literal["draw_face_up"] = "draw_face_up"
-    slot: int = Field(ge=0, le=9)
+    slot: int = Field(ge=0, lt=MARKET_SLOTS)
     refill: Deck | None = None
 
 
@@ -181,7 +182,7 @@ _PICKS: dict[int, DraftPick] = {}  # ticket ids: a few hundred at most
 _STATIONS: dict[tuple[Board, tuple[int, ...], tuple[int, ...]], list[BuildStation]] = {}
 _FACE_UP = {
     (slot, refill): DrawFaceUp(slot=slot, refill=refill)
-    for slot in range(10)
+    for slot in range(MARKET_SLOTS)
     for refill in (None, "train", "ship")
 }
 _BLIND = {deck: DrawBlind(deck=deck) for deck in ("train", "ship")}

@@ -83,6 +83,7 @@ from engine.turns import (
     tickets_closed,
     waiting_for,
 )
+from maps.model import MARKET_SLOTS
 
 TUNNEL_REVEAL = 3
 
@@ -455,7 +456,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
 
 
 _CORE_DRAWS = frozenset((TURN, SECOND_DRAW))  # phases where the current seat acts
-_FACE_UP = tuple(face_up(slot) for slot in range(10))  # the core's draws, by slot
+_FACE_UP = tuple(face_up(slot) for slot in range(MARKET_SLOTS))  # the core's draws, by slot
 _BLIND = blind()
 
 

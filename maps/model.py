@@ -25,6 +25,9 @@ Module = Literal["stations", "shares", "festivals", "rails_and_sails"]
 TieBreaker = Literal["most_tickets", "fewest_stations_used", "longest_path", "longest_path_bonus"]
 
 
+MARKET_SLOTS = 10  # the most face-up slots a map's market may have
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -309,7 +312,7 @@ class Rules(_Strict):
     trains: int = Field(ge=1)
     route_points: dict[int, int]
     deck: Deck = Deck()
-    market_size: int = 5
+    market_size: int = Field(default=5, ge=1, le=MARKET_SLOTS)
     # Train cards dealt to each player at setup (Rails & Sails deals from two decks instead).
     starting_cards: int = Field(default=4, ge=0)
     # Base rule: a face-up locomotive is a whole draw, and never a second card.

@@ -78,6 +78,7 @@ from engine.turns import (
     route_taken,
     spend,
 )
+from maps.model import MARKET_SLOTS
 from maps.model import RailsAndSails as Config
 
 JOKER = LOCO
@@ -765,7 +766,8 @@ _REFILLS: dict[tuple[bool, bool], tuple[Deck, ...]] = {
     for train in (False, True) for ship in (False, True)
 }
 # Per decks to refill from, per market slot: its face-up draws.
-_TAKES = {refills: [tuple(face_up(slot, k) for k in refills) for slot in range(10)]
+_TAKES = {refills: [tuple(face_up(slot, k) for k in refills)
+                    for slot in range(MARKET_SLOTS)]
           for refills in _REFILLS.values()}
 
 

@@ -120,6 +120,8 @@ MODULE_CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
      "ship route without the rails_and_sails module"),
     ("usa", lambda raw: _city(raw, "boston").update(harbor=True),
      "city boston: harbor without the rails_and_sails module"),
+    # More face-up slots than a draw can name (``DrawFaceUp.slot``, the engine's tables).
+    ("usa", lambda raw: raw["rules"].update(market_size=11), "market_size"),
 ]
 
 
