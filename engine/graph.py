@@ -585,11 +585,7 @@ def best_station_assignment(
     reach: dict[int, int] = {}  # union-find over components: every candidate borrowed
     for cands in station_choices:
         for a, b, _ in cands:
-            ra, rb = base[a], base[b]
-            while ra in reach:  # (``_root``, inlined)
-                ra = reach[ra]
-            while rb in reach:
-                rb = reach[rb]
+            ra, rb = _root(reach, base[a]), _root(reach, base[b])
             if ra != rb:
                 reach[ra] = rb
     fixed_score = 0
