@@ -79,15 +79,15 @@ class _PlainShape:
         # A coloured shape's per locomotive count, per card count of its colour: the index
         # of its payment (a gray shape's are worked out from ``played``).
         self.lookup: tuple[tuple[int, ...], ...] = tuple(
-            tuple(_plain_index(0, n, spaces, plain, locos) for n in range(MOST_OF_A_KIND))
+            tuple(_claim_index(0, _played(n, spaces, plain, locos), spaces)
+                  for n in range(MOST_OF_A_KIND))
             for locos in range(plain.length + 1)
         ) if self.colour >= 0 else ()
         # A gray shape's key for a hand: per locomotive count (up to the length), the
         # translation of each colour's count (a byte) to the cards of it its payment plays,
         # 0 for none (``bytes.translate``: in C, and one key for hands that pay alike).
         self.played = tuple(
-            bytes((n if n < spaces else spaces) if _plain_index(0, n, spaces, plain, locos)
-                  else 0 for n in range(256))
+            bytes(_played(n, spaces, plain, locos) for n in range(256))
             for locos in range(plain.length + 1)
         ) if self.colour < 0 else ()
         # A gray shape's getters per locomotive count, by key (``played``'s translation of
@@ -96,14 +96,20 @@ class _PlainShape:
             {} for _ in range(plain.length + 1)]
 
 
-def _plain_index(j: int, n: int, spaces: int, plain: Plain, locos: int) -> int:
-    """The index of the payment with ``n`` cards of colour ``plain.colours[j]`` and at
-    most ``locos`` locomotives, 0 for none (layout: ``ClaimTable._plain_claims``)."""
+def _played(n: int, spaces: int, plain: Plain, locos: int) -> int:
+    """The cards of a colour that a plain shape's cheapest payment in it plays, from ``n``
+    of them and at most ``locos`` locomotives; 0 for no payment in that colour."""
     played = n if n < spaces else spaces
     short = spaces - played
     if not n or (short and not plain.locos) or short + plain.ferry > locos:
         return 0
-    return 2 + j * spaces + played - 1
+    return played
+
+
+def _claim_index(j: int, played: int, spaces: int) -> int:
+    """The index in ``_plain_claims``' tuple of the payment playing ``played`` cards of
+    colour ``plain.colours[j]`` (the rest in locomotives), 0 for none."""
+    return 2 + j * spaces + played - 1 if played else 0
 
 
 class ClaimTable:
@@ -294,8 +300,7 @@ class ClaimTable:
         if getter is _UNSEEN:
             if len(getters) >= MEMO_LIMIT:
                 getters.clear()
-            spaces = shape.plain  # per colour j playing p cards: its index (``_plain_claims``)
-            indexes = tuple([2 + j * spaces + p - 1 if p else 0 for j, p in enumerate(key)])
+            indexes = tuple([_claim_index(j, p, shape.plain) for j, p in enumerate(key)])
             getter = getters[key] = _plain_getter(shape, indexes, level == shape.length)
         return getter
 
@@ -337,7 +342,7 @@ def _colour_counts(hand: Sequence[int]) -> bytes:
 def _plain_claims(route_id: int, plain: Plain) -> tuple[Claim | None, ...]:
     """A plain route's claims, by index: 0 none, 1 all locomotives, then per colour of
     ``plain.colours`` (j) and cards of it played (1 to the plain spaces, p), at
-    ``2 + j * spaces + p - 1`` the payment with the rest in locomotives."""
+    ``_claim_index(j, p, spaces)`` the payment with the rest in locomotives."""
     spaces = plain.length - plain.ferry
     everything = [0] * N_CARDS
     everything[LOCO] = plain.length

@@ -482,8 +482,8 @@ def _claim_table(board: Board) -> ClaimTable:
         )
 
     def suit(r: int) -> int | tuple[int, ...]:
-        """A route's colour in ``reach``'s order (any colour for a gray one: the most any
-        of them reaches), where groups of cards fill spaces after the colours."""
+        """A route's place in ``reach``'s order (a gray one's: every colour's, any one
+        will do), where groups of cards fill spaces after the colours."""
         # (A ferry's symbols take locomotives, which the colour's reach counts already.)
         shift = _GROUPS if substitutes(r) else 0
         colour = board.r_color[r]
