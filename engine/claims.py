@@ -63,8 +63,8 @@ class _PlainShape:
     ``ClaimTable._plain_claims``): per locomotive count (up to the length), per colour
     of ``colours``, per card count of it, the index of the payment with them, 0 for none."""
 
-    __slots__ = ("by_count", "colour", "getters", "length", "locos", "lookup", "plain",
-                 "played", "tunnel")
+    __slots__ = ("by_count", "colour", "getters", "index", "length", "locos", "lookup",
+                 "plain", "played", "tunnel")
 
     def __init__(self, plain: Plain) -> None:
         self.length = plain.length
@@ -89,6 +89,11 @@ class _PlainShape:
         self.played = tuple(
             bytes(_played(n, spaces, plain, locos) for n in range(256))
             for locos in range(plain.length + 1)
+        ) if self.colour < 0 else ()
+        # A gray shape's per colour j, per cards of it played: the index of that payment.
+        self.index = tuple(
+            tuple(_claim_index(j, p, spaces) for p in range(spaces + 1))
+            for j in range(len(plain.colours))
         ) if self.colour < 0 else ()
         # A gray shape's getters per locomotive count, by key (``played``'s translation of
         # the hand's colours) (``ClaimTable.claims``), None: no payment.
@@ -300,7 +305,7 @@ class ClaimTable:
         if getter is _UNSEEN:
             if len(getters) >= MEMO_LIMIT:
                 getters.clear()
-            indexes = tuple([_claim_index(j, p, shape.plain) for j, p in enumerate(key)])
+            indexes = tuple(map(getitem, shape.index, key))  # (read in C)
             getter = getters[key] = _plain_getter(shape, indexes, level == shape.length)
         return getter
 
