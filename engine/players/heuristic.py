@@ -81,6 +81,15 @@ class Style:
     # Caution for the initial tickets (None: as ``caution``): high, the player keeps few
     # and takes more once its network shows which ones come cheap.
     first_caution: float | None = None
+    # A face-up locomotive the plan wants is taken (the whole draw) rather than two blind
+    # cards only while those are worth less than this (each: the chance it is of a suit
+    # the plan lacks); ``crowded_loco_blind`` instead at tables of ``CROWDED`` or more.
+    loco_blind: float = 0.9
+    crowded_loco_blind: float | None = None
+
+
+CROWDED = 4
+"""Players at a table from which a style's ``crowded_`` settings apply."""
 
 
 def _logistic(x: float) -> float:
@@ -828,7 +837,10 @@ class _Decision:
             is_joker = sit.market[best_face.slot] == LOCO
             if (value(best_face) >= 1 and not is_joker) or best_blind is None:
                 return best_face
-            if is_joker and value(best_face) > 1 and (second or 2 * blind_value < 0.9):
+            loco_blind = self.style.loco_blind
+            if self.style.crowded_loco_blind is not None and sit.n >= CROWDED:
+                loco_blind = self.style.crowded_loco_blind
+            if is_joker and value(best_face) > 1 and (second or 2 * blind_value < loco_blind):
                 return best_face
         if best_blind is not None:
             return best_blind
@@ -886,6 +898,7 @@ HARD = Style(
     long_last=True,
     tunnel_reserve=1,
     first_caution=8.0,
+    crowded_loco_blind=0.5,
 )
 RACER = Style(name="racer", keep="cheap", more_tickets=False, long_routes=True, endgame=True)
 TICKET_GREEDY = Style(name="greedy", more_tickets=True, more_tickets_trains=12)

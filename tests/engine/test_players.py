@@ -524,6 +524,24 @@ def test_players_draw_the_face_up_colour_their_plan_lacks(
     assert player.choose(observe(state, seat)) == DrawFaceUp(slot=2)
 
 
+@pytest.mark.parametrize(("players", "draw"), [(2, DrawFaceUp(slot=0)), (4, DrawBlind())])
+def test_at_four_players_hard_draws_blind_rather_than_take_a_locomotive_for_two_suits(
+    started: Any, ticket: Any, set_hand: Any, set_market: Any, players: int, draw: Any
+) -> None:
+    """Its plan (Denver–Santa Fe–El Paso, two gray routes of 2) lacks cards of two suits,
+    none of them face up. With two players it takes the face-up locomotive; at four it
+    draws two blind cards, each likely enough to be one it lacks, rather than give the
+    turn to one card."""
+    state = started("usa", players)
+    seat = state.current
+    state.tickets[seat] = [ticket(state, "denver", "el_paso")]
+    _no_more_tickets(state)
+    set_hand(state, seat, {"blue": 1})
+    set_market(state, ["loco", "red", "green", "white", "orange"])
+    assert HeuristicPlayer(HARD).choose(observe(state, seat)) == draw
+    assert choose_action("hard", state, seat) == draw
+
+
 def test_every_level_keeps_a_ticket_its_network_already_completes(
     started: Any, own: Any, ticket: Any
 ) -> None:
