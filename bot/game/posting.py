@@ -25,7 +25,7 @@ from bot.game.telling import Scene, SeatFacts, Update, audience, compose
 from bot.ops.diskspace import log_failure
 from bot.play.decisions import decisions
 from bot.seats import away, orders
-from bot.storage.api import ACTIVE, Storage
+from bot.storage.api import ACTIVE, GameRow, Storage
 from engine import GameState
 from engine.events import Event
 
@@ -175,14 +175,14 @@ class Posting(Games):
             if seat.person:
                 await self.publisher.tell(seat.user_id, text)
 
-    async def _tell(self, game: Game, user_id: int, text: Callable[..., str],
-                    *args: object) -> None:
-        """One private line to a member about ``game``, in their language (else the
-        game's)."""
+    async def tell_member(self, row: GameRow, user_id: int, text: Callable[..., str],
+                          *args: object) -> None:
+        """One private line to a member about the game of ``row``, in their language (else
+        the game's)."""
         if self.publisher is None:
             return
         chosen = (await self.storage.player_settings(user_id)).language
-        with i18n.language(chosen or await self.storage.game_language(game.row)):
+        with i18n.language(chosen or await self.storage.game_language(row)):
             line = text(*args)
         await self.publisher.tell(user_id, line)
 

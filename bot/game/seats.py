@@ -161,5 +161,5 @@ class Seats(Planning):
                 game, lambda: [seat_texts.replaced_line(old.name, name)], dm_seats=[seat],
                 board=False, news=news)
         if old.person:  # the member who sat there learns it from the bot, not by chance
-            await self._tell(game, old.user_id, seat_texts.replaced_you, game_id, name)
+            await self.tell_member(game.row, old.user_id, seat_texts.replaced_you, game_id, name)
         return game.info(), seat

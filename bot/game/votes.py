@@ -87,7 +87,7 @@ class Votes(Seats):
         # The kicked member leaves the seat (``/ttr seat replace`` can seat them again).
         await self.vacate(game_id, seat, kind="kick")
         await self.storage.clear_absence(game_id, seat)
-        await self._tell(game, target.user_id, seat_texts.kicked_you, game_id)
+        await self.tell_member(game.row, target.user_id, seat_texts.kicked_you, game_id)
         return True, seat_texts.kicked_line(target.name)
 
     async def end(self, game_id: int, user_id: int, *, admin: bool) -> Ended:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,10 +24,12 @@ from bot.clock import Clock
 from bot.game.games import GameInfo, Refusal
 from bot.i18n import _
 from bot.play.presenters import safe_name
-from bot.storage.api import SeatRow, Storage
+from bot.storage.api import GameRow, SeatRow, Storage
+from engine import waiting_for
 from engine.players import Controller
 
 HOUR = 3600.0
+LISTED = 15  # games a "your absence is over" DM names at most (a DM holds 2,000 characters)
 SHORTEST = 15 * 60.0  # an absence shorter than this is a typo, not a plan
 LONGEST = 30 * 24 * HOUR  # ...and one longer than this, a game left behind
 UNITS = {"w": 7 * 24 * HOUR, "d": 24 * HOUR, "h": HOUR, "m": 60.0}
@@ -128,6 +130,9 @@ class Games(Protocol):
 
     async def refresh_table(self, game_id: int) -> None: ...
 
+    async def tell_member(self, row: GameRow, user_id: int, text: Callable[..., str],
+                          *args: object) -> None: ...
+
 
 async def go_away(games: Games, user_id: int, seconds: float, level: str) -> list[GameInfo]:
     """Store the absence, then plan each of the member's games anew (a computer's turn
@@ -172,6 +177,23 @@ async def returns_due(games: Games) -> int:
     """End every absence whose time ran out (the scheduler asks at each pass); how many."""
     ended = 0
     for user_id in await games.storage.aways_over(games.clock.now()):
-        if await come_back(games, user_id, due_by=games.clock.now()) is not None:
-            ended += 1
+        back = await come_back(games, user_id, due_by=games.clock.now())
+        if back is None:
+            continue
+        ended += 1
+        if back:  # they chose the absence: say when it ends, and where a turn waits
+            await games.tell_member(back[0].row, user_id, back_text, user_id, back)
     return ended
+
+
+def back_text(user_id: int, infos: Sequence[GameInfo]) -> str:
+    """The DM when a member's absence ran out: the games that wait for them."""
+    waiting = [info for info in infos
+               if info.state is not None and (seat := info.seat_of(user_id)) is not None
+               and seat in waiting_for(info.state)]
+    lines = [_("👋 Your absence is over: you play your games yourself again.")]
+    lines += [_("• Game #{game} in <#{channel}> waits for you.", game=info.row.id,
+                channel=info.row.channel_id) for info in waiting[:LISTED]]
+    if len(waiting) > LISTED:
+        lines.append(_("• … and {count} more.", count=len(waiting) - LISTED))
+    return "\n".join(lines)

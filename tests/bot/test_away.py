@@ -18,6 +18,11 @@ def backend(request):
     return request.param
 
 
+def absence_over(table, name: str) -> list[str]:
+    return [s.content for s in table.fake.dms(table.users[name])
+            if s.content.startswith("👋 Your absence is over")]
+
+
 def reminders(table, name: str) -> list[str]:
     return [s.content for s in table.fake.dms(table.users[name])
             if s.content.startswith("⏰ Reminder")]
@@ -82,6 +87,7 @@ async def test_away_a_computer_plays_until_one_click_brings_them_back(table):
     # A second click changes nothing.
     ex = await table.click("Ben", confirmation, label="I'm back")
     assert "You are not away" in ex.text
+    assert absence_over(table, "Ben") == []  # he came back himself: no DM about it
 
 
 async def test_away_with_pause_no_reminder_and_the_timer_waits(table):
@@ -105,9 +111,13 @@ async def test_away_with_pause_no_reminder_and_the_timer_waits(table):
     assert reminders(table, "Ben") == []
     board = table.fake.last_board().content
     assert AWAY_MARK in board and "their turns wait for them" in board
-    # The 3 days run out: the timer runs in full from then on, the reminder at its delay.
+    # The 3 days run out: he is told by DM where his turn waits; the timer runs in full
+    # from then on, the reminder at its delay.
     await table.advance(24)
     assert AWAY_MARK not in table.fake.last_board().content
+    assert absence_over(table, "Ben") == [
+        "👋 Your absence is over: you play your games yourself again.\n"
+        f"• Game #{table.game_id} in <#{table.channel_id or table.fake.CHANNEL_ID}> waits for you."]
     assert ben in engine.waiting_for(await table.stored_state())
     await table.advance(12)
     assert len(reminders(table, "Ben")) == 1
@@ -128,6 +138,11 @@ async def test_away_ends_when_its_time_runs_out_even_after_a_restart(table):
     await table.restart()
     await table.advance(1.1)  # the day is over while the new process runs
     assert AWAY_MARK not in table.fake.last_board().content
+    await table.restart()
+    await table.advance(1)
+    # Told once (the computer played his turns meanwhile, so no game waits for him).
+    assert absence_over(table, "Ben") == [
+        "👋 Your absence is over: you play your games yourself again."]
     async with table.store() as store:
         assert await store.away([table.users["Ben"]]) == {}
     state = await play_until_waiting_for(table, ben)
