@@ -14,6 +14,12 @@ A world is a fresh ``new_game`` of the same map and seats set up through
 what it saw (its public view and its own private view), which is checked on the first
 world; a map part it cannot rebuild (a draft in progress) leaves it False and the player
 decides without searching.
+
+The first tickets are chosen by every seat at once, in private: in a world of that phase a
+rival still choosing gets an offer dealt from the tickets the seat has not seen (as the
+map's setup deals it: long and short tickets apart), and a rival that has chosen keeps as
+many of such an offer as the public view counts; who plays first is the world's own draw
+(hidden until the first turn).
 """
 
 from __future__ import annotations
@@ -31,10 +37,10 @@ from engine.position import Position, card_codes, setup_position
 from engine.state import GameConfig, GameState
 from engine.views import private_view, public_view
 
-NO_SEARCH_PHASES = (Phase.CHOOSE_INITIAL_TICKETS, Phase.DRAFT, Phase.DRAFT_KEEP,
-                    Phase.CHOOSE_PIECES)
-"""Phases whose hidden parts (every seat's offer, draft packets, piece splits) a world does
-not rebuild; the player decides them by its heuristic."""
+NO_SEARCH_PHASES = (Phase.DRAFT, Phase.DRAFT_KEEP, Phase.CHOOSE_PIECES)
+"""Phases whose hidden parts (draft packets, piece splits) a world does not rebuild; the
+player decides them by its heuristic. (So are Rails & Sails' first tickets: its piece
+splits follow them at once.)"""
 
 
 class Sampler:
@@ -89,7 +95,10 @@ class Sampler:
             for p in range(n)
         ]
         self.share_counts = self._share_counts()
-        self.ok = obs.public.phase not in NO_SEARCH_PHASES
+        self.initial = pub.phase == Phase.CHOOSE_INITIAL_TICKETS
+        self.ok = pub.phase not in NO_SEARCH_PHASES and not (
+            self.initial and board.rules.rails_and_sails is not None
+        )
         self.checked = False
 
     # What the history tells -----------------------------------------------------------------
@@ -139,11 +148,13 @@ class Sampler:
         pub, priv = self.obs.public, self.obs.private
         state = new_game(self.config.model_copy(update={"seed": rng.getrandbits(32)}))
         hands, deck, discards, ships, ship_discards = self._deal(rng)
-        tickets, ticket_deck = self._tickets(rng)
+        tickets, offered, ticket_deck = self._tickets(rng)
         names = self.names
         fields: dict[str, Any] = {
             "phase": pub.phase,
-            "current": pub.current if pub.current is not None else self.seat,
+            # The first tickets: who starts is still hidden (the fresh game drew it).
+            "current": None if self.initial else pub.current if pub.current is not None
+            else self.seat,
             "turn": pub.turn,
             "turns_left": self.turns_left,
             "hands": {s: {names[c]: k for c, k in h.items() if k} for s, h in enumerate(hands)},
@@ -151,8 +162,7 @@ class Sampler:
             "discards": [names[c] for c in discards],
             "market": pub.market,
             "tickets": tickets,
-            "offered": {s: ([t.id for t in priv.offered] if s == self.seat else [])
-                        for s in range(self.n)},
+            "offered": offered,
             "keep_min": {self.seat: priv.keep_min},
             "returned": {self.seat: [t.id for t in priv.returned]},
             "ticket_deck": ticket_deck,
@@ -224,16 +234,23 @@ class Sampler:
         ships = ship_cards[pub.ship_discards:]
         return hands, deck, discards, ships, ship_discards
 
-    def _tickets(self, rng: random.Random) -> tuple[dict[int, list[int]], list[int]]:
-        """Rivals' tickets, likelier where their networks reach; the rest is the deck (top
-        first), above the tickets the seat returned under it."""
+    def _tickets(
+        self, rng: random.Random
+    ) -> tuple[dict[int, list[int]], dict[int, list[int]], list[int]]:
+        """Rivals' tickets, likelier where their networks reach, and their offers; the rest
+        is the deck (top first), above the tickets the seat returned under it."""
         board, pub = self.obs.board, self.obs.public
         pool = list(self.free_tickets)
         rng.shuffle(pool)
-        cities = {t.id: t.cities for t in board.map.tickets}
         tickets: dict[int, list[int]] = {self.seat: [t.id for t in self.obs.private.tickets]}
+        offered: dict[int, list[int]] = {s: [] for s in range(self.n)}
+        offered[self.seat] = [t.id for t in self.obs.private.offered]
+        under = self.under_deck
+        if self.initial:
+            pool, under = self._first_offers(rng, pool, tickets, offered)
+        cities = {t.id: t.cities for t in board.map.tickets}
         for p in pub.players:
-            if p.seat == self.seat:
+            if p.seat in tickets:
                 continue
             network = self.networks[p.seat]
             held: list[int] = []
@@ -246,8 +263,39 @@ class Sampler:
                 pick = rng.choices(range(len(pool)), weights)[0]
                 held.append(pool.pop(pick))
             tickets[p.seat] = held
-        under = self.under_deck[-pub.tickets_left:] if pub.tickets_left else []
-        return tickets, pool[: pub.tickets_left - len(under)] + under
+        under = under[-pub.tickets_left:] if pub.tickets_left else []
+        return tickets, offered, pool[: pub.tickets_left - len(under)] + under
+
+    def _first_offers(
+        self,
+        rng: random.Random,
+        pool: list[int],
+        tickets: dict[int, list[int]],
+        offered: dict[int, list[int]],
+    ) -> tuple[list[int], list[int]]:
+        """The first tickets: each rival dealt an offer as the setup deals it (long tickets
+        apart), kept whole while it is choosing, else as many of it as it holds; the
+        short tickets left for the deck, and the ones a rival turned down that lie under
+        it (where the map returns them there)."""
+        board = self.obs.board
+        deal = board.rules.setup_tickets
+        longs = [t for t in pool if board.t_long[board.t_index[t]]]
+        short = [t for t in pool if not board.t_long[board.t_index[t]]]
+        bottom = (deal.returned or board.rules.returned_tickets) == "bottom"
+        under: list[int] = []
+        for p in self.obs.public.players:
+            if p.seat == self.seat:
+                continue
+            offer = [longs.pop() for _ in range(min(deal.deal_long, len(longs)))]
+            offer += [short.pop() for _ in range(min(deal.deal, len(short)))]
+            if p.deciding:
+                offered[p.seat] = offer
+                continue
+            kept = rng.sample(offer, min(p.tickets, len(offer)))
+            tickets[p.seat] = kept
+            if bottom:
+                under += [t for t in offer if t not in kept and not board.t_long[board.t_index[t]]]
+        return short, under
 
     def _module_fields(
         self, rng: random.Random, ships: list[int], ship_discards: list[int]

@@ -37,8 +37,8 @@ from engine.scoring import TicketResult, score_position
 from engine.state import GameState
 from engine.turns import waiting_for
 
-SEARCHED_PHASES = (Phase.TURN, Phase.CHOOSE_TICKETS, Phase.CHOOSE_SHARE, Phase.CHOOSE_NEUTRAL_SHARE,
-                   Phase.CHOOSE_FESTIVAL)
+SEARCHED_PHASES = (Phase.TURN, Phase.CHOOSE_TICKETS, Phase.CHOOSE_INITIAL_TICKETS,
+                   Phase.CHOOSE_SHARE, Phase.CHOOSE_NEUTRAL_SHARE, Phase.CHOOSE_FESTIVAL)
 """Decisions the search may weigh (turns only once the end nears, and tickets only at the
 tables ``SearchConfig`` names: a few turns played on tell little about long plans and tickets,
 which pay off at the end); the others (a second card, a tunnel's extra cards, drafts, a
@@ -99,6 +99,12 @@ class SearchConfig:
     early_ticket_candidates: int = 4
     # ... and at tables of ``crowded_players`` or more, where it plays four seats, two.
     early_ticket_candidates_crowded: int = 2
+    # At these tables the first tickets' keep is searched the same way (the rivals still
+    # choosing are dealt an offer in each world and keep by the heuristic there): on
+    # 2-player Nordic it won more against expert, within noise, less against planner
+    # (bench/HISTORY.md); its play-outs are whole games, so the clock buys 1-2 worlds.
+    initial_ticket_tables: frozenset[tuple[str, int]] = frozenset({("nordic", 2)})
+    initial_ticket_candidates: int = 4
 
 
 class SearchPlayer:
@@ -115,14 +121,21 @@ class SearchPlayer:
         start = time.perf_counter()
         self.last_worlds = 0
         own = self.heuristic.choose(obs)
-        if obs.public.phase not in SEARCHED_PHASES or len(obs.options) < 2:
+        phase = obs.public.phase
+        if phase not in SEARCHED_PHASES or len(obs.options) < 2:
             return own
         rules = obs.board.rules
+        table = (obs.board.map.id, len(obs.public.players))
+        if phase == Phase.CHOOSE_INITIAL_TICKETS and (
+            table not in self.config.initial_ticket_tables or not obs.private.offered
+        ):
+            return own
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
             rules.end_trigger_pieces + self._endgame_pieces(len(obs.public.players))
         )
-        early_keep = obs.public.phase == Phase.CHOOSE_TICKETS and not near_end and (
-            (obs.board.map.id, len(obs.public.players)) in self.config.early_ticket_tables
+        early_keep = phase == Phase.CHOOSE_INITIAL_TICKETS or (
+            phase == Phase.CHOOSE_TICKETS and not near_end
+            and table in self.config.early_ticket_tables
         )
         if obs.public.phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and not early_keep and (
             not near_end or len(obs.public.players) > self.config.turn_players
@@ -134,7 +147,7 @@ class SearchPlayer:
         horizon = 1000 if near_end or early_keep else self.config.horizon
         candidates = self._candidates(obs, own, tickets)
         if early_keep:
-            candidates = candidates[: self._early_ticket_candidates(len(obs.public.players))]
+            candidates = candidates[: self._keeps_searched(phase, len(obs.public.players))]
         if len(candidates) < 2:
             return own
         sampler = Sampler(obs)
@@ -182,10 +195,14 @@ class SearchPlayer:
         cfg = self.config
         return cfg.endgame_pieces_crowded if players >= cfg.crowded_players else cfg.endgame_pieces
 
-    def _early_ticket_candidates(self, players: int) -> int:
+    def _keeps_searched(self, phase: Phase, players: int) -> int:
+        """How many of the heuristic's best keeps a keep searched at any time weighs."""
         cfg = self.config
-        crowded = players >= cfg.crowded_players
-        return cfg.early_ticket_candidates_crowded if crowded else cfg.early_ticket_candidates
+        if phase == Phase.CHOOSE_INITIAL_TICKETS:
+            return cfg.initial_ticket_candidates
+        if players >= cfg.crowded_players:
+            return cfg.early_ticket_candidates_crowded
+        return cfg.early_ticket_candidates
 
     def _searches_tickets(self, obs: Observation) -> bool:
         table = (obs.board.map.id, len(obs.public.players))
@@ -212,7 +229,7 @@ class SearchPlayer:
             if a is not None and a not in out and len(out) < self.config.candidates:
                 out.append(a)
 
-        if obs.public.phase == Phase.CHOOSE_TICKETS:
+        if obs.public.phase in (Phase.CHOOSE_TICKETS, Phase.CHOOSE_INITIAL_TICKETS):
             # Tickets to keep: the best by the heuristic's reckoning first.
             by_set = {frozenset(a.tickets): a for a in options if isinstance(a, KeepTickets)}
             for keep in self.heuristic.ranked_keeps(obs):

@@ -169,7 +169,9 @@ def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, i
 def test_choices_never_depend_on_other_seats_secrets(map_id: str, players: int) -> None:
     """At four players *hard* searches the last turns too: checked there on two maps; on
     2-player Nordic, USA and Europe and 4-player USA and Europe it searches which tickets
-    to keep at any time (such a keep is among the positions checked)."""
+    to keep at any time (such a keep is among the positions checked), and on 2-player
+    Nordic the first tickets' keep too (the positions include both seats' first keeps: the
+    rival's offer, still hidden or already kept, is re-dealt)."""
     rng = random.Random(map_id)
     positions = _positions(map_id, players, every=9)
     assert len(positions) > 15
@@ -213,13 +215,17 @@ def test_choice_is_reproducible_and_refuses_a_seat_with_nothing_to_decide() -> N
      ("europe", 2)],
 )
 def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str, players: int) -> None:
-    """Every world dealt for a seat's decision (a turn, a ticket keep, a share, a festival
-    pile) has the seat's public view and own private view; the hidden parts differ between
-    worlds and are rarely the real ones."""
+    """Every world dealt for a seat's decision (a turn, a ticket keep, the first tickets'
+    keep, a share, a festival pile) has the seat's public view and own private view; the
+    hidden parts differ between worlds and are rarely the real ones. (Rails & Sails' first
+    tickets are not rebuilt: its secret piece splits follow them.)"""
     rng = random.Random(map_id)
     searched = 0
+    phases = {"turn", "choose_tickets", "choose_share", "choose_festival"}
+    if map_id != "world":
+        phases.add("choose_initial_tickets")
     for state, seat, history in _positions(map_id, players, every=7):
-        if state.phase not in ("turn", "choose_tickets", "choose_share", "choose_festival"):
+        if state.phase not in phases:
             continue
         observation = observe(state, seat, history=history)
         sampler = Sampler(observation)
@@ -231,7 +237,8 @@ def test_a_searched_world_shows_the_seat_exactly_what_it_saw(map_id: str, player
             assert private_view(world, seat) == observation.private
         others = [s for s in range(state.n_players) if s != seat]
         hidden = {
-            repr(([w.hands[s] for s in others], [w.tickets[s] for s in others], w.deck))
+            repr(([w.hands[s] for s in others], [w.tickets[s] for s in others],
+                  [w.offered[s] for s in others], w.deck))
             for w in worlds if w is not None
         }
         assert len(hidden) > 1 or not state.deck
@@ -333,11 +340,101 @@ def test_hard_searches_mid_game_ticket_keeps_at_the_tables_configured(
     assert player.last_worlds == (2 if searched else 0)
     assert len(played) == searched
     if searched:
-        heuristic = HeuristicPlayer(HARD)
-        best = [repr(k) for k in heuristic.ranked_keeps(observation)]
-        assert len(observation.options) > searched
-        assert repr(heuristic.choose(observation)) in played
-        assert played <= {*best[:searched], repr(heuristic.choose(observation))}
+        _played_the_heuristics_best_keeps(observation, played, searched)
+
+
+def _played_the_heuristics_best_keeps(observation: Any, played: set[str], keeps: int) -> None:
+    """The keeps searched were ``keeps`` of the heuristic's best few, its own choice among
+    them."""
+    heuristic = HeuristicPlayer(HARD)
+    best = [repr(k) for k in heuristic.ranked_keeps(observation)]
+    own = repr(heuristic.choose(observation))
+    assert len(observation.options) > keeps
+    assert own in played
+    assert played <= {*best[:keeps], own}
+    assert len(played) == keeps
+
+
+@pytest.mark.parametrize(("map_id", "players"), [("nordic", 2), ("europe", 2), ("usa", 3)])
+def test_a_world_of_the_first_tickets_deals_the_rivals_offers_as_the_setup_does(
+    map_id: str, players: int
+) -> None:
+    """While the first tickets are chosen, a world deals each rival still choosing an offer
+    as the map's setup deals one (Europe: a long ticket and three others), from tickets the
+    seat has not seen; a rival that has chosen holds as many tickets as it kept; the deck
+    holds no long ticket; who plays first varies between worlds (it is not known yet)."""
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C"][:players], seed=5))
+    board = state.board
+    deal = board.rules.setup_tickets
+    for chosen in range(players):  # the last seat to choose sees every rival's count
+        seat = waiting_for(state)[0]
+        observation = observe(state, seat)
+        seen = {t.id for t in observation.private.offered}
+        sampler = Sampler(observation)
+        first = set()
+        for i in range(12):
+            world = sampler.sample(random.Random(i))
+            assert world is not None and sampler.ok
+            first.add(world.current)
+            for rival in range(players):
+                if rival == seat:
+                    continue
+                offer = [board.t_ids[t] for t in world.offered[rival]]
+                assert not seen & set(offer)
+                if rival < seat:  # it has chosen
+                    assert offer == []
+                    assert len(world.tickets[rival]) == len(state.tickets[rival])
+                else:
+                    assert sum(board.t_long[board.t_index[t]] for t in offer) == deal.deal_long
+                    assert len(offer) == deal.deal + deal.deal_long
+            assert not any(board.t_long[t] for t in world.ticket_deck)
+        assert len(first) > 1
+        keep = FACTORIES["expert"](seat).choose(observation)
+        apply(state, seat, keep)
+        assert chosen < players - 1 or state.phase == "turn"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("map_id", "players", "searched"),
+    [("nordic", 2, True), ("usa", 2, False), ("europe", 2, False), ("nordic", 3, False)],
+)
+def test_hard_searches_the_first_tickets_keep_at_the_tables_configured(
+    map_id: str, players: int, searched: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the tables in ``SearchConfig.initial_ticket_tables`` *hard* searches which of its
+    first tickets to keep, the heuristic's best few keeps (its own choice among them) each
+    played to the end in every world, the rivals still choosing keeping their own offer by
+    the heuristic there; elsewhere the heuristic keeps alone. Searched whether the rivals
+    have chosen yet or not."""
+    assert (map_id, players) in SearchConfig().initial_ticket_tables or not searched
+    state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C"][:players], seed=2))
+    played: set[str] = set()
+    rivals_kept: list[int] = []
+    real = SearchPlayer._play_out
+
+    def counting(self: SearchPlayer, world: Any, seat: int, action: Any, *rest: Any) -> float:
+        played.add(repr(action))
+        rivals_kept.append(sum(1 for s in range(players) if s != seat and world.offered[s]))
+        return real(self, world, seat, action, *rest)
+
+    monkeypatch.setattr(SearchPlayer, "_play_out", counting)
+    for _ in range(players):
+        seat = waiting_for(state)[0]
+        observation = observe(state, seat)
+        played.clear()
+        rivals_kept.clear()
+        player = searching(2)
+        player.choose(observation)
+        assert player.last_worlds == (2 if searched else 0)
+        if searched:
+            _played_the_heuristics_best_keeps(
+                observation, played, player.config.initial_ticket_candidates
+            )
+            still = sum(1 for p in observation.public.players if p.deciding and p.seat != seat)
+            assert set(rivals_kept) == {still}
+        apply(state, seat, FACTORIES["expert"](seat).choose(observation))
+    assert state.phase == "turn"
 
 
 @pytest.mark.slow
