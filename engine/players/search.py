@@ -90,13 +90,15 @@ class SearchConfig:
     halve_at: tuple[int, ...] = (2, 4)
     # At these tables (map, players) which tickets to keep is searched at any time, not
     # only near the end, each world played to its end: 2-player Nordic is decided by the
-    # tickets kept mid-game, and on 2-player USA and Europe it won more too
-    # (bench/HISTORY.md). Only the heuristic's best few keeps are weighed: a play-out to
-    # the end costs some 40 turns.
+    # tickets kept mid-game, and on 2-player USA and Europe, and 4-player USA and Europe,
+    # it won more too (bench/HISTORY.md). Only the heuristic's best few keeps are weighed:
+    # a play-out to the end costs some 40 turns, ...
     early_ticket_tables: frozenset[tuple[str, int]] = frozenset(
-        {("nordic", 2), ("usa", 2), ("europe", 2)}
+        {("nordic", 2), ("usa", 2), ("europe", 2), ("usa", 4), ("europe", 4)}
     )
     early_ticket_candidates: int = 4
+    # ... and at tables of ``crowded_players`` or more, where it plays four seats, two.
+    early_ticket_candidates_crowded: int = 2
     # At these tables the first tickets' keep is searched the same way (the rivals still
     # choosing are dealt an offer in each world and keep by the heuristic there): on
     # 2-player Nordic it won more against expert, within noise, less against planner
@@ -145,9 +147,7 @@ class SearchPlayer:
         horizon = 1000 if near_end or early_keep else self.config.horizon
         candidates = self._candidates(obs, own, tickets)
         if early_keep:
-            candidates = candidates[: self.config.initial_ticket_candidates
-                                    if phase == Phase.CHOOSE_INITIAL_TICKETS
-                                    else self.config.early_ticket_candidates]
+            candidates = candidates[: self._keeps_searched(phase, len(obs.public.players))]
         if len(candidates) < 2:
             return own
         sampler = Sampler(obs)
@@ -194,6 +194,15 @@ class SearchPlayer:
     def _endgame_pieces(self, players: int) -> int:
         cfg = self.config
         return cfg.endgame_pieces_crowded if players >= cfg.crowded_players else cfg.endgame_pieces
+
+    def _keeps_searched(self, phase: Phase, players: int) -> int:
+        """How many of the heuristic's best keeps a keep searched at any time weighs."""
+        cfg = self.config
+        if phase == Phase.CHOOSE_INITIAL_TICKETS:
+            return cfg.initial_ticket_candidates
+        if players >= cfg.crowded_players:
+            return cfg.early_ticket_candidates_crowded
+        return cfg.early_ticket_candidates
 
     def _searches_tickets(self, obs: Observation) -> bool:
         table = (obs.board.map.id, len(obs.public.players))

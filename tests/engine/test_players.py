@@ -168,12 +168,15 @@ def _positions(map_id: str, players: int, every: int) -> list[tuple[GameState, i
 )
 def test_choices_never_depend_on_other_seats_secrets(map_id: str, players: int) -> None:
     """At four players *hard* searches the last turns too: checked there on two maps; on
-    2-player Nordic, USA and Europe it searches which tickets to keep at any time, and on
-    2-player Nordic the first tickets' keep too (the positions include both seats' first
-    keeps: the rival's offer, still hidden or already kept, is re-dealt)."""
+    2-player Nordic, USA and Europe and 4-player USA and Europe it searches which tickets
+    to keep at any time (such a keep is among the positions checked), and on 2-player
+    Nordic the first tickets' keep too (the positions include both seats' first keeps: the
+    rival's offer, still hidden or already kept, is re-dealt)."""
     rng = random.Random(map_id)
     positions = _positions(map_id, players, every=9)
     assert len(positions) > 15
+    if (map_id, players) in SearchConfig().early_ticket_tables:
+        assert any(st.phase == "choose_tickets" and min(st.trains) > 12 for st, _, _ in positions)
     for state, seat, history in positions:
         changed = _reshuffle_secrets(state, seat, rng)
         # The change is invisible to the seat (so the test is fair) ...
@@ -306,17 +309,17 @@ def test_hard_searches_tickets_near_the_end_only_at_the_tables_it_pays(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("map_id", "players", "searched"),
-    [("nordic", 2, True), ("usa", 2, True), ("europe", 2, True), ("usa", 3, False),
-     ("pennsylvania", 2, False)],
+    [("nordic", 2, 4), ("usa", 2, 4), ("europe", 2, 4), ("usa", 3, 0), ("pennsylvania", 2, 0),
+     ("usa", 4, 2), ("europe", 4, 2), ("world", 4, 0), ("usa", 5, 0)],
 )
-def test_hard_searches_mid_game_ticket_keeps_at_two_players_on_three_maps(
-    map_id: str, players: int, searched: bool, monkeypatch: pytest.MonkeyPatch
+def test_hard_searches_mid_game_ticket_keeps_at_the_tables_configured(
+    map_id: str, players: int, searched: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """2-player Nordic, USA and Europe are decided by the tickets kept mid-game: there
-    *hard* searches which to keep at any time, playing the heuristic's best few keeps (its own
-    choice among them) to the end in each world; elsewhere the heuristic keeps alone until
-    the end nears."""
-    state = new_game(GameConfig(map_id=map_id, players=["A", "B", "C"][:players], seed=2))
+    """2-player Nordic, USA and Europe and 4-player USA and Europe are decided by the
+    tickets kept mid-game: there *hard* searches which to keep at any time, playing the
+    heuristic's best few keeps (4 at two players, 2 at four; its own choice among them) to
+    the end in each world; elsewhere the heuristic keeps alone until the end nears."""
+    state = new_game(GameConfig(map_id=map_id, players=list("ABCDE")[:players], seed=2))
     history: list[Event] = []
     while not (state.phase == "choose_tickets" and min(state.trains) > 12):
         assert state.phase != "game_over"
@@ -335,10 +338,9 @@ def test_hard_searches_mid_game_ticket_keeps_at_two_players_on_three_maps(
     player = searching(2)
     player.choose(observation)
     assert player.last_worlds == (2 if searched else 0)
+    assert len(played) == searched
     if searched:
-        _played_the_heuristics_best_keeps(
-            observation, played, player.config.early_ticket_candidates
-        )
+        _played_the_heuristics_best_keeps(observation, played, searched)
 
 
 def _played_the_heuristics_best_keeps(observation: Any, played: set[str], keeps: int) -> None:
