@@ -43,7 +43,10 @@ SEARCHED_PHASES = (Phase.TURN, Phase.CHOOSE_TICKETS, Phase.CHOOSE_INITIAL_TICKET
 tables ``SearchConfig`` names: a few turns played on tell little about long plans and tickets,
 which pay off at the end); the others (a second card, a tunnel's extra cards, drafts, a
 piece split) the heuristic takes alone."""
-CAUTION = 0.5  # a failed ticket weighs this much more than a completed one
+# A ticket the seat can still connect, finished with chance p, counts p*P - (1-p)*CAUTION*P
+# (P its points): a likely failure costs only half the final scoring's -P (issue 29: the
+# weighting meant was 1.5 times a success; screens in bench/HISTORY.md).
+CAUTION = 0.5
 CARD_WORTH = 0.4  # points per card in hand at the end of a world's play
 
 ROLLOUT = replace(HARD, name="rollout", plan_noise=0.0, critical_first=False)
@@ -302,10 +305,11 @@ def _value(state: GameState, seat: int) -> float:
 
 
 def _ticket_hopes(state: GameState, seat: int, tickets: Sequence[TicketResult]) -> float:
-    """What the final scoring's minus for each unfinished ticket becomes as an expectation:
-    its value times the chance to finish it (the pieces and card draws the tickets still
-    need against the pieces and turns left, as the heuristic reckons) less a failure
-    weighted by ``CAUTION``; and a little for the cards in hand, which become points."""
+    """What to add to the final scoring's -P for each unfinished ticket (P its points): one
+    the seat can still connect, with chance p to finish it (the pieces and card draws the
+    tickets still need against the pieces and turns left, as the heuristic reckons), counts
+    p*P - (1-p)*CAUTION*P in all; one with no path left stays at -P (below a reachable but
+    hopeless one); and a little for the cards in hand, which become points."""
     board = state.board
     graph = graph_for(board.map.id)
     hand = sum(state.hands[seat])
