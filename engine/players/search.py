@@ -31,7 +31,7 @@ from engine.game import apply
 from engine.phases import Phase
 from engine.players.base import Observation, observe
 from engine.players.determinize import Sampler
-from engine.players.heuristic import HARD, PLANNER, HeuristicPlayer, Style
+from engine.players.heuristic import CROWDED, HARD, PLANNER, HeuristicPlayer, Style
 from engine.players.situation import INF, graph_for, shortest_path
 from engine.scoring import TicketResult, score_position
 from engine.state import GameState
@@ -75,7 +75,7 @@ class SearchConfig:
     # hard@3 on USA: winner mean 135 against 149 for four experts; from 4: 142), and from 4
     # it won more against three planners too (bench/HISTORY.md).
     endgame_pieces_crowded: int = 4
-    crowded_players: int = 4
+    crowded_players: int = CROWDED  # the heuristic's crowded table too
     win_bonus: float = 10.0  # a world won counts this much beyond the score margin
     # Near the end, also search drawing tickets and which to keep: everywhere if set; by
     # default only at the tables (map, players) in ``ticket_tables``. Elsewhere it lost
