@@ -82,7 +82,7 @@ class Stations(RuleModule):
         hand = state.hands[seat]
         try:
             key: object = (cost, bytes(hand).translate(clip_bytes(cost)))
-        except (ValueError, IndexError):  # a count beyond a byte (set by tests), a dear station
+        except ValueError:  # a count beyond a byte (set by tests)
             key = (cost, *map(min, hand, repeat(cost)))
         pays = _PAYMENTS.get(key)
         if pays is None:
