@@ -128,33 +128,34 @@ class SearchPlayer:
         if phase not in SEARCHED_PHASES or len(obs.options) < 2:
             return own
         rules = obs.board.rules
-        table = (obs.board.map.id, len(obs.public.players))
+        players = len(obs.public.players)
+        table = (obs.board.map.id, players)
         if phase == Phase.CHOOSE_INITIAL_TICKETS and (
             table not in self.config.initial_ticket_tables or not obs.private.offered
         ):
             return own
         near_end = obs.public.last_round or min(p.trains for p in obs.public.players) <= (
-            rules.end_trigger_pieces + self._endgame_pieces(len(obs.public.players))
+            rules.end_trigger_pieces + self._endgame_pieces(players)
         )
         early_keep = phase == Phase.CHOOSE_INITIAL_TICKETS or (
             phase == Phase.CHOOSE_TICKETS and not near_end
             and table in self.config.early_ticket_tables
         )
-        if obs.public.phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and not early_keep and (
-            not near_end or len(obs.public.players) > self.config.turn_players
+        if phase in (Phase.TURN, Phase.CHOOSE_TICKETS) and not early_keep and (
+            not near_end or players > self.config.turn_players
         ):
             return own
         tickets = self._searches_tickets(obs)
-        if obs.public.phase == Phase.CHOOSE_TICKETS and not tickets and not early_keep:
+        if phase == Phase.CHOOSE_TICKETS and not tickets and not early_keep:
             return own
         horizon = 1000 if near_end or early_keep else self.config.horizon
         candidates = self._candidates(obs, own, tickets)
         if early_keep:
-            candidates = candidates[: self._keeps_searched(phase, len(obs.public.players))]
+            candidates = candidates[: self._keeps_searched(phase, players)]
         if len(candidates) < 2:
             return own
         sampler = Sampler(obs)
-        rng = random.Random(f"{obs.seed}:{obs.seat}:{obs.public.turn}:{obs.public.phase}:search")
+        rng = random.Random(f"{obs.seed}:{obs.seat}:{obs.public.turn}:{phase}:search")
         totals = [0.0] * len(candidates)
         alive = list(range(len(candidates)))  # the heuristic's choice (0) stays to the end
         worlds = 0
